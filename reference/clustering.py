@@ -14,17 +14,33 @@ from .io import Problem, check_int, check_output_path, load_problem
 from .ties import EPS, argmax_first, argmin_first, tie_ranks
 
 
+_TABLE_LIMIT = 2048  # distinct values of one QI beyond which no pairwise table is kept
+
+
+def _lca_with(dgh, a: int, others: np.ndarray) -> np.ndarray:
+    """LCA of node a with each node of `others`."""
+    mine, theirs = dgh.ancestors[a], dgh.ancestors[others]
+    shared = (theirs == mine[None, :]) & (theirs >= 0)
+    return mine[shared.sum(axis=1) - 1]
+
+
 class Distances:
     """dist between records of a problem, per QI tabulated over its distinct raw values."""
 
     def __init__(self, problem: Problem):
         self.m = problem.m
         self.total_height = sum(d.height for d in problem.dghs)
+        self.dghs = problem.dghs
         self.local: list[np.ndarray] = []  # per QI: row -> index of its distinct raw value
-        self.tables: list[np.ndarray] = []  # per QI: dist term for each pair of raw values
+        self.values: list[np.ndarray] = []  # per QI: node id of each distinct raw value
+        self.tables: list[np.ndarray | None] = []  # per QI: dist term per pair of raw values
         for j, dgh in enumerate(problem.dghs):
             values, local = np.unique(problem.codes[:, j], return_inverse=True)
             self.local.append(local.reshape(-1))
+            self.values.append(values)
+            if len(values) > _TABLE_LIMIT:  # too many for a table: computed per query
+                self.tables.append(None)
+                continue
             self.tables.append(self._terms(dgh, values[:, None], values[None, :],
                                            dgh.pairwise_lca(values)))
 
@@ -39,8 +55,12 @@ class Distances:
     def to_rows(self, r: int, rows: np.ndarray | slice = slice(None)) -> np.ndarray:
         """dist from record r to each record of `rows`."""
         total = None
-        for local, table in zip(self.local, self.tables):
-            term = table[local[r], local[rows]]
+        for dgh, values, local, table in zip(self.dghs, self.values, self.local, self.tables):
+            if table is not None:
+                term = table[local[r], local[rows]]
+            else:
+                a, b = values[local[r]], values[local[rows]]
+                term = self._terms(dgh, a, b, _lca_with(dgh, a, b))
             total = term if total is None else total + term
         return total
 
