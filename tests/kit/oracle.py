@@ -1,0 +1,522 @@
+"""A deliberately naive, line-by-line transcription of CONTRACT.md (the test oracle).
+
+Written from the contract alone, without reading the reference's algorithm code, so that a
+bug in the reference shows up as a disagreement. Plain Python, no speed tricks: hierarchies
+are parent dictionaries, costs and distances are exact `Fraction`s (real ties come out exactly
+equal, so the contract's tie rules apply without any tolerance). Every anonymizer returns the
+output table as `(header, rows)` instead of writing a file; compare it with a file written by
+the implementation under test as parsed CSV.
+
+Only for small inputs: clustering is O(n^2 * n/k), bottom-up and Samarati scan the lattice.
+"""
+from __future__ import annotations
+
+import csv
+import itertools
+import os
+from fractions import Fraction
+
+import numpy as np
+
+
+# ---------------------------------------------------------------- files (contract section 1)
+
+class Hierarchy:
+    """One DGH file, read exactly as section 1 says."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.parent: dict[str, str | None] = {}
+        self.depth: dict[str, int] = {}
+        self.children: dict[str, list[str]] = {}
+        self.root: str | None = None
+        self._leaves: dict[str, int] = {}  # memo only
+        self._paths: dict[str, list[str]] = {}  # memo only
+        with open(path, encoding="utf-8-sig", newline="") as f:
+            text = f.read()
+        previous_depth = None
+        last_at_depth: dict[int, str] = {}
+        for line_no, line in enumerate(text.split("\n"), start=1):
+            if line.strip() == "":
+                continue
+            d = 0
+            while d < len(line) and line[d] == "\t":
+                d += 1
+            label = line[d:].rstrip()
+            if self.root is None:
+                if d != 0:
+                    raise ValueError(f"{path}, line {line_no}: the root must not be indented")
+                parent = None
+            else:
+                if d == 0:
+                    raise ValueError(f"{path}, line {line_no}: a second root")
+                if d > previous_depth + 1:
+                    raise ValueError(f"{path}, line {line_no}: indentation jumps")
+                parent = last_at_depth[d - 1]
+            if label in self.parent:
+                raise ValueError(f"{path}, line {line_no}: duplicate label {label!r}")
+            self.parent[label] = parent
+            self.depth[label] = d
+            self.children[label] = []
+            if parent is not None:
+                self.children[parent].append(label)
+            else:
+                self.root = label
+            last_at_depth[d] = label
+            for deeper in [x for x in last_at_depth if x > d]:
+                del last_at_depth[deeper]
+            previous_depth = d
+        if self.root is None:
+            raise ValueError(f"{path}: empty hierarchy file")
+
+    def is_leaf(self, v: str) -> bool:
+        return len(self.children[v]) == 0
+
+    def all_leaves(self) -> list[str]:
+        return [v for v in self.parent if self.is_leaf(v)]
+
+    def leaves(self, v: str) -> int:
+        """Number of leaves in v's subtree (a leaf has 1)."""
+        if v not in self._leaves:
+            if self.is_leaf(v):
+                self._leaves[v] = 1
+            else:
+                self._leaves[v] = sum(self.leaves(c) for c in self.children[v])
+        return self._leaves[v]
+
+    def n_leaves(self) -> int:
+        return self.leaves(self.root)
+
+    def height(self) -> int:
+        """The largest leaf depth."""
+        return max(self.depth[v] for v in self.all_leaves())
+
+    def path_to_root(self, v: str) -> list[str]:
+        """v, its parent, ..., the root."""
+        if v not in self._paths:
+            result = [v]
+            while self.parent[result[-1]] is not None:
+                result.append(self.parent[result[-1]])
+            self._paths[v] = result
+        return list(self._paths[v])
+
+    def is_ancestor_or_self(self, a: str, v: str) -> bool:
+        return a in self.path_to_root(v)
+
+    def lca(self, values) -> str:
+        """The deepest node that is an ancestor-or-self of every value."""
+        values = list(values)
+        common = set(self.path_to_root(values[0]))
+        for v in values[1:]:
+            common &= set(self.path_to_root(v))
+        return max(common, key=lambda node: self.depth[node])
+
+    def up(self, v: str, s: int) -> str:
+        """The ancestor s steps above v, or the root when v has fewer than s ancestors."""
+        path = self.path_to_root(v)
+        return path[min(s, len(path) - 1)]
+
+    def lm(self, v: str) -> Fraction:
+        """(leaves(v) - 1) / (|A| - 1), 0 when |A| = 1."""
+        a = self.n_leaves()
+        if a == 1:
+            return Fraction(0)
+        return Fraction(self.leaves(v) - 1, a - 1)
+
+
+def read_dataset(path: str) -> tuple[list[str], list[list[str]]]:
+    """Header and rows; blank lines ignored, a trailing \\r is never part of a value."""
+    if not os.path.isfile(path):
+        raise FileNotFoundError(path)
+    with open(path, encoding="utf-8-sig", newline="") as f:
+        records = [[c[:-1] if c.endswith("\r") else c for c in r] for r in csv.reader(f)]
+    records = [r for r in records if r != []]
+    header, rows = records[0], records[1:]
+    for i, row in enumerate(rows, start=1):
+        if len(row) != len(header):
+            raise ValueError(f"{path}: row {i} has {len(row)} cells")
+    return header, rows
+
+
+class Problem:
+    """A raw dataset with the hierarchies of its QIs."""
+
+    def __init__(self, raw_file: str, dgh_folder: str):
+        if not os.path.isdir(dgh_folder):
+            raise FileNotFoundError(dgh_folder)
+        self.header, self.rows = read_dataset(raw_file)
+        hierarchies = {}
+        for name in os.listdir(dgh_folder):
+            if name.endswith(".txt"):
+                hierarchies[name[:-4]] = Hierarchy(os.path.join(dgh_folder, name))
+        self.qi = [c for c, name in enumerate(self.header) if name in hierarchies]
+        self.h = {c: hierarchies[self.header[c]] for c in self.qi}
+        for c in self.qi:
+            for row in self.rows:
+                if row[c] not in self.h[c].parent:
+                    raise ValueError(f"column {self.header[c]!r}: value {row[c]!r} not in DGH")
+        self.others = [c for c in range(len(self.header)) if c not in self.qi]
+        self._numeric: dict[int, bool] = {}  # memo only
+        self._bounds: dict[int, tuple[float, float]] = {}  # memo only
+
+    @property
+    def n(self) -> int:
+        return len(self.rows)
+
+    def sensitive(self) -> int:
+        if len(self.others) != 1:
+            raise ValueError("l-diversity needs exactly one non-QI column")
+        return self.others[0]
+
+    def is_numeric(self, c: int) -> bool:
+        """Every raw value of the column parses with float()."""
+        if c not in self._numeric:
+            self._numeric[c] = True
+            for row in self.rows:
+                try:
+                    float(row[c])
+                except ValueError:
+                    self._numeric[c] = False
+        return self._numeric[c]
+
+    def bounds(self, c: int) -> tuple[float, float]:
+        """(U, L): the largest and smallest raw value of a numeric column."""
+        if c not in self._bounds:
+            values = [float(row[c]) for row in self.rows]
+            self._bounds[c] = (max(values), min(values))
+        return self._bounds[c]
+
+
+# ---------------------------------------------------------------- costs (sections 2 and 3)
+
+def parse_interval(cell: str) -> tuple[float, float] | None:
+    """`[lo-hi]` split at the first '-' after the first character that leaves two numbers."""
+    if len(cell) < 2 or cell[0] != "[" or cell[-1] != "]":
+        return None
+    inner = cell[1:-1]
+    for p in range(1, len(inner)):
+        if inner[p] == "-":
+            try:
+                return float(inner[:p]), float(inner[p + 1:])
+            except ValueError:
+                continue
+    return None
+
+
+def _cell_costs(p: Problem, c: int, raw: str, cell: str) -> tuple[int, Fraction] | None:
+    """(MD, LM) of one generalized cell, or None when it is not a valid generalization."""
+    h = p.h[c]
+    if cell in h.parent:
+        if not h.is_ancestor_or_self(cell, raw):
+            return None
+        return h.depth[raw] - h.depth[cell], h.lm(cell)
+    if not p.is_numeric(c):
+        return None
+    interval = parse_interval(cell)
+    if interval is None:
+        return None
+    lo, hi = interval
+    if not lo < hi or not lo <= float(raw) <= hi:
+        return None
+    inside = []
+    for leaf in h.all_leaves():
+        try:
+            x = float(leaf)
+        except ValueError:
+            continue
+        if lo <= x <= hi:
+            inside.append(leaf)
+    gen = h.lca(inside)
+    big_u, small_l = p.bounds(c)
+    lm = Fraction(0) if big_u == small_l else (Fraction(hi) - Fraction(lo)) / (
+        Fraction(big_u) - Fraction(small_l))
+    return h.depth[raw] - h.depth[gen], lm
+
+
+def _costs(raw_file: str, anon_file: str, dgh_folder: str) -> tuple[int, Fraction]:
+    p = Problem(raw_file, dgh_folder)
+    header, rows = read_dataset(anon_file)
+    if header != p.header:
+        raise ValueError("the two files differ in header")
+    if len(rows) != p.n:
+        raise ValueError("the two files differ in row count")
+    md, lm = 0, Fraction(0)
+    m = len(p.qi)
+    for i in range(p.n):
+        record_lm = Fraction(0)
+        for c in p.qi:
+            result = _cell_costs(p, c, p.rows[i][c], rows[i][c])
+            if result is None:
+                raise ValueError(f"row {i + 1}, column {p.header[c]!r}: invalid cell")
+            md += result[0]
+            record_lm += result[1]
+        lm += record_lm / m
+    return md, lm
+
+
+def cost_MD(raw_file: str, anon_file: str, dgh_folder: str) -> Fraction:
+    return Fraction(_costs(raw_file, anon_file, dgh_folder)[0])
+
+
+def cost_LM(raw_file: str, anon_file: str, dgh_folder: str) -> Fraction:
+    return _costs(raw_file, anon_file, dgh_folder)[1]
+
+
+def rows_cost_LM(p: Problem, rows: list[list[str]]) -> Fraction:
+    """cost_LM of output rows made of DGH labels only (lattice outputs)."""
+    total = Fraction(0)
+    for row in rows:
+        total += sum((p.h[c].lm(row[c]) for c in p.qi), Fraction(0)) / len(p.qi)
+    return total
+
+
+# ---------------------------------------------------------------- helpers
+
+def _check_int(name: str, value, minimum=None) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{name} must be an integer")
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}")
+
+
+def _generalize_group(p: Problem, rows: list[list[str]], members: list[int]) -> None:
+    """Every QI cell of the members becomes the LCA of the members' raw values."""
+    for c in p.qi:
+        g = p.h[c].lca([p.rows[i][c] for i in members])
+        for i in members:
+            rows[i][c] = g
+
+
+# ---------------------------------------------------------------- section 5
+
+def random_anonymizer(raw_file: str, dgh_folder: str, k: int, s: int):
+    _check_int("k", k, 1)
+    _check_int("s", s)
+    p = Problem(raw_file, dgh_folder)
+    n = p.n
+    if n < k:
+        raise ValueError("n < k")
+    order = np.arange(n)
+    np.random.seed(s)
+    np.random.shuffle(order)
+    order = [int(x) for x in order]
+    groups = []
+    for j in range(0, n // k - 1):
+        groups.append(order[j * k:(j + 1) * k])
+    groups.append(order[(n // k - 1) * k:])
+    rows = [list(r) for r in p.rows]
+    for g in groups:
+        _generalize_group(p, rows, g)
+    return p.header, rows
+
+
+# ---------------------------------------------------------------- section 6
+
+def dist(p: Problem, a: int, b: int) -> Fraction:
+    """LM_dist + MD_dist / (2 * sum of heights)."""
+    m = len(p.qi)
+    lm_dist = Fraction(0)
+    md_dist = 0
+    for c in p.qi:
+        h = p.h[c]
+        x, y = p.rows[a][c], p.rows[b][c]
+        g = h.lca([x, y])
+        lm_dist += h.lm(g)
+        md_dist += (h.depth[x] - h.depth[g]) + (h.depth[y] - h.depth[g])
+    lm_dist = lm_dist / m
+    total_height = sum(p.h[c].height() for c in p.qi)
+    if total_height == 0:
+        return lm_dist
+    return lm_dist + Fraction(md_dist, 2 * total_height)
+
+
+def clustering_anonymizer(raw_file: str, dgh_folder: str, k: int):
+    _check_int("k", k, 1)
+    p = Problem(raw_file, dgh_folder)
+    n = p.n
+    if n < k:
+        raise ValueError("n < k")
+    d = [[dist(p, a, b) for b in range(n)] for a in range(n)]
+    used = [False] * n
+    clusters: list[list[int]] = []
+    centroids: list[int] = []
+    curr = 0
+    while used.count(False) >= k:
+        candidates = [i for i in range(n) if not used[i] and i != curr]
+        candidates.sort(key=lambda i: (d[curr][i], i))
+        members = [curr] + candidates[:k - 1]
+        for i in members:
+            used[i] = True
+        clusters.append(members)
+        centroids.append(curr)
+        unused = [i for i in range(n) if not used[i]]
+        if not unused:
+            break
+        best = None
+        for i in unused:  # row order; a later record must be strictly farther
+            total = sum(d[i][c] for c in centroids)
+            if best is None or total > best[0]:
+                best = (total, i)
+        curr = best[1]
+    for i in range(n):
+        if not used[i]:
+            best = None
+            for e, c in enumerate(centroids):
+                if best is None or d[i][c] < best[0]:
+                    best = (d[i][c], e)
+            clusters[best[1]].append(i)
+            used[i] = True
+    rows = [list(r) for r in p.rows]
+    for members in clusters:
+        _generalize_group(p, rows, members)
+    return p.header, rows
+
+
+# ---------------------------------------------------------------- sections 7 and 8
+
+def lattice_nodes(p: Problem) -> list[tuple[int, ...]]:
+    return list(itertools.product(*[range(p.h[c].height() + 1) for c in p.qi]))
+
+
+def apply_node(p: Problem, node: tuple[int, ...]) -> list[list[str]]:
+    rows = [list(r) for r in p.rows]
+    for row in rows:
+        for c, s in zip(p.qi, node):
+            row[c] = p.h[c].up(row[c], s)
+    return rows
+
+
+def equivalence_classes(p: Problem, rows: list[list[str]]) -> dict[tuple, list[int]]:
+    classes: dict[tuple, list[int]] = {}
+    for i, row in enumerate(rows):
+        classes.setdefault(tuple(row[c] for c in p.qi), []).append(i)
+    return classes
+
+
+def bottomup_anonymizer(raw_file: str, dgh_folder: str, k: int, l: int):
+    _check_int("k", k, 1)
+    _check_int("l", l, 1)
+    p = Problem(raw_file, dgh_folder)
+    sens = p.sensitive()
+    nodes = lattice_nodes(p)
+    top = max(sum(v) for v in nodes)
+    for level in range(top + 1):
+        found = []
+        for node in nodes:
+            if sum(node) != level:
+                continue
+            rows = apply_node(p, node)
+            ok = True
+            for members in equivalence_classes(p, rows).values():
+                if len(members) < k or len({p.rows[i][sens] for i in members}) < l:
+                    ok = False
+            if ok:
+                found.append((rows_cost_LM(p, rows), node, rows))
+        if found:
+            found.sort(key=lambda t: (t[0], t[1]))
+            return p.header, found[0][2]
+    raise ValueError("even the top node fails")
+
+
+def samarati_node_rows(p: Problem, node: tuple[int, ...], k: int) -> tuple[int, list[list[str]]]:
+    """(number of outliers, output rows with the outliers suppressed)."""
+    rows = apply_node(p, node)
+    outliers = []
+    for members in equivalence_classes(p, rows).values():
+        if len(members) < k:
+            outliers.extend(members)
+    for i in outliers:
+        for c in p.qi:
+            rows[i][c] = p.h[c].root
+    return len(outliers), rows
+
+
+def samarati(raw_file: str, dgh_folder: str, k: int, max_sup: int):
+    """Linear scan over heights instead of the binary search: same h* by monotonicity."""
+    _check_int("k", k, 1)
+    _check_int("max_sup", max_sup, 0)
+    p = Problem(raw_file, dgh_folder)
+    nodes = lattice_nodes(p)
+    top = max(sum(v) for v in nodes)
+    for height in range(top + 1):
+        found = []
+        for node in nodes:
+            if sum(node) != height:
+                continue
+            outliers, rows = samarati_node_rows(p, node, k)
+            if outliers <= max_sup:
+                found.append((rows_cost_LM(p, rows), node, rows))
+        if found:
+            found.sort(key=lambda t: (t[0], t[1]))
+            return p.header, found[0][2]
+    raise ValueError("no satisfying node")
+
+
+# ---------------------------------------------------------------- section 9
+
+def mondrian(raw_file: str, dgh_folder: str, k: int):
+    _check_int("k", k, 1)
+    p = Problem(raw_file, dgh_folder)
+    if p.n < k:
+        raise ValueError("n < k")
+    numeric = {c: p.is_numeric(c) for c in p.qi}
+    rows = [list(r) for r in p.rows]
+
+    def width(part: list[int], c: int) -> Fraction:
+        if numeric[c]:
+            big_u, small_l = p.bounds(c)
+            if big_u == small_l:
+                return Fraction(0)
+            values = [float(p.rows[i][c]) for i in part]
+            return (Fraction(max(values)) - Fraction(min(values))) / (
+                Fraction(big_u) - Fraction(small_l))
+        return p.h[c].lm(p.h[c].lca([p.rows[i][c] for i in part]))
+
+    def cut(part: list[int], c: int) -> list[list[int]] | None:
+        if numeric[c]:
+            values = sorted(float(p.rows[i][c]) for i in part)
+            split = values[(len(part) - 1) // 2]
+            left = [i for i in part if float(p.rows[i][c]) <= split]
+            right = [i for i in part if float(p.rows[i][c]) > split]
+            if len(left) >= k and len(right) >= k:
+                return [left, right]
+            return None
+        h = p.h[c]
+        top = h.lca([p.rows[i][c] for i in part])
+        groups: dict[str, list[int]] = {}
+        for i in part:
+            v = p.rows[i][c]
+            if v == top:
+                return None
+            path = h.path_to_root(v)
+            child = path[path.index(top) - 1]
+            groups.setdefault(child, []).append(i)
+        if all(len(g) >= k for g in groups.values()):
+            return list(groups.values())
+        return None
+
+    def finish(part: list[int]) -> None:
+        for c in p.qi:
+            if numeric[c]:
+                values = [p.rows[i][c] for i in part]
+                smallest = min(values, key=float)
+                largest = max(values, key=float)
+                cell = smallest if float(smallest) == float(largest) else f"[{smallest}-{largest}]"
+            else:
+                cell = p.h[c].lca([p.rows[i][c] for i in part])
+            for i in part:
+                rows[i][c] = cell
+
+    def recurse(part: list[int]) -> None:
+        order = [c for c in p.qi if width(part, c) > 0]
+        order.sort(key=lambda c: (-width(part, c), p.qi.index(c)))
+        for c in order:
+            parts = cut(part, c)
+            if parts is not None:
+                for sub in parts:
+                    recurse(sub)
+                return
+        finish(part)
+
+    recurse(list(range(p.n)))
+    return p.header, rows
