@@ -1,0 +1,341 @@
+"""`python -m grader bundle --out student.zip`: the zip handed to students.
+
+The file list comes from an explicit allow-list (ALLOW, plus the public tests' own helper
+modules, found by following their imports) and two generated files (requirements.txt,
+pytest.ini). Before anything is written the list is verified: no path under reference/ or
+grader/, no Python file importing them, no file equal to (or containing) a hidden case's
+secret files, no file carrying the reference solution's code. The zip is deterministic (sorted
+entries, fixed 1980-01-01 timestamps and permissions) and written atomically.
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import hashlib
+import io
+import math
+import os
+import sys
+import tempfile
+import tokenize
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from .errors import UserError
+
+KIT_ROOT = Path(__file__).resolve().parents[1]
+TEMPLATES = Path(__file__).resolve().parent / "publish_templates"
+DEFAULT_FOLDER = "kanon-hw1"
+
+# (glob relative to the kit root, required?) -- the ONLY source files a bundle may contain.
+ALLOW: tuple[tuple[str, bool], ...] = (
+    ("skeleton.py", True),
+    ("HANDOUT.md", True),
+    ("adult-hw1.csv", True),
+    ("DGHs/*.txt", True),
+    ("tests/public/conftest.py", True),
+    ("tests/public/test_*.py", True),
+    ("tests/public/data/**/*.csv", False),
+    ("tests/public/data/**/*.csv.gz", False),
+    ("tests/public/data/**/*.txt", False),
+    ("tests/public/data/**/*.json", False),
+)
+PUBLIC_TESTS = "tests/public"
+# Generated files: bundle path -> template under publish_templates/student/.
+GENERATED = {"requirements.txt": "requirements.txt", "pytest.ini": "pytest.ini"}
+FORBIDDEN_TOP = ("reference", "grader")
+
+# A file carries the reference's code when it holds at least REF_MODULE_SHARE of one reference
+# module's distinctive lines (and at least REF_MIN_LINES of them), or REF_TOTAL_LINES in all.
+# The thresholds tolerate the few generic lines (CSV reading, interval parsing) that skeleton.py
+# and the public checker legitimately share with the reference.
+REF_MIN_LINE_CHARS = 30
+REF_MIN_LINES = 3
+REF_MODULE_SHARE = 0.4
+REF_TOTAL_LINES = 15
+
+ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+FILE_MODE = 0o644
+EXEC_MODE = 0o755
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One file of a zip: its path inside the zip, bytes, and whether it is executable."""
+
+    name: str
+    data: bytes
+    executable: bool = False
+
+
+# ------------------------------------------------------------------------------ collecting
+
+
+def kit_root(given: str | None) -> Path:
+    """The kit checkout to bundle from: --root, else the checkout holding this grader."""
+    root = Path(given).resolve() if given else KIT_ROOT
+    if not (root / "skeleton.py").is_file():
+        raise UserError(f"{root} is not a checkout of the kit (no skeleton.py); pass --root")
+    return root
+
+
+def _local_imports(path: Path, folder: Path) -> set[Path]:
+    """The modules of `folder` that the Python file `path` imports (top-level names only)."""
+    try:
+        tree = ast.parse(path.read_bytes(), filename=str(path))
+    except SyntaxError as e:
+        raise UserError(f"{path}: not valid Python (line {e.lineno}); fix it before bundling")
+    found = set()
+    for node in ast.walk(tree):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+            [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else []
+        for name in names:
+            candidate = folder / f"{name.split('.')[0]}.py"
+            if candidate.is_file():
+                found.add(candidate)
+    return found
+
+
+def public_helpers(root: Path, seeds: list[Path]) -> list[Path]:
+    """tests/public/*.py modules imported (transitively) by the public tests: the tests need
+    them, and development tools that nothing imports (e.g. an expected-output generator)
+    stay out."""
+    folder = root / PUBLIC_TESTS
+    seen: set[Path] = set(seeds)
+    todo = list(seeds)
+    while todo:
+        for module in _local_imports(todo.pop(), folder):
+            if module not in seen:
+                seen.add(module)
+                todo.append(module)
+    return sorted(seen - set(seeds))
+
+
+def collect(root: Path, folder: str = DEFAULT_FOLDER) -> list[Entry]:
+    """The bundle's entries, from the allow-list; a required pattern matching nothing is an
+    error (say, HANDOUT.md not written yet)."""
+    paths: set[Path] = set()
+    for pattern, required in ALLOW:
+        matches = [p for p in root.glob(pattern) if p.is_file() and "__pycache__" not in p.parts]
+        if required and not matches:
+            raise UserError(f"cannot bundle: nothing in {root} matches {pattern!r}")
+        paths.update(matches)
+    seeds = [p for p in paths if p.suffix == ".py" and p.parent == root / PUBLIC_TESTS]
+    paths.update(public_helpers(root, seeds))
+    entries = [Entry(p.relative_to(root).as_posix(), p.read_bytes()) for p in paths]
+    for name, template in GENERATED.items():
+        entries.append(Entry(name, (TEMPLATES / "student" / template).read_bytes()))
+    prefix = f"{folder.strip('/')}/" if folder.strip("/") else ""
+    return sorted((Entry(prefix + e.name, e.data, e.executable) for e in entries),
+                  key=lambda e: e.name)
+
+
+# ------------------------------------------------------------------------------ verifying
+
+
+def distinctive_lines(source: str) -> set[str]:
+    """The reference's tell-tale lines: stripped code lines (not comments, not docstrings, not
+    imports) of at least REF_MIN_LINE_CHARS characters."""
+    skip = {tokenize.STRING, tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT,
+            tokenize.DEDENT, tokenize.ENCODING, tokenize.ENDMARKER}
+    rows: set[int] = set()
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type not in skip:
+            rows.update(range(token.start[0], token.end[0] + 1))
+    lines = source.splitlines()
+    stripped = (lines[r - 1].strip() for r in rows if r <= len(lines))
+    return {s for s in stripped
+            if len(s) >= REF_MIN_LINE_CHARS and not s.startswith(("import ", "from "))}
+
+
+def reference_fingerprints(root: Path) -> dict[str, set[str]]:
+    """reference/<module>.py -> its distinctive lines."""
+    return {p.relative_to(root).as_posix(): distinctive_lines(p.read_text(encoding="utf-8"))
+            for p in sorted((root / "reference").glob("*.py"))}
+
+
+def reference_leak(entry: Entry, fingerprints: dict[str, set[str]]) -> str | None:
+    """Why `entry` looks like it carries reference code, or None."""
+    try:
+        lines = {line.strip() for line in entry.data.decode("utf-8").splitlines()}
+    except UnicodeDecodeError:
+        return None
+    total = 0
+    for module, fingerprint in fingerprints.items():
+        shared = len(fingerprint & lines)
+        total += shared
+        if shared >= max(REF_MIN_LINES, math.ceil(REF_MODULE_SHARE * len(fingerprint))):
+            return f"{entry.name} contains {shared} of the {len(fingerprint)} distinctive " \
+                   f"lines of {module}"
+    if total >= REF_TOTAL_LINES:
+        return f"{entry.name} contains {total} distinctive lines of reference/*.py"
+    return None
+
+
+def _is_hierarchy(path: Path) -> bool:
+    return path.suffix == ".txt" and path.parent.name == "DGHs"
+
+
+def hidden_secrets(root: Path) -> list[Path]:
+    """The files of the grader's hidden cases that students must never see: every file under
+    grader/cases/hidden/, except hierarchy files (DGHs/*.txt) byte-identical to one of the
+    kit's public hierarchies (reusing public hierarchies reveals nothing)."""
+    hidden = root / "grader" / "cases" / "hidden"
+    if not hidden.is_dir():
+        return []
+    public = {hashlib.sha256(p.read_bytes()).hexdigest()
+              for p in list((root / "DGHs").glob("*.txt"))
+              + list((root / PUBLIC_TESTS / "data").rglob("*.txt"))}
+    return sorted(p for p in hidden.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+                  and not (_is_hierarchy(p)
+                           and hashlib.sha256(p.read_bytes()).hexdigest() in public))
+
+
+# A hidden file's text counts as "contained" in a bundle file only when it is long enough to be
+# a real leak rather than a coincidence (a header line, one short value).
+MIN_CONTAINED_BYTES = 200
+
+
+def hidden_leak(entry: Entry, secrets: dict[str, tuple[str, bytes]]) -> str | None:
+    """Why `entry` reveals a hidden case file (same sha256, or holds its whole content)."""
+    digest = hashlib.sha256(entry.data).hexdigest()
+    for name, (secret_digest, data) in secrets.items():
+        if digest == secret_digest:
+            return f"{entry.name} is identical to the hidden case file {name}"
+        body = data.strip()
+        if len(body) >= MIN_CONTAINED_BYTES and body in entry.data:
+            return f"{entry.name} contains the hidden case file {name}"
+    return None
+
+
+def path_problem(name: str, folder: str) -> str | None:
+    """Why a bundle path is not allowed, or None."""
+    path = PurePosixPath(name)
+    parts = path.parts[1:] if folder.strip("/") else path.parts
+    if path.is_absolute() or ".." in path.parts:
+        return f"{name}: not a plain relative path"
+    if parts and parts[0] in FORBIDDEN_TOP:
+        return f"{name}: nothing under {parts[0]}/ may reach students"
+    if "__pycache__" in parts or path.suffix in (".pyc", ".pyo"):
+        return f"{name}: compiled Python does not belong in the bundle"
+    return None
+
+
+def import_problem(entry: Entry) -> str | None:
+    """Why a bundled Python file is not allowed (it imports the reference or the grader)."""
+    if not entry.name.endswith(".py"):
+        return None
+    for node in ast.walk(ast.parse(entry.data, filename=entry.name)):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+            [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else []
+        for name in names:
+            if name.split(".")[0] in FORBIDDEN_TOP:
+                return f"{entry.name} imports {name}"
+    return None
+
+
+def verify(entries: list[Entry], root: Path, folder: str = DEFAULT_FOLDER) -> None:
+    """Raise UserError listing every reason the bundle could reveal the solution or a hidden
+    case."""
+    fingerprints = reference_fingerprints(root)
+    secrets = {p.relative_to(root).as_posix(): (hashlib.sha256(p.read_bytes()).hexdigest(),
+                                                 p.read_bytes()) for p in hidden_secrets(root)}
+    reference_hashes = {hashlib.sha256(p.read_bytes()).hexdigest(): p.name
+                        for p in (root / "reference").glob("*.py")}
+    problems = []
+    for entry in entries:
+        problems.append(path_problem(entry.name, folder))
+        problems.append(import_problem(entry))
+        name = reference_hashes.get(hashlib.sha256(entry.data).hexdigest())
+        problems.append(f"{entry.name} is identical to reference/{name}" if name else None)
+        problems.append(reference_leak(entry, fingerprints))
+        problems.append(hidden_leak(entry, secrets))
+    problems = [p for p in problems if p]
+    if problems:
+        raise UserError("refusing to write the bundle: " + "; ".join(problems))
+
+
+# ------------------------------------------------------------------------------ writing
+
+
+def zip_bytes(entries: list[Entry]) -> bytes:
+    """A deterministic zip: entries sorted by name, fixed timestamps and permissions."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for entry in sorted(entries, key=lambda e: e.name):
+            info = zipfile.ZipInfo(entry.name, date_time=ZIP_DATE)
+            info.create_system = 3  # Unix, so the permission bits below are honoured
+            mode = EXEC_MODE if entry.executable else FILE_MODE
+            info.external_attr = (0o100000 | mode) << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, entry.data, compresslevel=9)
+    return buffer.getvalue()
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write through a temporary file in the same folder, then rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def build(root: Path, out: Path, folder: str = DEFAULT_FOLDER) -> list[Entry]:
+    """Collect, verify and write the student bundle; returns its entries."""
+    entries = collect(root, folder)
+    verify(entries, root, folder)
+    write_atomically(out, zip_bytes(entries))
+    return entries
+
+
+# ------------------------------------------------------------------------------ command line
+
+
+def _configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    parser.add_argument("--out", required=True, metavar="ZIP", help="the zip to write")
+    parser.add_argument("--root", default=None, metavar="DIR",
+                        help="the kit checkout to bundle from (default: this one)")
+    parser.add_argument("--folder", default=DEFAULT_FOLDER, metavar="NAME",
+                        help=f"the folder the zip unpacks into (default: {DEFAULT_FOLDER}; "
+                             "'' puts the files at the zip's root)")
+    parser.set_defaults(func=run)
+    return parser
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    """Register `bundle` on the grader's sub-command parser."""
+    return _configure(subparsers.add_parser(
+        "bundle", help="build the zip handed to students (skeleton, data, handout, public tests)",
+        description=__doc__.splitlines()[0]))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Build the bundle; print its files and sizes. 0 on success, 2 on a user error."""
+    try:
+        out = Path(args.out)
+        entries = build(kit_root(args.root), out, args.folder)
+    except UserError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    for entry in entries:
+        print(f"{len(entry.data):>10}  {entry.name}")
+    print(f"wrote {out} ({out.stat().st_size} bytes, {len(entries)} files)")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _configure(argparse.ArgumentParser(prog="python -m grader.bundle",
+                                                description=__doc__.splitlines()[0]))
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
