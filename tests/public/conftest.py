@@ -1,0 +1,333 @@
+"""Public self-check: loads your solution once and runs the public cases against it.
+
+    pytest                         # checks skeleton.py next to the tests/ folder
+    pytest -k clustering           # only one function's tests
+    pytest --solution path/to/x.py # another file (or a package folder); also KANON_SOLUTION
+
+Every failure is one stand-alone sentence naming the function, the case and what is wrong.
+Passing these tests is necessary, not sufficient: the grader also runs hidden cases.
+"""
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import os
+import shutil
+import sys
+import time
+import traceback
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:  # the helpers below, whatever pytest's import mode
+    sys.path.insert(0, str(HERE))
+
+import kanon_check as check  # noqa: E402
+from public_cases import ADULT, ROOT, SHORT, BadCall, CostCase, Run, case_files  # noqa: E402
+
+SLOW_CALL = 60.0  # the grader's default time limit per call, in seconds
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--solution", default=None, metavar="PATH",
+                     help="the solution to test: a .py file or a package folder (default: "
+                          "$KANON_SOLUTION, else skeleton.py next to the tests/ folder)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for function, marker in SHORT.items():
+        config.addinivalue_line("markers", f"{marker}: public tests of {function}")
+    config.addinivalue_line("markers", "timeout(seconds): time limit (pytest-timeout)")
+
+
+def solution_path(config: pytest.Config) -> Path:
+    """--solution, else $KANON_SOLUTION, else <bundle>/skeleton.py; relative to where pytest
+    was started."""
+    given = config.getoption("--solution") or os.environ.get("KANON_SOLUTION")
+    if not given:
+        return ROOT / "skeleton.py"
+    path = Path(given).expanduser()
+    return path if path.is_absolute() else Path(config.invocation_params.dir) / path
+
+
+# ---------------------------------------------------------------------------- the solution
+
+
+class Solution:
+    """The solution module, imported once; or the one-line reason it could not be."""
+
+    def __init__(self, path: Path):
+        self.path = path.resolve()
+        self.module = None
+        self.error: str | None = None
+        try:
+            self.module = _import(self.path)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as e:  # SystemExit and pytest's timeout included
+            self.error = f"could not import {self.path.name}: {describe(e, self.path)}"
+            if isinstance(e, SystemExit):
+                self.error += (" (importing your file must not run anything: keep experiments "
+                               "under `if __name__ == \"__main__\":`)")
+            elif isinstance(e, ImportError):
+                self.error += " (the grader has only the standard library and numpy)"
+
+    def function(self, name: str) -> Callable:
+        """The graded function `name`, or fail the test with one line."""
+        if self.error:
+            pytest.fail(self.error, pytrace=False)
+        fn = getattr(self.module, name, None)
+        if not callable(fn):
+            pytest.fail(f"{self.path.name} has no function {name}; keep the seven signatures "
+                        f"of skeleton.py", pytrace=False)
+        return fn
+
+
+def _import(path: Path):
+    """Import a .py file, or a package folder (its __init__.py), by path."""
+    if path.is_dir():
+        init = path / "__init__.py"
+        if not init.is_file():
+            raise FileNotFoundError(f"{path} is a folder without __init__.py")
+        spec = importlib.util.spec_from_file_location(path.name, init,
+                                                      submodule_search_locations=[str(path)])
+    elif path.is_file():
+        spec = importlib.util.spec_from_file_location(path.stem, path)
+    else:
+        raise FileNotFoundError(f"no such file: {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[spec.name]
+        raise
+    return module
+
+
+def describe(error: BaseException, solution: Path) -> str:
+    """'ValueError: message (skeleton.py, line 12, in helper)'; the place is the innermost
+    frame inside the solution."""
+    text = f"{type(error).__name__}: {error}".rstrip(": ")
+    place = None
+    for frame in traceback.extract_tb(error.__traceback__):
+        file = Path(frame.filename).resolve()
+        if file == solution or solution in file.parents:
+            place = f"{file.name}, line {frame.lineno}, in {frame.name}"
+    return f"{text} ({place})" if place else text
+
+
+@pytest.fixture(scope="session")
+def solution(request: pytest.FixtureRequest) -> Solution:
+    return Solution(solution_path(request.config))
+
+
+# ---------------------------------------------------------------------------- running calls
+
+
+@contextlib.contextmanager
+def case_folder(folder: Path, case: str) -> Iterator[None]:
+    """A fresh folder holding the case as `adult-hw1.csv` and `DGHs`; it is the working
+    directory while the block runs."""
+    raw, dghs = case_files(case)
+    if not raw.is_file():
+        pytest.fail(f"public data missing: {raw} (keep the bundle's files next to tests/)",
+                    pytrace=False)
+    shutil.copyfile(raw, folder / "adult-hw1.csv")
+    shutil.copytree(dghs, folder / "DGHs")
+    before = os.getcwd()
+    os.chdir(folder)
+    try:
+        yield
+    finally:
+        os.chdir(before)
+
+
+def call(solution: Solution, name: str, args: list, what: str) -> tuple[object, str | None]:
+    """Call a graded function; returns (its result, None) or (None, a one-line failure)."""
+    fn = solution.function(name)
+    try:
+        return fn(*args), None
+    except NotImplementedError:
+        return None, f"{name} is not implemented yet (it raises NotImplementedError)"
+    except (Exception, SystemExit) as e:
+        return None, f"{what}: raised {describe(e, solution.path)}"
+
+
+@dataclass
+class Output:
+    """What an anonymizer call produced: the parsed output, or why there is none."""
+
+    header: list[str] | None = None
+    rows: check.Rows | None = None
+    failure: str | None = None
+    seconds: float = 0.0
+
+
+class Runner:
+    """Runs each public call at most once per session and checks its output."""
+
+    def __init__(self, solution: Solution, tmp: pytest.TempPathFactory):
+        self.solution, self.tmp = solution, tmp
+        self.outputs: dict[Run, Output] = {}
+        self.tables: dict[str, check.Table] = {}
+
+    def table(self, case: str) -> check.Table:
+        if case not in self.tables:
+            raw, dghs = case_files(case)
+            self.tables[case] = check.load_table(str(raw), str(dghs))
+        return self.tables[case]
+
+    def output(self, run: Run) -> Output:
+        if run not in self.outputs:
+            try:
+                self.outputs[run] = self._run(run)
+            except pytest.fail.Exception as e:  # a timeout: do not run the call again
+                self.outputs[run] = Output(failure=f"{run.describe()}: {e.msg}")
+                raise
+        result = self.outputs[run]
+        if result.failure:
+            pytest.fail(result.failure, pytrace=False)
+        return result
+
+    def _run(self, run: Run) -> Output:
+        folder = self.tmp.mktemp(f"{SHORT[run.function]}-{run.id}")
+        with case_folder(folder, run.case):
+            start = time.perf_counter()
+            _, failure = call(self.solution, run.function,
+                              run.args("adult-hw1.csv", "DGHs", "anonymized.csv"), run.describe())
+            seconds = time.perf_counter() - start
+        if failure:
+            return Output(failure=failure)
+        if seconds > SLOW_CALL:
+            warnings.warn(f"{run.describe()} took {seconds:.0f} s; the grader's default limit "
+                          f"is {SLOW_CALL:.0f} s per call", stacklevel=1)
+        out = folder / "anonymized.csv"
+        if not out.is_file():
+            return Output(failure=f"{run.describe()} returned without writing its output_file "
+                                  f"('anonymized.csv' in the working directory)")
+        try:
+            header, rows = check.read_csv(str(out))
+        except (UnicodeDecodeError, ValueError) as e:
+            return Output(failure=f"{run.describe()}: the output is not a UTF-8 CSV file ({e})")
+        return Output(header=header, rows=rows, seconds=seconds)
+
+    def check_property(self, run: Run) -> None:
+        """The output is a valid generalization with the function's privacy property."""
+        out = self.output(run)
+        raw = self.table(run.case)
+        problem = check.check_valid(raw, out.header, out.rows, intervals=run.function == "mondrian")
+        if problem is None:
+            if run.function == "samarati":
+                problem = check.check_suppressed_k(raw, out.rows, run.k, run.extra)
+            else:
+                problem = check.check_k(raw, out.rows, run.k)
+        if problem is None and run.function == "bottomup_anonymizer":
+            problem = check.check_l(raw, out.rows, run.extra)
+        if problem:
+            pytest.fail(f"{run.describe()}: {problem}", pytrace=False)
+
+    def check_expected(self, run: Run) -> None:
+        """The output equals the reference output, cell by cell (as parsed CSV)."""
+        out = self.output(run)
+        raw = self.table(run.case)
+        problem = check.check_valid(raw, out.header, out.rows, intervals=run.function == "mondrian")
+        if problem is None:
+            _, expected = check.read_csv(str(run.expected))
+            problem = check.first_difference(raw, expected, out.rows)
+            if problem:
+                problem = f"differs from the reference output {run.expected.name}: {problem}"
+        if problem:
+            pytest.fail(f"{run.describe()}: {problem}", pytrace=False)
+
+    def check_cost(self, name: str, case: CostCase, expected: float) -> None:
+        """cost_MD / cost_LM of a stored anonymized file, within 1e-6 relative."""
+        folder = self.tmp.mktemp(f"{name}-{case.id}")
+        source = case.anonymized_path()
+        if source.suffix == ".gz":
+            _write_csv(folder / "anonymized.csv", *check.read_csv(str(source)))
+        else:
+            shutil.copyfile(source, folder / "anonymized.csv")
+        what = f"{name} on case {case.id!r}"
+        with case_folder(folder, case.case):
+            value, failure = call(self.solution, name,
+                                  ["adult-hw1.csv", "anonymized.csv", "DGHs"], what)
+        if failure:
+            pytest.fail(failure, pytrace=False)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) and not hasattr(
+                value, "__float__"):
+            pytest.fail(f"{what}: returned {value!r}, expected a number", pytrace=False)
+        number = float(value)
+        if abs(number - expected) > 1e-6 * max(1.0, abs(expected)):
+            pytest.fail(f"{what}: expected {expected!r}, got {number!r}", pytrace=False)
+
+    def check_rejects(self, name: str, case: str, args: list, reason: str,
+                      column: str | None = None, extra_file: Path | None = None) -> None:
+        """The call raises ValueError (naming `column` when given) and leaves the folder as
+        it was: no output file, the raw file unchanged. `extra_file` is copied in first."""
+        folder = self.tmp.mktemp(f"bad-{SHORT[name]}")
+        if extra_file is not None:
+            shutil.copyfile(extra_file, folder / extra_file.name)
+        what = f"{name}({', '.join(repr(a) for a in args)}) on case {case!r}"
+        with case_folder(folder, case):
+            fn = self.solution.function(name)
+            problem = None
+            try:
+                fn(*args)
+                problem = f"{what}: expected ValueError ({reason}), but it returned normally"
+            except NotImplementedError:
+                problem = f"{name} is not implemented yet (it raises NotImplementedError)"
+            except ValueError as e:
+                if column is not None and column not in str(e):
+                    problem = (f"{what}: the ValueError should name the column {column!r} "
+                               f"(and the row), got: {e}")
+            except (Exception, SystemExit) as e:
+                problem = (f"{what}: expected ValueError ({reason}), got "
+                           f"{describe(e, self.solution.path)}")
+        if problem:
+            pytest.fail(problem, pytrace=False)
+        raw, _ = case_files(case)
+        if (folder / "adult-hw1.csv").read_bytes() != raw.read_bytes():
+            pytest.fail(f"{what}: raised ValueError but changed the raw file", pytrace=False)
+        known = {"adult-hw1.csv", "DGHs"} | ({extra_file.name} if extra_file else set())
+        left = sorted(p.name for p in folder.iterdir() if p.name not in known)
+        if left:
+            pytest.fail(f"{what}: raised ValueError but left {', '.join(left)} behind (write "
+                        f"to a temporary file and rename it only when done)", pytrace=False)
+
+    def check_bad_call(self, bad: BadCall) -> None:
+        self.check_rejects(bad.function, bad.case,
+                           ["adult-hw1.csv", "DGHs", *bad.args, "anonymized.csv"], bad.reason)
+
+
+def _write_csv(path: Path, header: list[str], rows: check.Rows) -> None:
+    import csv
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        writer = csv.writer(f, lineterminator="\n")
+        writer.writerow(header)
+        writer.writerows(rows)
+
+
+@pytest.fixture(scope="session")
+def runner(solution: Solution, tmp_path_factory: pytest.TempPathFactory) -> Runner:
+    return Runner(solution, tmp_path_factory)
+
+
+# ---------------------------------------------------------------------------- the summary
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
+    """One closing line: how many public tests passed and failed."""
+    stats = terminalreporter.stats
+    passed = len([r for r in stats.get("passed", []) if getattr(r, "when", "call") == "call"])
+    failed = len(stats.get("failed", [])) + len(stats.get("error", []))
+    if passed + failed == 0:
+        return
+    terminalreporter.write_sep("-", "public self-check")
+    terminalreporter.write_line(f"{passed} public tests passed, {failed} failed "
+                                f"\N{EM DASH} the grader also runs hidden cases")

@@ -1,0 +1,134 @@
+"""Regenerate the public tests' expected outputs with the reference solution (kit only).
+
+    python tests/public/make_expected.py          # rewrite data/expected/
+    python tests/public/make_expected.py --check  # exit 1 when a stored file is stale
+
+Each Run of public_cases.py runs the reference in a fresh folder holding the case as
+`adult-hw1.csv` and `DGHs` (as the tests and the grader do); its output is stored as
+data/expected/<function>-<case>-k<k>[...].csv (gzip-compressed, with a fixed header, for the
+adult case). costs.json holds cost_MD and cost_LM of every CostCase.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import gzip
+import io
+import json
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parents[1]))
+
+import kanon_check  # noqa: E402
+import reference  # noqa: E402
+from public_cases import COSTS, EXPECTED, RUNS, SHORT, CostCase, Run, case_files  # noqa: E402
+
+
+def _in_case_folder(case: str, action) -> object:
+    """Run `action(folder)` with the working directory a fresh copy of the case."""
+    import os
+    raw, dghs = case_files(case)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        shutil.copyfile(raw, folder / "adult-hw1.csv")
+        shutil.copytree(dghs, folder / "DGHs")
+        before = os.getcwd()
+        os.chdir(folder)
+        try:
+            return action(folder)
+        finally:
+            os.chdir(before)
+
+
+def run_output(run: Run) -> bytes:
+    """The reference's output file of one Run, as bytes (LF, minimal quoting)."""
+    def action(folder: Path) -> bytes:
+        getattr(reference, run.function)(*run.args("adult-hw1.csv", "DGHs", "anonymized.csv"))
+        return (folder / "anonymized.csv").read_bytes()
+    return _in_case_folder(run.case, action)
+
+
+def cost_values(case: CostCase, outputs: dict[Path, bytes]) -> dict[str, float]:
+    """cost_MD and cost_LM of a CostCase; adult inputs come from the fresh `outputs`."""
+    source = case.anonymized_path()
+    data = outputs[source] if source in outputs else source.read_bytes()
+
+    def action(folder: Path) -> dict[str, float]:
+        (folder / "anonymized.csv").write_bytes(data)
+        return {name: getattr(reference, name)("adult-hw1.csv", "anonymized.csv", "DGHs")
+                for name in ("cost_MD", "cost_LM")}
+    return _in_case_folder(case.case, action)
+
+
+def stored_form(path: Path, data: bytes) -> bytes:
+    """What is written to `path`: the bytes, gzip-compressed (mtime 0) for .gz files."""
+    if path.suffix != ".gz":
+        return data
+    buffer = io.BytesIO()
+    with gzip.GzipFile(filename="", mode="wb", compresslevel=9, fileobj=buffer, mtime=0) as f:
+        f.write(data)
+    return buffer.getvalue()
+
+
+def generate() -> dict[Path, bytes]:
+    """Every expected file's content, freshly computed (uncompressed CSV bytes or JSON)."""
+    outputs = {run.expected: run_output(run) for run in RUNS}
+    costs = {case.id: cost_values(case, outputs) for case in COSTS}
+    files = dict(outputs)
+    files[EXPECTED / "costs.json"] = (json.dumps(costs, indent=1, sort_keys=True) + "\n").encode()
+    return files
+
+
+def _parsed(path: Path, data: bytes):
+    if path.suffix == ".json":
+        return json.loads(data)
+    return kanon_check.read_csv_text(data.decode("utf-8"))
+
+
+def stale() -> list[str]:
+    """Expected files that are missing or differ (as parsed CSV / JSON) from a fresh run, and
+    stored files no Run or CostCase produces."""
+    fresh = generate()
+    problems = []
+    for path, data in fresh.items():
+        if not path.is_file():
+            problems.append(f"{path.name}: missing")
+            continue
+        stored = path.read_bytes()
+        if path.suffix == ".gz":
+            stored = gzip.decompress(stored)
+        if _parsed(path, stored) != _parsed(path, data):
+            problems.append(f"{path.name}: differs from the reference's output")
+    extra = sorted(p.name for p in EXPECTED.iterdir() if p not in fresh)
+    problems += [f"{name}: not produced by any public case" for name in extra]
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="only report stale files")
+    args = parser.parse_args(argv)
+    if args.check:
+        problems = stale()
+        for line in problems:
+            print(f"stale: {line}")
+        print(f"{len(problems)} stale expected file(s)" if problems else "expected files are fresh")
+        return 1 if problems else 0
+    EXPECTED.mkdir(parents=True, exist_ok=True)
+    fresh = generate()
+    for old in EXPECTED.iterdir():
+        if old not in fresh:
+            old.unlink()
+    for path, data in fresh.items():
+        path.write_bytes(stored_form(path, data))
+    print(f"wrote {len(fresh)} files to {EXPECTED}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

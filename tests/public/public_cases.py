@@ -1,0 +1,200 @@
+"""The public cases: which function runs on which data with which arguments.
+
+A case folder `data/cases/<case>/` holds `raw.csv` and `DGHs/`; the case `adult` is the
+bundle's own `adult-hw1.csv` and `DGHs/`. Each call runs in a fresh folder holding the case's
+files as `adult-hw1.csv` and `DGHs` (relative paths, as the grader does). The reference
+outputs live in `data/expected/` and `data/expected/costs.json` (written by make_expected.py).
+"""
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+DATA = HERE / "data"
+CASES = DATA / "cases"
+EXPECTED = DATA / "expected"
+ROOT = HERE.parents[1]  # the folder holding skeleton.py, adult-hw1.csv and DGHs/
+ADULT = "adult"
+
+SHORT = {"cost_MD": "cost_MD", "cost_LM": "cost_LM", "random_anonymizer": "random",
+         "clustering_anonymizer": "clustering", "bottomup_anonymizer": "bottomup",
+         "samarati": "samarati", "mondrian": "mondrian"}
+"""Graded function -> the marker (and -k name) of its tests."""
+
+EXTRA = {"random_anonymizer": "s", "bottomup_anonymizer": "l", "samarati": "max_sup"}
+"""The fifth parameter of the anonymizers that have one."""
+
+ANONYMIZERS = list(SHORT)[2:]
+
+
+def case_files(case: str) -> tuple[Path, Path]:
+    """(raw dataset, DGH folder) of a case."""
+    if case == ADULT:
+        return ROOT / "adult-hw1.csv", ROOT / "DGHs"
+    return CASES / case / "raw.csv", CASES / case / "DGHs"
+
+
+@dataclass(frozen=True)
+class Run:
+    """One anonymizer call: function(raw, DGHs, k, [extra,] output)."""
+
+    function: str
+    case: str
+    k: int
+    extra: int | None = None
+    note: str = ""
+
+    @property
+    def id(self) -> str:
+        extra = "" if self.extra is None else f"-{EXTRA[self.function]}{self.extra}"
+        return f"{self.case}-k{self.k}{extra}"
+
+    @property
+    def expected(self) -> Path:
+        suffix = ".csv.gz" if self.case == ADULT else ".csv"
+        return EXPECTED / f"{SHORT[self.function]}-{self.id}{suffix}"
+
+    def describe(self) -> str:
+        extra = "" if self.extra is None else f", {EXTRA[self.function]}={self.extra}"
+        return f"{self.function}(k={self.k}{extra}) on case {self.case!r}"
+
+    def args(self, raw: str, dghs: str, output: str) -> list:
+        extra = [] if self.extra is None else [self.extra]
+        return [raw, dghs, self.k, *extra, output]
+
+
+@dataclass(frozen=True)
+class CostCase:
+    """cost_MD and cost_LM of an anonymized file: a file of the case folder, or (adult) the
+    expected output of a Run."""
+
+    case: str
+    anonymized: str  # file name in data/cases/<case>/, or the id of an adult Run's output
+    note: str = ""
+
+    @property
+    def id(self) -> str:
+        return f"{self.case}-{self.anonymized.removesuffix('.csv')}"
+
+    def anonymized_path(self) -> Path:
+        if self.case == ADULT:
+            run = next(r for r in RUNS if f"{SHORT[r.function]}-{r.id}" == self.anonymized)
+            return run.expected
+        return CASES / self.case / self.anonymized
+
+
+@dataclass(frozen=True)
+class BadCall:
+    """A call that must raise ValueError."""
+
+    function: str
+    case: str
+    args: tuple  # the arguments between the DGH folder and the output file
+    reason: str
+
+    @property
+    def id(self) -> str:
+        return f"{self.case}-" + "-".join(str(a) for a in self.args)
+
+
+RUNS: list[Run] = [
+    # random: n not a multiple of k (the last EC takes the rest), a seed other than 0, n == k
+    Run("random_anonymizer", "jobsex", 3, 7, "10 rows: ECs of 3, 3 and 4"),
+    Run("random_anonymizer", "world", 5, 42, "12 rows: ECs of 5 and 7"),
+    Run("random_anonymizer", "world", 12, 0, "one EC of every row"),
+    Run("random_anonymizer", ADULT, 8, 2026),
+    # clustering: ties between equally near records, leftovers joining the nearest centroid
+    Run("clustering_anonymizer", "jobsex", 2),
+    Run("clustering_anonymizer", "jobsex", 3, note="one leftover record"),
+    Run("clustering_anonymizer", "world", 4),
+    Run("clustering_anonymizer", "world", 5, note="two leftover records"),
+    Run("clustering_anonymizer", ADULT, 16),
+    # bottom-up: lowest LM at the first satisfying level, l-diversity, lexicographic ties
+    Run("bottomup_anonymizer", "lattice", 2, 1, "(0,1) and (1,0) satisfy; (1,0) has lower LM"),
+    Run("bottomup_anonymizer", "lattice", 2, 2, "l = 2 moves the answer up to (1,1)"),
+    Run("bottomup_anonymizer", "tie4", 2, 1, "(0,1) and (1,0) tie: lexicographic order"),
+    Run("bottomup_anonymizer", "world", 3, 2),
+    Run("bottomup_anonymizer", "jobsex", 2, 2),
+    Run("bottomup_anonymizer", ADULT, 16, 2),
+    # samarati: suppression of outliers, lowest LM among the nodes at the lowest height
+    Run("samarati", "sam", 2, 0, "height 2: (2,0) has lower LM than (1,1)"),
+    Run("samarati", "sam", 2, 2, "height 0 with two rows suppressed"),
+    Run("samarati", "world", 3, 2),
+    Run("samarati", "jobsex", 3, 1),
+    Run("samarati", ADULT, 16, 100),
+    # mondrian: lower median, width ties (column order), categorical cuts, intervals
+    Run("mondrian", "grid", 2, note="every width ties at the start: column order"),
+    Run("mondrian", "grid", 3),
+    Run("mondrian", "world", 2),
+    Run("mondrian", "world", 3),
+    Run("mondrian", "jobsex", 2),
+    Run("mondrian", ADULT, 8),
+]
+
+COSTS: list[CostCase] = [
+    CostCase("jobsex", "anon-example.csv", "the handout's worked example"),
+    CostCase("world", "anon-mixed.csv", "labels, intervals and a suppressed row"),
+    CostCase("world", "raw.csv", "the raw table itself: both costs are 0"),
+    CostCase(ADULT, "random-adult-k8-s2026"),
+    CostCase(ADULT, "mondrian-adult-k8"),
+]
+
+BAD_CALLS: list[BadCall] = [
+    BadCall("random_anonymizer", "jobsex", (11, 0), "n = 10 < k = 11"),
+    BadCall("random_anonymizer", "jobsex", (True, 0), "k must be an integer, and bool is not"),
+    BadCall("clustering_anonymizer", "jobsex", (11,), "n = 10 < k = 11"),
+    BadCall("bottomup_anonymizer", "lattice", (2, 3), "only 2 distinct S values: l = 3 fails "
+                                                      "even at the top of the lattice"),
+    BadCall("bottomup_anonymizer", "lattice", (0, 1), "k < 1"),
+    BadCall("samarati", "sam", (7, 0), "6 rows < k = 7 and nothing may be suppressed"),
+    BadCall("samarati", "sam", (2, -1), "max_sup < 0"),
+    BadCall("mondrian", "jobsex", (11,), "n = 10 < k = 11"),
+]
+
+BAD_COSTS: list[tuple[str, str, str]] = [
+    # (case, anonymized file, column the error must name)
+    ("jobsex", "anon-not-ancestor.csv", "Job"),
+    ("world", "anon-interval-outside.csv", "age"),
+]
+
+
+SIGNATURES = {
+    "cost_MD": "(raw_dataset_file, anonymized_dataset_file, DGH_folder)",
+    "cost_LM": "(raw_dataset_file, anonymized_dataset_file, DGH_folder)",
+    "random_anonymizer": "(raw_dataset_file, DGH_folder, k, s, output_file)",
+    "clustering_anonymizer": "(raw_dataset_file, DGH_folder, k, output_file)",
+    "bottomup_anonymizer": "(raw_dataset_file, DGH_folder, k, l, output_file)",
+    "samarati": "(raw_dataset_file, DGH_folder, k, max_sup, output_file)",
+    "mondrian": "(raw_dataset_file, DGH_folder, k, output_file)",
+}
+"""The parameters every solution must have, in order."""
+
+
+def parameters_of(fn) -> str:
+    """'(a, b, c)': the parameter names of a function."""
+    return "(" + ", ".join(inspect.signature(fn).parameters) + ")"
+
+
+def _timeout(case: str):
+    return pytest.mark.timeout(300 if case == ADULT else 60)
+
+
+def runs(function: str) -> list:
+    """pytest params of the Runs of one function."""
+    return [pytest.param(r, id=r.id, marks=_timeout(r.case)) for r in RUNS
+            if r.function == function]
+
+
+def bad_calls(function: str) -> list:
+    """pytest params of the BadCalls of one function."""
+    return [pytest.param(b, id=b.id, marks=_timeout(b.case)) for b in BAD_CALLS
+            if b.function == function]
+
+
+def per_function(functions: list[str]) -> list:
+    """pytest params of function names, each with its marker."""
+    return [pytest.param(f, id=f, marks=getattr(pytest.mark, SHORT[f])) for f in functions]
