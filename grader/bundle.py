@@ -45,6 +45,7 @@ PUBLIC_TESTS = "tests/public"
 # Generated files: bundle path -> template under publish_templates/student/.
 GENERATED = {"requirements.txt": "requirements.txt", "pytest.ini": "pytest.ini"}
 FORBIDDEN_TOP = ("reference", "grader")
+HIDDEN_CASES = "grader/cases/hidden"  # the grader's hidden cases, relative to the kit root
 
 # A file carries the reference's code when it holds at least REF_MODULE_SHARE of one reference
 # module's distinctive lines (and at least REF_MIN_LINES of them), or REF_TOTAL_LINES in all.
@@ -181,7 +182,7 @@ def hidden_secrets(root: Path) -> list[Path]:
     """The files of the grader's hidden cases that students must never see: every file under
     grader/cases/hidden/, except hierarchy files (DGHs/*.txt) byte-identical to one of the
     kit's public hierarchies (reusing public hierarchies reveals nothing)."""
-    hidden = root / "grader" / "cases" / "hidden"
+    hidden = root / HIDDEN_CASES
     if not hidden.is_dir():
         return []
     public = {hashlib.sha256(p.read_bytes()).hexdigest()

@@ -1,0 +1,43 @@
+"""The graded functions of CONTRACT.md: names, parameter lists, and how the grader calls them.
+
+Every case runs with the current directory holding the case's dataset as `adult-hw1.csv` and
+its hierarchies as `DGHs/` (the names the handout uses), so file arguments are relative paths.
+"""
+from __future__ import annotations
+
+RAW_FILE = "adult-hw1.csv"
+DGH_DIR = "DGHs"
+ANONYMIZED_INPUT = "anonymized.csv"  # the cost functions' second argument
+OUTPUT_FILE = "output.csv"  # where anonymizers write
+
+SIGNATURES: dict[str, tuple[str, ...]] = {
+    "cost_MD": ("raw_dataset_file", "anonymized_dataset_file", "DGH_folder"),
+    "cost_LM": ("raw_dataset_file", "anonymized_dataset_file", "DGH_folder"),
+    "random_anonymizer": ("raw_dataset_file", "DGH_folder", "k", "s", "output_file"),
+    "clustering_anonymizer": ("raw_dataset_file", "DGH_folder", "k", "output_file"),
+    "bottomup_anonymizer": ("raw_dataset_file", "DGH_folder", "k", "l", "output_file"),
+    "samarati": ("raw_dataset_file", "DGH_folder", "k", "max_sup", "output_file"),
+    "mondrian": ("raw_dataset_file", "DGH_folder", "k", "output_file"),
+}
+FUNCTIONS: tuple[str, ...] = tuple(SIGNATURES)
+COST_FUNCTIONS = frozenset({"cost_MD", "cost_LM"})
+FILE_PARAMS = {
+    "raw_dataset_file": RAW_FILE,
+    "anonymized_dataset_file": ANONYMIZED_INPUT,
+    "DGH_folder": DGH_DIR,
+    "output_file": OUTPUT_FILE,
+}
+
+
+def int_params(function: str) -> tuple[str, ...]:
+    """The integer parameters of a graded function (k, l, s, max_sup), in order."""
+    return tuple(p for p in SIGNATURES[function] if p not in FILE_PARAMS)
+
+
+def call_args(function: str, ints: dict[str, int]) -> list[object]:
+    """The positional arguments of one call: file names from FILE_PARAMS, integers from `ints`."""
+    return [FILE_PARAMS[p] if p in FILE_PARAMS else ints[p] for p in SIGNATURES[function]]
+
+
+def is_cost(function: str) -> bool:
+    return function in COST_FUNCTIONS

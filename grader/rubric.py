@@ -1,0 +1,276 @@
+"""The rubric: a TOML file listing settings, parts, points, cases, arguments and time limits.
+
+    [settings]                       # all optional; defaults below
+    import_time_limit = 10.0         # seconds for importing the student's file
+    time_limit = 60.0                # seconds per call (wall clock)
+    partial_credit = 0.5             # share of a case's points for a valid, private output
+    memory_mb = 2048                 # address-space limit of each child
+    ...
+    [[part]]
+    function = "clustering_anonymizer"
+    points = 20
+    [[part.case]]
+    name = "adult-hw1, k=4"
+    data = "public/adult"            # a folder of cases_dir with adult-hw1.csv and DGHs/
+    k = 4                            # the function's integer arguments by name
+    hidden = false                   # hidden cases never show their data in feedback
+
+Every error names the rubric file and the key at fault, e.g. `rubric.toml: part[2].case[1].k`.
+"""
+from __future__ import annotations
+
+import math
+import re
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from .contract import FUNCTIONS, int_params, is_cost
+from .errors import UserError
+from .fsutil import safe_name, sha256_bytes
+
+DEFAULT_RUBRIC = Path(__file__).with_name("rubric.toml")
+
+SETTINGS: dict[str, tuple[type, object]] = {
+    "import_time_limit": (float, 10.0),
+    "time_limit": (float, 60.0),
+    "partial_credit": (float, 0.5),
+    "cost_tolerance": (float, 1e-6),
+    "memory_mb": (int, 2048),
+    "file_size_mb": (int, 64),
+    "processes": (int, 64),
+    "open_files": (int, 256),
+    "output_kb": (int, 16),
+    "max_archive_mb": (int, 50),
+    "max_archive_files": (int, 500),
+    "student_id_pattern": (str, r"^(?P<id>[^_]+)"),
+    "cases_dir": (str, "cases"),
+}
+PART_KEYS = {"function", "points", "partial_credit", "time_limit", "case", "name"}
+CASE_KEYS = {"name", "data", "anonymized", "hidden", "weight", "time_limit", "expect",
+             "visibility", "description"}
+VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
+
+
+@dataclass(frozen=True)
+class Case:
+    """One call of a graded function on one dataset."""
+
+    id: str  # "<part>/<name slug>", unique in the rubric
+    part: str
+    function: str
+    name: str
+    data: str  # folder under cases_dir
+    ints: dict[str, int]
+    anonymized: str | None  # cost functions: a file under the data folder
+    hidden: bool
+    weight: float
+    time_limit: float
+    expect: str | None  # an exception type name the call must raise, or None
+    visibility: str
+    description: str = ""
+
+
+@dataclass
+class Part:
+    key: str
+    function: str
+    points: float
+    partial_credit: float
+    cases: list[Case] = field(default_factory=list)
+
+    def case_points(self, case: Case) -> float:
+        total = sum(c.weight for c in self.cases)
+        return self.points * case.weight / total if total else 0.0
+
+
+@dataclass
+class Rubric:
+    path: Path
+    sha256: str
+    settings: dict[str, object]
+    parts: list[Part]
+
+    @property
+    def cases_dir(self) -> Path:
+        return (self.path.parent / str(self.settings["cases_dir"])).resolve()
+
+    @property
+    def max_points(self) -> float:
+        return sum(p.points for p in self.parts)
+
+    @property
+    def id_pattern(self) -> re.Pattern:
+        return re.compile(str(self.settings["student_id_pattern"]))
+
+    def cases(self) -> list[Case]:
+        return [c for p in self.parts for c in p.cases]
+
+    def part_of(self, case: Case) -> Part:
+        return next(p for p in self.parts if p.key == case.part)
+
+
+class _Where:
+    """Builds error messages that name the file and key."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def error(self, key: str, message: str) -> UserError:
+        return UserError(f"{self.path}: {key}: {message}")
+
+
+def _number(where: _Where, key: str, value: object, kind: type, minimum: float | None = None,
+            maximum: float | None = None) -> float | int:
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if kind is int and not isinstance(value, int):
+        ok = False
+    if not ok or (isinstance(value, float) and not math.isfinite(value)):
+        raise where.error(key, f"expected {'an integer' if kind is int else 'a number'}, "
+                          f"got {value!r}")
+    if minimum is not None and value < minimum:
+        raise where.error(key, f"must be at least {minimum}, got {value}")
+    if maximum is not None and value > maximum:
+        raise where.error(key, f"must be at most {maximum}, got {value}")
+    return kind(value)
+
+
+def _string(where: _Where, key: str, value: object) -> str:
+    if not isinstance(value, str) or not value:
+        raise where.error(key, f"expected a non-empty string, got {value!r}")
+    return value
+
+
+def load(path: Path | None = None, overrides: dict[str, object] | None = None) -> Rubric:
+    """Read and validate a rubric; `overrides` replace settings (e.g. --time-limit)."""
+    path = Path(path or DEFAULT_RUBRIC).resolve()
+    where = _Where(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise UserError(f"cannot read the rubric {path}: {e.strerror}") from None
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise UserError(f"{path}: not valid TOML: {e}") from None
+    unknown = set(data) - {"settings", "part"}
+    if unknown:
+        raise where.error(sorted(unknown)[0], "unknown key (expected [settings] and [[part]])")
+    settings = _settings(where, data.get("settings", {}), overrides or {})
+    parts_raw = data.get("part")
+    if not isinstance(parts_raw, list) or not parts_raw:
+        raise where.error("part", "the rubric needs at least one [[part]]")
+    parts: list[Part] = []
+    for i, part_raw in enumerate(parts_raw, start=1):
+        parts.append(_part(where, f"part[{i}]", part_raw, settings))
+    keys = [p.key for p in parts]
+    for key in keys:
+        if keys.count(key) > 1:
+            raise where.error("part", f"two parts are named {key!r}")
+    ids = [c.id for p in parts for c in p.cases]
+    for cid in ids:
+        if ids.count(cid) > 1:
+            raise where.error("part.case", f"two cases have the id {cid!r}; rename one")
+    forced = (overrides or {}).get("time_limit")
+    if forced is not None:  # a command-line limit applies to every case
+        for part in parts:
+            part.cases = [replace(c, time_limit=float(forced)) for c in part.cases]
+    digest = sha256_bytes(raw + repr(sorted(settings.items())).encode())
+    return Rubric(path, digest, settings, parts)
+
+
+def _settings(where: _Where, raw: object, overrides: dict[str, object]) -> dict[str, object]:
+    if not isinstance(raw, dict):
+        raise where.error("settings", "expected a table")
+    result: dict[str, object] = {}
+    for key in raw:
+        if key not in SETTINGS:
+            raise where.error(f"settings.{key}", f"unknown setting; known: "
+                              f"{', '.join(sorted(SETTINGS))}")
+    merged = {**raw, **{k: v for k, v in overrides.items() if v is not None}}
+    for key, (kind, default) in SETTINGS.items():
+        value = merged.get(key, default)
+        name = f"settings.{key}"
+        if kind is str:
+            result[key] = _string(where, name, value)
+        elif key == "partial_credit":
+            result[key] = _number(where, name, value, float, 0.0, 1.0)
+        else:
+            result[key] = _number(where, name, value, kind, 0 if kind is float else 1)
+    if result["time_limit"] <= 0 or result["import_time_limit"] <= 0:
+        raise where.error("settings.time_limit", "time limits must be positive")
+    try:
+        pattern = re.compile(str(result["student_id_pattern"]))
+    except re.error as e:
+        raise where.error("settings.student_id_pattern", f"not a regular expression: {e}")
+    if "id" not in pattern.groupindex:
+        raise where.error("settings.student_id_pattern", "needs a named group (?P<id>...)")
+    return result
+
+
+def _part(where: _Where, key: str, raw: object, settings: dict) -> Part:
+    if not isinstance(raw, dict):
+        raise where.error(key, "expected a table")
+    for k in raw:
+        if k not in PART_KEYS:
+            raise where.error(f"{key}.{k}", f"unknown key; known: {', '.join(sorted(PART_KEYS))}")
+    function = _string(where, f"{key}.function", raw.get("function"))
+    if function not in FUNCTIONS:
+        raise where.error(f"{key}.function", f"{function!r} is not a graded function; one of "
+                          f"{', '.join(FUNCTIONS)}")
+    name = safe_name(raw.get("name", function))
+    points = _number(where, f"{key}.points", raw.get("points"), float, 0)
+    partial = _number(where, f"{key}.partial_credit",
+                      raw.get("partial_credit", settings["partial_credit"]), float, 0.0, 1.0)
+    limit = _number(where, f"{key}.time_limit", raw.get("time_limit", settings["time_limit"]),
+                    float, 0.001)
+    part = Part(name, function, points, partial)
+    cases = raw.get("case")
+    if not isinstance(cases, list) or not cases:
+        raise where.error(f"{key}.case", "each part needs at least one [[part.case]]")
+    for j, case_raw in enumerate(cases, start=1):
+        part.cases.append(_case(where, f"{key}.case[{j}]", case_raw, part, limit))
+    return part
+
+
+def _case(where: _Where, key: str, raw: object, part: Part, limit: float) -> Case:
+    if not isinstance(raw, dict):
+        raise where.error(key, "expected a table")
+    ints = int_params(part.function)
+    for k in raw:
+        if k not in CASE_KEYS and k not in ints:
+            raise where.error(f"{key}.{k}", f"unknown key; a {part.function} case takes "
+                              f"{', '.join(sorted(CASE_KEYS | set(ints)))}")
+    name = _string(where, f"{key}.name", raw.get("name"))
+    data = _string(where, f"{key}.data", raw.get("data"))
+    if Path(data).is_absolute() or ".." in Path(data).parts:
+        raise where.error(f"{key}.data", "must be a folder inside cases_dir")
+    values: dict[str, int] = {}
+    for p in ints:
+        if p not in raw:
+            raise where.error(f"{key}.{p}", f"missing; {part.function} needs {', '.join(ints)}")
+        values[p] = int(_number(where, f"{key}.{p}", raw[p], int))
+    anonymized = raw.get("anonymized")
+    if is_cost(part.function):
+        anonymized = _string(where, f"{key}.anonymized", anonymized)
+    elif anonymized is not None:
+        raise where.error(f"{key}.anonymized", "only cost functions take an anonymized file")
+    hidden = raw.get("hidden", False)
+    if not isinstance(hidden, bool):
+        raise where.error(f"{key}.hidden", f"expected true or false, got {hidden!r}")
+    expect = raw.get("expect")
+    if expect is not None and expect not in ("ValueError", "FileNotFoundError"):
+        raise where.error(f"{key}.expect", "expected \"ValueError\" or \"FileNotFoundError\"")
+    visibility = raw.get("visibility", "after_published" if hidden else "visible")
+    if visibility not in VISIBILITIES:
+        raise where.error(f"{key}.visibility", f"one of {', '.join(VISIBILITIES)}")
+    description = raw.get("description", "")
+    if not isinstance(description, str):
+        raise where.error(f"{key}.description", "expected a string")
+    return Case(
+        id=f"{part.key}/{safe_name(name)}", part=part.key, function=part.function, name=name,
+        data=data, ints=values, anonymized=anonymized, hidden=hidden,
+        weight=_number(where, f"{key}.weight", raw.get("weight", 1.0), float, 0),
+        time_limit=_number(where, f"{key}.time_limit", raw.get("time_limit", limit), float,
+                           0.001),
+        expect=expect, visibility=visibility, description=description)

@@ -1,0 +1,445 @@
+"""Running student code in a child process, never in the grader's own process.
+
+A `Session` is one child (grader/worker.py) that imports the student's module once, under an
+import time limit, in a scratch directory; each `call` then runs in a fork of that child, in
+the case's own directory, under a wall-clock limit enforced here (the whole process group is
+killed) and a CPU limit enforced by the kernel. The child gets a clean environment (HOME and
+TMPDIR inside the scratch directory, a fixed hash seed), limits on address space, file size,
+processes and open files, stdin from /dev/null, and its output captured up to a cap. With
+`bwrap=True` the child also runs under bubblewrap: no network, a read-only view of the
+machine, and the grader's cases, the submissions and the results hidden; only the scratch
+directory is writable.
+"""
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import shutil
+import signal
+import site
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+WORKER_SOURCE = (Path(__file__).with_name("worker.py")).read_text(encoding="utf-8")
+BLOCKED_MODULES = ("grader", "reference", "tests")
+KIT_ROOT = Path(__file__).resolve().parent.parent
+
+
+class Cancelled(Exception):
+    """The batch was interrupted (Ctrl-C); the child has been killed."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of one child."""
+
+    memory_mb: int = 2048
+    file_size_mb: int = 64
+    processes: int = 64  # extra processes/threads beyond those the user already runs
+    open_files: int = 256
+    output_kb: int = 16  # captured stdout+stderr kept per phase (import, each call)
+
+
+@dataclass
+class Captured:
+    """At most `cap` bytes of a child's output, and how many bytes were dropped."""
+
+    cap: int
+    data: bytearray = field(default_factory=bytearray)
+    dropped: int = 0
+
+    def add(self, chunk: bytes) -> None:
+        room = self.cap - len(self.data)
+        if room > 0:
+            self.data += chunk[:room]
+        self.dropped += max(0, len(chunk) - max(room, 0))
+
+    def text(self) -> str:
+        text = self.data.decode("utf-8", "replace")
+        if self.dropped:
+            text += f"\n[... {self.dropped} more bytes of output not kept]"
+        return text
+
+
+@dataclass
+class ImportOutcome:
+    """How importing the student's module went."""
+
+    status: str  # "ok", "exception", "exit", "memory", "timeout", "crash"
+    seconds: float = 0.0
+    functions: dict = field(default_factory=dict)
+    error: dict = field(default_factory=dict)  # type, message, traceback / code
+    output: str = ""
+    output_dropped: int = 0
+
+
+@dataclass
+class CallOutcome:
+    """How one call went: status "returned", "exception", "exit", "memory", "timeout",
+    "crash" (died without reporting), "cpu-limit", "file-size" (killed by a limit)."""
+
+    status: str
+    seconds: float = 0.0
+    value: dict = field(default_factory=dict)  # value_kind, value / type, repr
+    error: dict = field(default_factory=dict)
+    returncode: int | None = None
+    output: str = ""
+    output_dropped: int = 0
+
+
+def site_dirs() -> list[str]:
+    """Where the child finds third-party packages such as numpy: the site-packages folders
+    (without running their .pth files) and numpy's own folder, never the kit's checkout."""
+    dirs: list[str] = []
+    try:
+        dirs += site.getsitepackages()
+    except AttributeError:  # pragma: no cover - some virtualenv versions
+        pass
+    user = site.getusersitepackages() if site.ENABLE_USER_SITE else None
+    if user and os.path.isdir(user):
+        dirs.append(user)
+    try:
+        import numpy
+        dirs.append(str(Path(numpy.__file__).resolve().parent.parent))
+    except ImportError:  # pragma: no cover - numpy is a dependency of the kit
+        pass
+    seen, result = set(), []
+    for d in dirs:
+        real = os.path.realpath(d)
+        if real not in seen and os.path.isdir(real) and Path(real) != KIT_ROOT:
+            seen.add(real)
+            result.append(real)
+    return result
+
+
+def user_task_count() -> int:
+    """Processes and threads the current user runs now (RLIMIT_NPROC counts them all)."""
+    uid, count = os.getuid(), 0
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return 0
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status", encoding="ascii", errors="replace") as f:
+                status = f.read()
+        except OSError:
+            continue
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        if fields.get("Uid", "").split()[:1] == [str(uid)]:
+            count += int(fields.get("Threads", "1").strip() or 1)
+    return count
+
+
+def clean_environment(scratch: Path) -> dict[str, str]:
+    """The child's whole environment: nothing inherited from the grader's."""
+    return {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "HOME": str(scratch / "home"),
+        "TMPDIR": str(scratch / "tmp"),
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "PYTHONHASHSEED": "0",  # set iteration order is the same on every run
+        "PYTHONUTF8": "1",  # open() reads UTF-8 like the handout says, on every platform
+        "PYTHONIOENCODING": "utf-8:replace",
+        "OMP_NUM_THREADS": "1",
+        "OPENBLAS_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+        "MPLBACKEND": "Agg",
+    }
+
+
+def bwrap_available() -> bool:
+    """Whether bubblewrap is installed and can create its namespaces here."""
+    exe = shutil.which("bwrap")
+    if not exe:
+        return False
+    try:
+        result = subprocess.run([exe, "--ro-bind", "/", "/", "--dev", "/dev", "--unshare-all",
+                                 "--die-with-parent", "true"], capture_output=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return result.returncode == 0
+
+
+def bwrap_prefix(scratch: Path, hidden: list[Path]) -> list[str]:
+    """bubblewrap arguments: read-only root, private /tmp, /dev and /proc, no network, the
+    `hidden` folders replaced by empty ones, and only `scratch` writable."""
+    args = [shutil.which("bwrap") or "bwrap", "--ro-bind", "/", "/", "--dev", "/dev",
+            "--proc", "/proc", "--tmpfs", "/tmp", "--unshare-all", "--die-with-parent",
+            "--new-session"]
+    python_home = Path(sys.base_prefix).resolve()
+    for folder in hidden:
+        folder = folder.resolve()
+        if folder.is_dir() and not (python_home == folder or folder in python_home.parents):
+            args += ["--tmpfs", str(folder)]
+    args += ["--bind", str(scratch), str(scratch), "--chdir", str(scratch)]
+    return args
+
+
+class Session:
+    """One child process: the student's module imported once, calls run in forks of it."""
+
+    def __init__(self, scratch: Path, limits: Limits, *, bwrap_hidden: list[Path] | None = None,
+                 cancel: threading.Event | None = None):
+        self.scratch = scratch
+        self.limits = limits
+        self.bwrap_hidden = bwrap_hidden  # None: no bubblewrap
+        self.cancel = cancel or threading.Event()
+        self.proc: subprocess.Popen | None = None
+        self._selector: selectors.BaseSelector | None = None
+        self._lines: list[dict] = []
+        self._partial = b""
+        self._output: Captured | None = None
+        self._cmd_w: int | None = None
+
+    # -- lifecycle ---------------------------------------------------------------------
+    def start(self, *, file: Path, module: str, paths: list[Path], import_cwd: Path,
+              functions: list[str], mode: str, import_limit: float,
+              max_call_seconds: float) -> ImportOutcome:
+        """Start the child and import the solution file; the outcome says how that went."""
+        for sub in ("home", "tmp"):
+            (self.scratch / sub).mkdir(exist_ok=True)
+        cmd_r, cmd_w = os.pipe()
+        res_r, res_w = os.pipe()
+        argv = [sys.executable, "-S", "-s", "-P", "-B", "-c", WORKER_SOURCE,
+                str(cmd_r), str(res_w)]
+        if self.bwrap_hidden is not None:
+            argv = bwrap_prefix(self.scratch, self.bwrap_hidden) + argv
+        try:
+            self.proc = subprocess.Popen(
+                argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                pass_fds=(cmd_r, res_w), cwd=self.scratch, env=clean_environment(self.scratch),
+                start_new_session=True)
+        finally:
+            os.close(cmd_r)
+            os.close(res_w)
+        self._cmd_w = cmd_w
+        os.set_blocking(res_r, False)
+        self._selector = selectors.DefaultSelector()
+        for stream, tag in ((self.proc.stdout, "out"), (self.proc.stderr, "out")):
+            os.set_blocking(stream.fileno(), False)
+            self._selector.register(stream.fileno(), selectors.EVENT_READ, tag)
+        self._selector.register(res_r, selectors.EVENT_READ, "res")
+        self._res_r = res_r
+        mb = 1024 * 1024
+        setup = {
+            "limits": {"address_space": self.limits.memory_mb * mb,
+                       "file_size": self.limits.file_size_mb * mb,
+                       "open_files": self.limits.open_files,
+                       "processes": user_task_count() + self.limits.processes,
+                       "import_cpu": int(import_limit) + 2,
+                       "max_cpu": int(max(import_limit, max_call_seconds)) + 5},
+            "paths": [str(p) for p in paths], "site": site_dirs(),
+            "blocked": list(BLOCKED_MODULES), "file": str(file), "module": module,
+            "import_cwd": str(import_cwd), "functions": functions, "mode": mode,
+        }
+        self._output = Captured(self.limits.output_kb * 1024)
+        start = time.monotonic()
+        if not self._send(setup):
+            return self._import_death(start)
+        event = self._wait_for(("imported", "import-failed"), start + import_limit)
+        output = self._output
+        if event is None:
+            if self.alive():
+                self.kill()
+                return ImportOutcome("timeout", time.monotonic() - start, output=output.text(),
+                                     output_dropped=output.dropped)
+            return self._import_death(start)
+        if event["event"] == "imported":
+            return ImportOutcome("ok", event.get("seconds", 0.0), event.get("functions", {}),
+                                 output=output.text(), output_dropped=output.dropped)
+        self._wait_exit(2.0)
+        self.kill()
+        status = event.get("status", "exception")
+        error = {k: event[k] for k in ("type", "message", "traceback", "code") if k in event}
+        return ImportOutcome(status if status in ("exit", "memory") else "exception",
+                             event.get("seconds", 0.0), error=error, output=output.text(),
+                             output_dropped=output.dropped)
+
+    def _import_death(self, start: float) -> ImportOutcome:
+        code = self._wait_exit(2.0)
+        self.kill()
+        output = self._output
+        status = "exit" if code is not None and code >= 0 else "crash"
+        error = {"code": str(code)} if status == "exit" else {"signal": _signal_name(code)}
+        return ImportOutcome(status, time.monotonic() - start, error=error,
+                             output=output.text(), output_dropped=output.dropped)
+
+    def call(self, *, case: str, cwd: Path, function: str, args: list, time_limit: float
+             ) -> CallOutcome:
+        """Run `function(*args)` in a fork of the child, in `cwd`, within `time_limit`."""
+        self._output = Captured(self.limits.output_kb * 1024)
+        start = time.monotonic()
+        message = {"case": case, "cwd": str(cwd), "function": function, "args": args,
+                   "cpu": int(time_limit) + 1}
+        if not self._send(message):
+            return self._finish(CallOutcome("crash", returncode=self._wait_exit(1.0)))
+        deadline = start + time_limit
+        result = None
+        while True:
+            event = self._wait_for(("result", "exited"), deadline)
+            if event is None:
+                if self.alive() and time.monotonic() >= deadline:
+                    self.kill()
+                    return self._finish(CallOutcome("timeout", time.monotonic() - start))
+                # the child itself died (killed from inside, or crashed)
+                self.kill()
+                return self._finish(_unreported(result, None, time.monotonic() - start))
+            if event["event"] == "result":
+                result = event
+                deadline = max(deadline, time.monotonic()) + 2.0  # let the fork exit
+                continue
+            return self._finish(_unreported(result, event.get("returncode"),
+                                            time.monotonic() - start))
+
+    def _finish(self, outcome: CallOutcome) -> CallOutcome:
+        outcome.output = self._output.text()
+        outcome.output_dropped = self._output.dropped
+        return outcome
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def kill(self) -> None:
+        """Kill the child's whole process group (the child, its forks and what they started)."""
+        if self.proc is None:
+            return
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL cannot be ignored
+            pass
+
+    def close(self) -> None:
+        """End the child and release its pipes."""
+        if self._cmd_w is not None:
+            try:
+                os.close(self._cmd_w)
+            except OSError:
+                pass
+            self._cmd_w = None
+        self.kill()
+        if self._selector is not None:
+            self._selector.close()
+            self._selector = None
+            os.close(self._res_r)
+        if self.proc is not None:
+            for stream in (self.proc.stdout, self.proc.stderr):
+                if stream:
+                    stream.close()
+
+    def __enter__(self) -> "Session":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- pipes -------------------------------------------------------------------------
+    def _send(self, message: dict) -> bool:
+        data = (json.dumps(message) + "\n").encode("utf-8")
+        try:
+            while data:
+                data = data[os.write(self._cmd_w, data):]
+        except (BrokenPipeError, OSError):
+            return False
+        return True
+
+    def _wait_for(self, events: tuple[str, ...], deadline: float) -> dict | None:
+        """Pump the pipes until a result line of one of `events` arrives (returned), the
+        deadline passes or the child's result pipe closes (None)."""
+        while True:
+            for i, line in enumerate(self._lines):
+                if line.get("event") in events:
+                    del self._lines[: i + 1]
+                    return line
+            if self.cancel.is_set():
+                self.kill()
+                raise Cancelled()
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or self._selector is None or not self._selector.get_map():
+                return None
+            if not self._pump(min(remaining, 0.2)) and self._res_closed():
+                return None
+
+    def _res_closed(self) -> bool:
+        return all(key.data != "res" for key in self._selector.get_map().values())
+
+    def _pump(self, timeout: float) -> bool:
+        """Read whatever the child wrote; returns whether anything was read."""
+        got = False
+        for key, _ in self._selector.select(timeout):
+            try:
+                chunk = os.read(key.fd, 65536)
+            except BlockingIOError:
+                continue
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self._selector.unregister(key.fd)
+                continue
+            got = True
+            if key.data == "out":
+                self._output.add(chunk)
+            else:
+                self._partial += chunk
+                *complete, self._partial = self._partial.split(b"\n")
+                for raw in complete:
+                    try:
+                        message = json.loads(raw.decode("utf-8", "replace"))
+                    except ValueError:
+                        continue  # not ours (a student wrote to the pipe): ignore it
+                    if isinstance(message, dict):
+                        self._lines.append(message)
+        return got
+
+    def _wait_exit(self, timeout: float) -> int | None:
+        """Drain output while the child exits; its return code (None if still running)."""
+        deadline = time.monotonic() + timeout
+        while self.proc is not None and self.proc.poll() is None and time.monotonic() < deadline:
+            if self._selector is not None and self._selector.get_map():
+                self._pump(0.05)
+            else:
+                time.sleep(0.02)
+        if self._selector is not None and self._selector.get_map():
+            self._pump(0)
+        return None if self.proc is None else self.proc.poll()
+
+
+def _signal_name(code: int | None) -> str:
+    if code is None or code >= 0:
+        return str(code)
+    try:
+        return signal.Signals(-code).name
+    except ValueError:
+        return f"signal {-code}"
+
+
+def _unreported(result: dict | None, returncode: int | None, seconds: float) -> CallOutcome:
+    """Turn a fork's result line (if any) and exit status into a CallOutcome."""
+    if result is not None and result.get("status") in ("returned", "exception", "exit",
+                                                       "memory", "setup-failed"):
+        status = result["status"]
+        error = {k: result[k] for k in ("type", "message", "traceback", "code") if k in result}
+        value = {k: result[k] for k in ("value_kind", "value", "type", "repr") if k in result}
+        if status == "setup-failed":
+            status = "crash"
+        returned = status == "returned"
+        return CallOutcome(status, float(result.get("seconds", seconds) or 0.0),
+                           value=value if returned else {}, error={} if returned else error,
+                           returncode=returncode)
+    if returncode is not None and returncode < 0:
+        name = _signal_name(returncode)
+        status = {"SIGXCPU": "timeout", "SIGXFSZ": "file-size"}.get(name, "crash")
+        return CallOutcome(status, seconds, error={"signal": name}, returncode=returncode)
+    return CallOutcome("crash", seconds, error={"code": str(returncode)}, returncode=returncode)

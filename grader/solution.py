@@ -1,0 +1,137 @@
+"""Choosing the solution file inside an unpacked submission (by parsing, never importing).
+
+The solution is `skeleton.py` when present (the shallowest one), unless it is still the
+untouched skeleton and another file implements the functions; otherwise it is the `.py`
+defining the most graded functions (ties: the shallowest, then by path). A submission with no
+such `.py` but a notebook that defines them is graded from the notebook's code cells.
+"""
+from __future__ import annotations
+
+import ast
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .intake import is_ignored
+from .static import StaticReport, check_source, graded_names
+
+SOLUTION_NAME = "skeleton.py"
+DATA_SUFFIXES = (".csv", ".txt", ".tsv", ".json", ".xlsx", ".pkl", ".npy")
+
+
+@dataclass
+class Solution:
+    """The chosen file, its module name and folders to import from, and notes for feedback."""
+
+    file: Path | None  # inside the unpacked folder
+    module: str = "solution"
+    import_paths: list[Path] = field(default_factory=list)
+    sources: list[Path] = field(default_factory=list)  # every .py to copy (relative)
+    static: StaticReport | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def notebook_source(path: Path) -> str | None:
+    """The code cells of a Jupyter notebook as one Python file (shell and magic lines
+    commented out); None when the file is not a readable notebook."""
+    try:
+        cells = json.loads(path.read_text(encoding="utf-8")).get("cells", [])
+    except (OSError, ValueError, AttributeError):
+        return None
+    chunks = []
+    for cell in cells:
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        source = cell.get("source", "")
+        text = "".join(source) if isinstance(source, list) else str(source)
+        lines = ["# " + line if line.lstrip().startswith(("%", "!")) else line
+                 for line in text.splitlines()]
+        chunks.append("\n".join(lines))
+    return "\n\n".join(chunks) + "\n"
+
+
+def _defines(source: str | bytes) -> int:
+    try:
+        return len(graded_names(ast.parse(source)))
+    except (SyntaxError, ValueError):
+        return -1
+
+
+def _depth(rel: Path) -> int:
+    return len(rel.parts)
+
+
+def choose(root: Path) -> Solution:
+    """Find the solution under `root` (an unpacked submission)."""
+    files = sorted(p.relative_to(root) for p in root.rglob("*")
+                   if p.is_file() and not is_ignored(p.relative_to(root).as_posix()))
+    py = [f for f in files if f.suffix == ".py"]
+    notebooks = [f for f in files if f.suffix.lower() == ".ipynb"]
+    notes: list[str] = []
+    data = [f.as_posix() for f in files if f.suffix.lower() in DATA_SUFFIXES]
+    if data:
+        shown = ", ".join(data[:8]) + (f" and {len(data) - 8} more" if len(data) > 8 else "")
+        notes.append(f"Data files in your submission are not used (each case supplies its own "
+                     f"adult-hw1.csv and DGHs): {shown}.")
+    counts = {f: _defines((root / f).read_bytes()) for f in py}
+    chosen: Path | None = None
+    skeletons = sorted((f for f in py if f.name == SOLUTION_NAME), key=lambda f: (_depth(f), f))
+    if skeletons:
+        chosen = skeletons[0]
+        report = check_source((root / chosen).read_bytes(), chosen.as_posix())
+        if not report.syntax_error and report.attempted() == 0:
+            better = _best(counts, exclude=chosen, root=root)
+            if better is not None:
+                notes.append(f"{chosen.as_posix()} is still the untouched skeleton; graded "
+                             f"{better.as_posix()}, which implements the functions.")
+                chosen = better
+    else:
+        chosen = _best(counts, root=root)
+        if chosen is not None:
+            notes.append(f"No {SOLUTION_NAME} in your submission; graded {chosen.as_posix()}, "
+                         f"the file that defines the most graded functions.")
+    if notebooks:
+        shown = ", ".join(n.as_posix() for n in notebooks)
+        notes.append(f"Notebooks are not graded when a .py solution exists: {shown}."
+                     if chosen is not None else f"Notebook(s) found: {shown}.")
+    if chosen is None:
+        chosen = _from_notebook(root, notebooks, notes)
+        if chosen is not None:
+            py.append(chosen)
+    if chosen is None:
+        notes.append("No Python file in your submission defines any of the graded functions.")
+        return Solution(None, notes=notes, sources=py)
+    solution_dir = (root / chosen).parent
+    paths = [solution_dir] + ([root] if solution_dir != root else [])
+    stem = chosen.stem
+    module = stem if stem.isidentifier() else "solution"
+    return Solution(root / chosen, module, paths, py,
+                    check_source((root / chosen).read_bytes(), chosen.as_posix()), notes)
+
+
+def _best(counts: dict[Path, int], root: Path, exclude: Path | None = None) -> Path | None:
+    ranked = sorted((f for f, n in counts.items() if n > 0 and f != exclude),
+                    key=lambda f: (-counts[f], _attempted_rank(root / f), _depth(f), f))
+    return ranked[0] if ranked else None
+
+
+def _attempted_rank(path: Path) -> int:
+    return -check_source(path.read_bytes()).attempted()
+
+
+def _from_notebook(root: Path, notebooks: list[Path], notes: list[str]) -> Path | None:
+    best, best_count, best_source = None, 0, ""
+    for nb in notebooks:
+        source = notebook_source(root / nb)
+        count = _defines(source) if source else -1
+        if count > best_count:
+            best, best_count, best_source = nb, count, source
+    if best is None:
+        return None
+    target = best.with_name(best.stem.replace(" ", "_").replace("-", "_") + "_notebook.py")
+    if not target.stem.isidentifier():
+        target = best.with_name("notebook_solution.py")
+    (root / target).write_text(best_source, encoding="utf-8")
+    notes.append(f"No .py solution: graded the code cells of {best.as_posix()} (shell and "
+                 f"magic lines commented out). Hand in a .py file next time.")
+    return target

@@ -1,0 +1,278 @@
+"""The program that runs inside every sandboxed child (standard library only).
+
+The grader starts it as `python -S -s -P -B -c <this file's text> CMD_FD RESULT_FD`, so the
+child's command line names no grader path. It never imports the grader and is never given
+the location of expected outputs: it only learns, over the command pipe, where the student's
+files and the current case's inputs are.
+
+Protocol: one JSON object per line. The grader sends a `setup` message first; the worker
+applies the resource limits, imports the student's module (normally, or with top-level code
+other than definitions removed: mode "defs"), reports `imported` or `import-failed`, then
+serves `call` messages: each call runs in a fork of the imported module (so every case starts
+from the same fresh module state), in the case's directory, and reports `started`, the
+grandchild's `result`, and `exited` with its exit status. Closing the command pipe ends it.
+"""
+from __future__ import annotations
+
+import ast
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import json
+import numbers
+import os
+import resource
+import sys
+import tempfile
+import time
+import traceback
+
+_fork, _write, _exit, _waitpid = os.fork, os.write, os._exit, os.waitpid
+_dumps, _perf = json.dumps, time.perf_counter
+TRACEBACK_CHARS = 6000
+MESSAGE_CHARS = 2000
+
+
+def send(fd: int, message: dict) -> None:
+    """Write one JSON line to the result pipe (looping over partial writes)."""
+    data = (_dumps(message, default=repr) + "\n").encode("utf-8", "replace")
+    while data:
+        try:
+            data = data[_write(fd, data):]
+        except InterruptedError:
+            continue
+
+
+def set_limits(limits: dict) -> None:
+    """Address space, file size, processes, open files, core dumps and CPU time."""
+    def cap(kind: int, value: int, hard: int | None = None) -> None:
+        try:
+            old_soft, old_hard = resource.getrlimit(kind)
+            new_hard = hard if hard is not None else value
+            if old_hard != resource.RLIM_INFINITY:
+                new_hard = min(new_hard, old_hard)
+            resource.setrlimit(kind, (min(value, new_hard), new_hard))
+        except (ValueError, OSError):
+            pass  # a limit the platform refuses stays as it was; the wall clock still applies
+    cap(resource.RLIMIT_AS, limits["address_space"])
+    cap(resource.RLIMIT_FSIZE, limits["file_size"])
+    cap(resource.RLIMIT_NOFILE, limits["open_files"])
+    cap(resource.RLIMIT_CORE, 0)
+    if hasattr(resource, "RLIMIT_NPROC"):
+        cap(resource.RLIMIT_NPROC, limits["processes"])
+    cap(resource.RLIMIT_CPU, limits["import_cpu"], limits["max_cpu"])
+
+
+class Blocker(importlib.abc.MetaPathFinder):
+    """Refuse the kit's own packages (`grader`, `reference`, ...) unless the submission itself
+    has a module of that name: a child must not use the staff solution or the grader."""
+
+    def __init__(self, blocked: list[str], paths: list[str]):
+        self.blocked, self.paths = set(blocked), list(paths)
+
+    def find_spec(self, name, path=None, target=None):
+        top = name.partition(".")[0]
+        if top not in self.blocked or path is not None:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, self.paths)
+        if spec is None:
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return spec
+
+
+_KEEP = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _has_call(node: ast.AST) -> bool:
+    return any(isinstance(n, (ast.Call, ast.Await, ast.Yield)) for n in ast.walk(node))
+
+
+def _keep_statement(node: ast.stmt) -> bool:
+    """Definitions mode keeps imports, functions, classes, plain assignments without calls,
+    `try:` blocks made only of imports, and `sys.setrecursionlimit(...)`."""
+    if isinstance(node, _KEEP):
+        return True
+    if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+        return node.value is not None and not _has_call(node.value) or _simple_call(node.value)
+    if isinstance(node, ast.Try):
+        return all(isinstance(n, (ast.Import, ast.ImportFrom, ast.Pass, ast.Assign))
+                   for part in (node.body, *[h.body for h in node.handlers])
+                   for n in part)
+    if isinstance(node, ast.Expr):
+        value = node.value
+        if isinstance(value, ast.Constant):
+            return True
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+            return value.func.attr == "setrecursionlimit"
+    return False
+
+
+_SIMPLE = {"set", "dict", "list", "tuple", "frozenset", "defaultdict", "OrderedDict",
+           "namedtuple", "TypeVar", "getLogger", "compile", "dataclass", "field"}
+
+
+def _simple_call(value: ast.AST | None) -> bool:
+    """`X = set()`, `CACHE = {}`, `log = logging.getLogger(...)`: cheap, common constructors."""
+    if not isinstance(value, ast.Call):
+        return False
+    func = value.func
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(
+        func, ast.Attribute) else ""
+    return name in _SIMPLE and not any(_has_call(a) for a in value.args)
+
+
+def load_module(path: str, name: str, mode: str):
+    """Import the solution file as module `name`; mode "defs" drops top-level statements that
+    are not definitions (experiments, prints, a command line) before running the file."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    if mode == "full":
+        spec.loader.exec_module(module)
+        return module
+    with open(path, "rb") as f:
+        tree = ast.parse(f.read(), filename=path)
+    tree.body = [node for node in tree.body if _keep_statement(node)]
+    code = compile(tree, path, "exec")
+    exec(code, module.__dict__)
+    return module
+
+
+def describe_exception(error: BaseException) -> dict:
+    """Type, message and a traceback of the student's frames only."""
+    try:
+        message = str(error)
+    except Exception:  # noqa: BLE001 - a student's __str__ may raise
+        message = "<the exception's message could not be printed>"
+    try:
+        frames = [f for f in traceback.extract_tb(error.__traceback__)
+                  if f.filename not in ("<string>",) and not f.filename.startswith("<frozen")]
+        text = "".join(traceback.format_list(frames[-12:]))
+        text += "".join(traceback.format_exception_only(type(error), error))
+    except Exception:  # noqa: BLE001
+        text = f"{type(error).__name__}: {message}\n"
+    return {"type": type(error).__name__, "message": message[:MESSAGE_CHARS],
+            "traceback": text[-TRACEBACK_CHARS:]}
+
+
+def outcome_of(error: BaseException) -> dict:
+    if isinstance(error, SystemExit):
+        return {"status": "exit", "code": repr(error.code)[:200]}
+    if isinstance(error, MemoryError):
+        return {"status": "memory", **describe_exception(error)}
+    return {"status": "exception", **describe_exception(error)}
+
+
+def flush_output() -> None:
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        try:
+            stream.flush()
+        except Exception:  # noqa: BLE001 - a student may have replaced or closed them
+            pass
+
+
+def encode_value(value: object) -> dict:
+    """How a call's return value is reported: numbers as floats, anything else by type."""
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        try:
+            return {"value_kind": "number", "value": float(value)}
+        except Exception:  # noqa: BLE001
+            pass
+    if value is None:
+        return {"value_kind": "none"}
+    try:
+        shown = repr(value)[:200]
+    except Exception:  # noqa: BLE001
+        shown = "<unprintable>"
+    return {"value_kind": "other", "type": type(value).__name__, "repr": shown}
+
+
+def run_call(module, message: dict, cmd_fd: int, res_fd: int) -> None:
+    """The grandchild: run one function in the case's directory, report, and exit."""
+    try:
+        os.close(cmd_fd)
+    except OSError:
+        pass
+    case = message["case"]
+    try:
+        cwd = message["cwd"]
+        os.chdir(cwd)
+        for var in ("HOME", "TMPDIR"):
+            os.environ[var] = os.path.join(cwd, var.lower())
+        tempfile.tempdir = None
+        cpu = int(message["cpu"])
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, resource.getrlimit(resource.RLIMIT_CPU)[1]))
+        function = getattr(module, message["function"])
+    except BaseException as error:  # noqa: BLE001
+        send(res_fd, {"event": "result", "case": case, "status": "setup-failed",
+                      **describe_exception(error)})
+        _exit(70)
+    start = _perf()
+    try:
+        value = function(*message["args"])
+        outcome = {"status": "returned", **encode_value(value)}
+    except BaseException as error:  # noqa: BLE001 - every student failure is reported
+        outcome = outcome_of(error)
+    seconds = _perf() - start
+    flush_output()
+    send(res_fd, {"event": "result", "case": case, "seconds": seconds, **outcome})
+    _exit(0)
+
+
+def function_info(module, names: list[str]) -> dict:
+    """For each graded name: whether it is a callable, and its parameters if inspectable."""
+    import inspect
+    info = {}
+    for name in names:
+        obj = getattr(module, name, None)
+        entry = {"callable": callable(obj), "params": None}
+        if callable(obj):
+            try:
+                entry["params"] = [[p.name, p.kind.name, p.default is not p.empty]
+                                   for p in inspect.signature(obj).parameters.values()]
+            except (TypeError, ValueError):
+                pass
+        info[name] = entry
+    return info
+
+
+def main() -> None:
+    cmd_fd, res_fd = int(sys.argv[1]), int(sys.argv[2])
+    commands = os.fdopen(cmd_fd, "r", encoding="utf-8")
+    setup = json.loads(commands.readline())
+    set_limits(setup["limits"])
+    sys.path[:0] = setup["paths"]
+    sys.path.extend(setup["site"])
+    sys.meta_path.insert(0, Blocker(setup["blocked"], setup["paths"]))
+    sys.argv = [os.path.basename(setup["file"])]
+    sys.dont_write_bytecode = True
+    os.chdir(setup["import_cwd"])
+    start = _perf()
+    try:
+        module = load_module(setup["file"], setup["module"], setup["mode"])
+    except BaseException as error:  # noqa: BLE001 - import failures are reported, then exit
+        flush_output()
+        send(res_fd, {"event": "import-failed", "seconds": _perf() - start,
+                      **outcome_of(error)})
+        _exit(0)
+    seconds = _perf() - start
+    flush_output()
+    send(res_fd, {"event": "imported", "seconds": seconds,
+                  "functions": function_info(module, setup["functions"])})
+    while True:
+        line = commands.readline()
+        if not line:
+            _exit(0)
+        message = json.loads(line)
+        flush_output()
+        pid = _fork()
+        if pid == 0:
+            run_call(module, message, cmd_fd, res_fd)
+        send(res_fd, {"event": "started", "case": message["case"], "pid": pid})
+        _, status = _waitpid(pid, 0)
+        send(res_fd, {"event": "exited", "case": message["case"],
+                      "returncode": os.waitstatus_to_exitcode(status)})
+
+
+if __name__ == "__main__":
+    main()
