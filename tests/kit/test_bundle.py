@@ -1,0 +1,245 @@
+"""The student bundle (`python -m grader bundle`): contents, determinism, leak checks, and a
+fresh unpack + fresh virtual environment in which the public tests judge skeleton.py."""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from grader import bundle
+from grader.errors import UserError
+
+FOLDER = bundle.DEFAULT_FOLDER
+
+
+def build_cli(root: Path, out: Path, *extra: str) -> subprocess.CompletedProcess:
+    """Run the bundle command as an instructor would (the module entry point), from `root`."""
+    env = dict(os.environ, PYTHONPATH=str(bundle.KIT_ROOT))  # the kit under test, installed or not
+    return subprocess.run([sys.executable, "-m", "grader.bundle", "--root", str(root),
+                           "--out", str(out), *extra],
+                          cwd=root, env=env, capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def student_zip(repo: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("bundle") / "student.zip"
+    done = build_cli(repo, out)
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def names(zip_path: Path) -> list[str]:
+    with zipfile.ZipFile(zip_path) as archive:
+        return archive.namelist()
+
+
+def kit_copy(repo: Path, dest: Path) -> Path:
+    """A minimal kit checkout in `dest`: everything the bundle reads, plus reference/."""
+    dest.mkdir(parents=True)
+    for name in ("skeleton.py", "adult-hw1.csv"):
+        shutil.copy2(repo / name, dest / name)
+    (dest / "HANDOUT.md").write_text("# Homework\n", encoding="utf-8")
+    shutil.copytree(repo / "DGHs", dest / "DGHs")
+    shutil.copytree(repo / "reference", dest / "reference",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(repo / "tests" / "public", dest / "tests" / "public",
+                    ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
+    return dest
+
+
+# ------------------------------------------------------------------------------ contents
+
+
+def test_bundle_holds_exactly_the_allow_listed_files(repo: Path, student_zip: Path) -> None:
+    inside = {n.removeprefix(f"{FOLDER}/") for n in names(student_zip)}
+    assert all(n.startswith(f"{FOLDER}/") for n in names(student_zip))
+    expected = {"skeleton.py", "HANDOUT.md", "adult-hw1.csv", "requirements.txt", "pytest.ini"}
+    expected |= {f"DGHs/{p.name}" for p in (repo / "DGHs").glob("*.txt")}
+    expected |= {p.relative_to(repo).as_posix()
+                 for p in (repo / "tests" / "public" / "data").rglob("*") if p.is_file()}
+    expected |= {f"tests/public/{p.name}" for p in (repo / "tests" / "public").glob("test_*.py")}
+    expected.add("tests/public/conftest.py")
+    assert expected <= inside
+    extra = inside - expected
+    # The only other files are the public tests' helper modules, all at tests/public/*.py.
+    assert all(n.startswith("tests/public/") and n.endswith(".py") and n.count("/") == 2
+               for n in extra), extra
+    assert not any(n.split("/")[0] in ("reference", "grader") for n in inside)
+    assert not any("__pycache__" in n or n.endswith(".pyc") for n in inside)
+
+
+def test_bundle_files_are_byte_copies_and_requirements_are_minimal(repo: Path,
+                                                                   student_zip: Path) -> None:
+    with zipfile.ZipFile(student_zip) as archive:
+        assert archive.read(f"{FOLDER}/skeleton.py") == (repo / "skeleton.py").read_bytes()
+        assert archive.read(f"{FOLDER}/HANDOUT.md") == (repo / "HANDOUT.md").read_bytes()
+        requirements = archive.read(f"{FOLDER}/requirements.txt").decode()
+        ini = archive.read(f"{FOLDER}/pytest.ini").decode()
+    wanted = [line.split(">=")[0].strip() for line in requirements.splitlines()
+              if line.strip() and not line.startswith("#")]
+    assert sorted(wanted) == ["numpy", "pytest", "pytest-timeout"]
+    assert "[pytest]" in ini and "testpaths = tests/public" in ini
+
+
+def test_bundle_is_deterministic_with_fixed_metadata(repo: Path, student_zip: Path,
+                                                     tmp_path: Path) -> None:
+    again = tmp_path / "again.zip"
+    assert build_cli(repo, again).returncode == 0
+    assert again.read_bytes() == student_zip.read_bytes()
+    with zipfile.ZipFile(student_zip) as archive:
+        infos = archive.infolist()
+    assert [i.filename for i in infos] == sorted(i.filename for i in infos)
+    assert {i.date_time for i in infos} == {(1980, 1, 1, 0, 0, 0)}
+    assert {(i.external_attr >> 16) & 0o777 for i in infos} == {0o644}
+
+
+# ------------------------------------------------------------------------------ fresh unpack
+
+
+def run_public_tests(python: Path, folder: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "KANON"))}
+    return subprocess.run([str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
+                          cwd=folder, env=env, capture_output=True, text=True, timeout=1200)
+
+
+def test_fresh_unpack_and_venv_checks_the_skeleton(repo: Path, student_zip: Path,
+                                                   tmp_path: Path) -> None:
+    unpacked = tmp_path / "unpacked"
+    with zipfile.ZipFile(student_zip) as archive:
+        archive.extractall(unpacked)
+    folder = unpacked / FOLDER
+    # --system-site-packages: numpy, pytest and pytest-timeout come from the machine, so the
+    # test downloads nothing; the venv still isolates the kit itself (not installed there).
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
+    python = env_dir / "bin" / "python"
+    probe = subprocess.run([str(python), "-c", "import reference"], cwd=tmp_path,
+                           capture_output=True, text=True)
+    assert probe.returncode != 0, "the venv must not see the kit's reference package"
+
+    collected = run_public_tests(python, folder, "--collect-only")
+    assert collected.returncode == 0, collected.stdout + collected.stderr
+    assert "error" not in collected.stdout.lower()
+
+    untouched = run_public_tests(python, folder)
+    assert untouched.returncode == 1, untouched.stdout + untouched.stderr  # 1 = tests failed
+    summary = untouched.stdout.strip().splitlines()[-1]
+    assert " failed" in summary and "error" not in summary, summary
+
+    # The staff solution, copied OUTSIDE the bundle folder, passes every public test.
+    solution = tmp_path / "solution"
+    shutil.copytree(repo / "reference", solution, ignore=shutil.ignore_patterns("__pycache__"))
+    solved = run_public_tests(python, folder, f"--solution={solution}")
+    assert solved.returncode == 0, solved.stdout[-3000:] + solved.stderr[-2000:]
+    summary = solved.stdout.strip().splitlines()[-1]
+    assert " passed" in summary and "failed" not in summary and "error" not in summary, summary
+
+
+def test_no_unpacked_file_reveals_the_reference_or_a_hidden_case(repo: Path, student_zip: Path,
+                                                                 tmp_path: Path) -> None:
+    with zipfile.ZipFile(student_zip) as archive:
+        archive.extractall(tmp_path)
+    files = [p for p in (tmp_path / FOLDER).rglob("*") if p.is_file()]
+    digests = {hashlib.sha256(p.read_bytes()).hexdigest() for p in files}
+    reference = [p for p in (repo / "reference").glob("*.py")]
+    assert not digests & {hashlib.sha256(p.read_bytes()).hexdigest() for p in reference}
+    secrets = bundle.hidden_secrets(repo)
+    assert not digests & {hashlib.sha256(p.read_bytes()).hexdigest() for p in secrets}
+    for path in files:
+        text = path.read_bytes()
+        for module in reference:
+            body = module.read_bytes().strip()
+            assert body not in text or len(body) < 200, f"{path} holds {module}"
+    # And the builder's own verification agrees on what was unpacked.
+    entries = [bundle.Entry(p.relative_to(tmp_path).as_posix(), p.read_bytes()) for p in files]
+    bundle.verify(entries, repo)
+
+
+# ------------------------------------------------------------------------------ refusals
+
+
+def test_refuses_a_skeleton_holding_the_reference(repo: Path, tmp_path: Path) -> None:
+    root = kit_copy(repo, tmp_path / "kit")
+    pasted = "\n".join(p.read_text() for p in sorted((root / "reference").glob("*.py")))
+    (root / "skeleton.py").write_text(pasted, encoding="utf-8")
+    out = tmp_path / "student.zip"
+    done = build_cli(root, out)
+    assert done.returncode == 2
+    assert "skeleton.py" in done.stderr and "reference/" in done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert not out.exists() and not list(tmp_path.glob(".student.zip*"))
+
+
+def test_refuses_one_pasted_reference_function(repo: Path, tmp_path: Path) -> None:
+    root = kit_copy(repo, tmp_path / "kit")
+    mondrian = (root / "reference" / "mondrian.py").read_text(encoding="utf-8")
+    with open(root / "skeleton.py", "a", encoding="utf-8") as f:
+        f.write("\n\n" + mondrian)
+    with pytest.raises(UserError, match="mondrian.py"):
+        bundle.verify(bundle.collect(root), root)
+
+
+def test_refuses_a_hidden_case_file_and_allows_shared_hierarchies(repo: Path,
+                                                                  tmp_path: Path) -> None:
+    root = kit_copy(repo, tmp_path / "kit")
+    case = root / bundle.HIDDEN_CASES / "secret-case"
+    (case / "DGHs").mkdir(parents=True)
+    shutil.copy2(root / "DGHs" / "age.txt", case / "DGHs" / "age.txt")  # public hierarchy
+    expected = "age,income\n" + "".join(f"[{i}-{i + 9}],<=50K\n" for i in range(0, 400, 10))
+    (case / "expected.csv").write_text(expected, encoding="utf-8")
+    bundle.verify(bundle.collect(root), root)  # reusing a public hierarchy reveals nothing
+
+    leaked = root / "tests" / "public" / "data" / "expected" / "leak.csv"
+    shutil.copy2(case / "expected.csv", leaked)
+    with pytest.raises(UserError, match="identical to the hidden case file"):
+        bundle.verify(bundle.collect(root), root)
+    leaked.write_text("header\n" + expected + "more\n", encoding="utf-8")
+    with pytest.raises(UserError, match="contains the hidden case file"):
+        bundle.verify(bundle.collect(root), root)
+
+
+def test_refuses_public_tests_importing_the_kit(repo: Path, tmp_path: Path) -> None:
+    root = kit_copy(repo, tmp_path / "kit")
+    (root / "tests" / "public" / "test_zz_cheat.py").write_text(
+        "from reference import mondrian\n", encoding="utf-8")
+    with pytest.raises(UserError, match="test_zz_cheat.py imports reference"):
+        bundle.verify(bundle.collect(root), root)
+
+
+def test_paths_under_reference_or_grader_are_refused() -> None:
+    assert bundle.path_problem(f"{FOLDER}/reference/dgh.py", FOLDER)
+    assert bundle.path_problem("grader/cases/x.csv", "")
+    assert bundle.path_problem(f"{FOLDER}/../x", FOLDER)
+    assert bundle.path_problem(f"{FOLDER}/tests/public/conftest.py", FOLDER) is None
+
+
+def test_only_imported_helpers_of_the_public_tests_are_bundled(repo: Path,
+                                                               tmp_path: Path) -> None:
+    root = kit_copy(repo, tmp_path / "kit")
+    (root / "tests" / "public" / "make_secret_tool.py").write_text("X = 1\n", encoding="utf-8")
+    listed = {e.name for e in bundle.collect(root, "")}
+    assert "tests/public/make_secret_tool.py" not in listed
+    assert "tests/public/conftest.py" in listed and "skeleton.py" in listed
+
+
+def test_missing_handout_is_a_one_line_error(repo: Path, tmp_path: Path) -> None:
+    root = kit_copy(repo, tmp_path / "kit")
+    (root / "HANDOUT.md").unlink()
+    done = build_cli(root, tmp_path / "student.zip")
+    assert done.returncode == 2
+    assert done.stderr.strip() == f"error: cannot bundle: nothing in {root} matches 'HANDOUT.md'"
+    assert not (tmp_path / "student.zip").exists()
+
+
+def test_folder_option_puts_files_at_the_root(repo: Path, tmp_path: Path) -> None:
+    root = kit_copy(repo, tmp_path / "kit")
+    out = tmp_path / "flat.zip"
+    assert build_cli(root, out, "--folder", "").returncode == 0
+    assert "skeleton.py" in names(out) and "pytest.ini" in names(out)
