@@ -123,6 +123,7 @@ RUNS: list[Run] = [
     # samarati: suppression of outliers, lowest LM among the nodes at the lowest height
     Run("samarati", "sam", 2, 0, "height 2: (2,0) has lower LM than (1,1)"),
     Run("samarati", "sam", 2, 2, "height 0 with two rows suppressed"),
+    Run("samarati", "supp", 2, 1, "(1,0) has the lower LM before suppression, (0,1) after"),
     Run("samarati", "world", 3, 2),
     Run("samarati", "jobsex", 3, 1),
     Run("samarati", ADULT, 16, 100),

@@ -1,0 +1,142 @@
+"""Deliberately wrong variants of the reference, each a plausible student mistake.
+
+A mutant is a textual patch (old -> new) of one reference module; `apply` copies reference/
+and asserts that every `old` occurs exactly once, so a mutant cannot silently go stale when the
+reference changes. `caught_by` names a public test (node id relative to tests/public/) that
+must fail on the mutant; test_quality_gate.py checks it.
+"""
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Mutant:
+    name: str
+    marker: str  # the -k name of the public tests that exercise it
+    module: str  # file under reference/
+    old: str
+    new: str
+    caught_by: str
+    more: tuple[tuple[str, str], ...] = ()  # further (old, new) patches of the same module
+
+    @property
+    def patches(self) -> list[tuple[str, str]]:
+        return [(self.old, self.new), *self.more]
+
+
+MUTANTS: list[Mutant] = [
+    Mutant("LM as a mean over records instead of a sum", "cost_LM", "costs.py",
+           "return float((lm.sum(axis=1) / problem.m).sum())",
+           "return float((lm.sum(axis=1) / problem.m).mean())",
+           "test_public_costs.py::test_cost_LM[jobsex-anon-example]"),
+    Mutant("MD one level too many for every generalized cell", "cost_MD", "costs.py",
+           "return int(dgh.depth[raw_node] - dgh.depth[node]), float(dgh.lm(node))",
+           "return int(dgh.depth[raw_node] - dgh.depth[node] + (node != raw_node)), "
+           "float(dgh.lm(node))",
+           "test_public_costs.py::test_cost_MD[jobsex-anon-example]"),
+    Mutant("MD from the hierarchy's height instead of the raw value's depth", "cost_MD",
+           "costs.py",
+           "return int(dgh.depth[raw_node] - dgh.depth[node]), float(dgh.lm(node))",
+           "return int(dgh.height - dgh.depth[node]), float(dgh.lm(node))",
+           "test_public_costs.py::test_cost_MD[world-raw]"),
+    Mutant("LM of an interval cell as the LM of its LCA node", "cost_LM", "costs.py",
+           "lm = (hi - lo) / (self.high - self.low) if self.high > self.low else 0.0",
+           "lm = float(dgh.lm(gen))",
+           "test_public_costs.py::test_cost_LM[world-anon-mixed]"),
+    Mutant("random: the remainder forms its own, too small, last EC", "random",
+           "random_anon.py",
+           "position_class = np.minimum(np.arange(n) // k, n // k - 1)",
+           "position_class = np.arange(n) // k",
+           "test_public_random.py::test_random_valid_and_k_anonymous[jobsex-k3-s7]"),
+    Mutant("random: the remainder joins the first EC instead of the last", "random",
+           "random_anon.py",
+           "position_class = np.minimum(np.arange(n) // k, n // k - 1)",
+           "position_class = np.where(np.arange(n) // k >= n // k, 0, np.arange(n) // k)",
+           "test_public_random.py::test_random_matches_reference[jobsex-k3-s7]"),
+    Mutant("random: the seed is ignored", "random", "random_anon.py",
+           "np.random.RandomState(s).shuffle(order)",
+           "np.random.RandomState(0).shuffle(order)",
+           "test_public_random.py::test_random_matches_reference[jobsex-k3-s7]"),
+    Mutant("clustering: ties between candidates broken by the highest row index", "clustering",
+           "clustering.py",
+           "order = np.lexsort((candidates[close], tie_ranks(distances[close])))",
+           "order = np.lexsort((-candidates[close], tie_ranks(distances[close])))",
+           "test_public_clustering.py::test_clustering_matches_reference[jobsex-k3]"),
+    Mutant("clustering: the next record is the farthest from the last centroid only",
+           "clustering", "clustering.py",
+           "centroid_sums += to_curr",
+           "centroid_sums = to_curr.copy()",
+           "test_public_clustering.py::test_clustering_matches_reference[jobsex-k3]"),
+    Mutant("clustering: leftover records all join the last EC", "clustering", "clustering.py",
+           "classes[r] = argmin_first(dist.to_rows(int(r), centroid_rows))",
+           "classes[r] = len(centroids) - 1",
+           "test_public_clustering.py::test_clustering_matches_reference[world-k5]"),
+    Mutant("clustering: the distance has no MD term", "clustering", "clustering.py",
+           "        if self.total_height:\n            term = term + ",
+           "        if False:\n            term = term + ",
+           "test_public_clustering.py::test_clustering_matches_reference[jobsex-k2]"),
+    Mutant("bottom-up: the first satisfying node instead of the lowest LM", "bottomup",
+           "lattice.py",
+           "for node in lattice.ordered_by_lm(lattice.level_nodes(level)):",
+           "for node in lattice.level_nodes(level):",
+           "test_public_bottomup.py::test_bottomup_matches_reference[lattice-k2-l1]"),
+    Mutant("bottom-up: LM ties broken by the largest vector", "bottomup", "lattice.py",
+           "return [v for _, v in sorted(zip(ranks.tolist(), nodes))]",
+           "return [v for _, v in sorted(zip(ranks.tolist(), nodes), "
+           "key=lambda t: (t[0], [-x for x in t[1]]))]",
+           "test_public_bottomup.py::test_bottomup_matches_reference[tie4-k2-l1]"),
+    Mutant("bottom-up: l-diversity ignored", "bottomup", "bottomup.py",
+           "        if l > 1:\n",
+           "        if False:\n",
+           "test_public_bottomup.py::test_bottomup_valid_and_k_anonymous_and_l_diverse"
+           "[lattice-k2-l2]"),
+    Mutant("samarati: outliers are generalized, not suppressed", "samarati", "samarati.py",
+           "generalized[mask] = 0  # every QI cell of a suppressed row becomes its root",
+           "pass",
+           "test_public_samarati.py::test_samarati_valid_and_k_anonymous_after_suppression"
+           "[sam-k2-max_sup2]"),
+    Mutant("samarati: the first satisfying node at h* (lexicographic), not the lowest LM",
+           "samarati", "samarati.py",
+           "for node in lattice.ordered_by_lm(lattice.level_nodes(found[0])):",
+           "for node in lattice.level_nodes(found[0]):",
+           "test_public_samarati.py::test_samarati_matches_reference[sam-k2-max_sup0]",
+           more=(("if best is None or cost < best[0] - EPS or", "if best is None or False and"),)),
+    Mutant("samarati: LM compared before suppression (suppressed rows cost nothing extra)",
+           "samarati", "samarati.py",
+           "cost = suppressed_lm(node, mask)",
+           "cost = lattice.lm(node)",
+           "test_public_samarati.py::test_samarati_matches_reference[supp-k2-max_sup1]"),
+    Mutant("mondrian: the upper median", "mondrian", "mondrian.py",
+           "split = np.sort(values)[(len(rows) - 1) // 2]",
+           "split = np.sort(values)[len(rows) // 2]",
+           "test_public_mondrian.py::test_mondrian_matches_reference[grid-k2]"),
+    Mutant("mondrian: width ties broken by the last column", "mondrian", "mondrian.py",
+           "order = np.lexsort((candidates, tie_ranks(-widths[candidates])))",
+           "order = np.lexsort((-candidates, tie_ranks(-widths[candidates])))",
+           "test_public_mondrian.py::test_mondrian_matches_reference[grid-k2]"),
+    Mutant("mondrian: interval bounds written as floats, not the raw strings", "mondrian",
+           "mondrian.py",
+           'cell = f"[{lo}-{hi}]"',
+           'cell = f"[{low}-{high}]"',
+           "test_public_mondrian.py::test_mondrian_matches_reference[world-k2]"),
+]
+
+
+def apply(mutant: Mutant, reference: Path, destination: Path) -> Path:
+    """Copy the reference package to destination/reference with the mutant's patch applied;
+    returns the package folder."""
+    package = destination / "reference"
+    shutil.copytree(reference, package, ignore=shutil.ignore_patterns("__pycache__"))
+    target = package / mutant.module
+    text = target.read_text(encoding="utf-8")
+    for old, new in mutant.patches:
+        count = text.count(old)
+        if count != 1:
+            raise AssertionError(f"mutant {mutant.name!r}: {mutant.module} contains the "
+                                 f"patched text {count} times, expected exactly once: {old!r}")
+        text = text.replace(old, new)
+    target.write_text(text, encoding="utf-8")
+    return package
