@@ -203,13 +203,15 @@ def parse_interval(cell: str) -> tuple[float, float] | None:
     return None
 
 
-def _cell_costs(p: Problem, c: int, raw: str, cell: str) -> tuple[int, Fraction] | None:
-    """(MD, LM) of one generalized cell, or None when it is not a valid generalization."""
+def _cell_costs(p: Problem, c: int, raw: str, cell: str) -> tuple[int, int, Fraction] | None:
+    """(MD, leaves(gen) - 1, hi - lo) of one generalized cell: a label has hi - lo = 0, an
+    interval has leaves(gen) - 1 = 0 (its LM uses (hi - lo) instead); None when the cell is
+    not a valid generalization of raw."""
     h = p.h[c]
     if cell in h.parent:
         if not h.is_ancestor_or_self(cell, raw):
             return None
-        return h.depth[raw] - h.depth[cell], h.lm(cell)
+        return h.depth[raw] - h.depth[cell], h.leaves(cell) - 1, Fraction(0)
     if not p.is_numeric(c):
         return None
     interval = parse_interval(cell)
@@ -227,39 +229,46 @@ def _cell_costs(p: Problem, c: int, raw: str, cell: str) -> tuple[int, Fraction]
         if lo <= x <= hi:
             inside.append(leaf)
     gen = h.lca(inside)
-    big_u, small_l = p.bounds(c)
-    lm = Fraction(0) if big_u == small_l else (Fraction(hi) - Fraction(lo)) / (
-        Fraction(big_u) - Fraction(small_l))
-    return h.depth[raw] - h.depth[gen], lm
+    return h.depth[raw] - h.depth[gen], 0, Fraction(hi) - Fraction(lo)
 
 
-def _costs(raw_file: str, anon_file: str, dgh_folder: str) -> tuple[int, Fraction]:
+def costs(raw_file: str, anon_file: str, dgh_folder: str) -> tuple[Fraction, Fraction]:
+    """(cost_MD, cost_LM), exact. The LM sum over records of (1/M) * sum over QIs is
+    accumulated per QI: (1/M) * sum over QIs of (sum of leaves(gen) - 1) / (|A| - 1)
+    + (sum of hi - lo) / (U - L)."""
     p = Problem(raw_file, dgh_folder)
     header, rows = read_dataset(anon_file)
     if header != p.header:
         raise ValueError("the two files differ in header")
     if len(rows) != p.n:
         raise ValueError("the two files differ in row count")
-    md, lm = 0, Fraction(0)
-    m = len(p.qi)
-    for i in range(p.n):
-        record_lm = Fraction(0)
-        for c in p.qi:
+    md = 0
+    lm = Fraction(0)
+    for c in p.qi:
+        leaf_sum, width_sum = 0, Fraction(0)
+        for i in range(p.n):
             result = _cell_costs(p, c, p.rows[i][c], rows[i][c])
             if result is None:
                 raise ValueError(f"row {i + 1}, column {p.header[c]!r}: invalid cell")
             md += result[0]
-            record_lm += result[1]
-        lm += record_lm / m
-    return md, lm
+            leaf_sum += result[1]
+            width_sum += result[2]
+        a = p.h[c].n_leaves()
+        if a > 1:
+            lm += Fraction(leaf_sum, a - 1)
+        if width_sum:
+            big_u, small_l = p.bounds(c)
+            if big_u != small_l:
+                lm += width_sum / (Fraction(big_u) - Fraction(small_l))
+    return Fraction(md), lm / len(p.qi)
 
 
 def cost_MD(raw_file: str, anon_file: str, dgh_folder: str) -> Fraction:
-    return Fraction(_costs(raw_file, anon_file, dgh_folder)[0])
+    return costs(raw_file, anon_file, dgh_folder)[0]
 
 
 def cost_LM(raw_file: str, anon_file: str, dgh_folder: str) -> Fraction:
-    return _costs(raw_file, anon_file, dgh_folder)[1]
+    return costs(raw_file, anon_file, dgh_folder)[1]
 
 
 def rows_cost_LM(p: Problem, rows: list[list[str]]) -> Fraction:

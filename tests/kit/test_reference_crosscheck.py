@@ -235,7 +235,7 @@ def check_case(case: Case) -> str | None:
     problem = properties.check_output(case.raw, out, case.dghs, **property_options(case))
     if problem:
         return f"property violated: {problem}"
-    md, lm = oracle.cost_MD(case.raw, out, case.dghs), oracle.cost_LM(case.raw, out, case.dghs)
+    md, lm = oracle.costs(case.raw, out, case.dghs)
     ref_md = reference.cost_MD(case.raw, out, case.dghs)
     ref_lm = reference.cost_LM(case.raw, out, case.dghs)
     if abs(ref_md - float(md)) > 1e-9 or abs(ref_lm - float(lm)) > 1e-9:
