@@ -178,19 +178,50 @@ def _is_hierarchy(path: Path) -> bool:
     return path.suffix == ".txt" and path.parent.name == "DGHs"
 
 
-def hidden_secrets(root: Path) -> list[Path]:
+def _files(folder: Path) -> set[Path]:
+    return {p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts} \
+        if folder.is_dir() else set()
+
+
+def _hidden_case_files(rubric_path: Path) -> set[Path]:
+    """A rubric's hidden cases: the expected outputs (from the case manifest) and the files
+    of every data folder that only hidden cases use."""
+    from .expected import case_key, load_manifest
+    from .rubric import load
+    rubric = load(rubric_path)
+    cases_dir = rubric.cases_dir
+    manifest = load_manifest(cases_dir).get("entries", {})
+    public_data = {c.data for c in rubric.cases() if not c.hidden}
+    found: set[Path] = set()
+    for case in rubric.cases():
+        if not case.hidden:
+            continue
+        if case.data not in public_data:
+            found |= _files(cases_dir / case.data)
+        try:
+            entry = manifest.get(case_key(case, cases_dir), {})
+        except UserError:  # inputs missing: nothing stored to leak for this case
+            continue
+        if entry.get("file"):
+            found.add(cases_dir / entry["file"])
+    return found
+
+
+def hidden_secrets(root: Path, rubrics: list[Path] | None = None) -> list[Path]:
     """The files of the grader's hidden cases that students must never see: every file under
-    grader/cases/hidden/, except hierarchy files (DGHs/*.txt) byte-identical to one of the
-    kit's public hierarchies (reusing public hierarchies reveals nothing)."""
-    hidden = root / HIDDEN_CASES
-    if not hidden.is_dir():
-        return []
-    public = {hashlib.sha256(p.read_bytes()).hexdigest()
-              for p in list((root / "DGHs").glob("*.txt"))
-              + list((root / PUBLIC_TESTS / "data").rglob("*.txt"))}
-    return sorted(p for p in hidden.rglob("*") if p.is_file() and "__pycache__" not in p.parts
-                  and not (_is_hierarchy(p)
-                           and hashlib.sha256(p.read_bytes()).hexdigest() in public))
+    grader/cases/hidden/ plus, for grader/rubric.toml and each of `rubrics`, its hidden cases'
+    expected outputs and hidden-only data. Exempt: hierarchy files (DGHs/*.txt) byte-identical
+    to a public hierarchy, and copies of the kit's adult-hw1.csv (both are handed out anyway)."""
+    found = _files(root / HIDDEN_CASES)
+    default = root / "grader" / "rubric.toml"
+    for rubric_path in ([default] if default.is_file() else []) + list(rubrics or []):
+        found |= _hidden_case_files(rubric_path)
+    digest = lambda p: hashlib.sha256(p.read_bytes()).hexdigest()  # noqa: E731
+    hierarchies = {digest(p) for p in list((root / "DGHs").glob("*.txt"))
+                   + list((root / PUBLIC_TESTS / "data").rglob("*.txt"))}
+    dataset = digest(root / "adult-hw1.csv") if (root / "adult-hw1.csv").is_file() else None
+    return sorted(p for p in found if not (_is_hierarchy(p) and digest(p) in hierarchies)
+                  and digest(p) != dataset)
 
 
 # A hidden file's text counts as "contained" in a bundle file only when it is long enough to be
@@ -208,6 +239,14 @@ def hidden_leak(entry: Entry, secrets: dict[str, tuple[str, bytes]]) -> str | No
         if len(body) >= MIN_CONTAINED_BYTES and body in entry.data:
             return f"{entry.name} contains the hidden case file {name}"
     return None
+
+
+def _shown(path: Path, root: Path) -> str:
+    """A path for messages: relative to the kit root when inside it."""
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def path_problem(name: str, folder: str) -> str | None:
@@ -236,12 +275,13 @@ def import_problem(entry: Entry) -> str | None:
     return None
 
 
-def verify(entries: list[Entry], root: Path, folder: str = DEFAULT_FOLDER) -> None:
+def verify(entries: list[Entry], root: Path, folder: str = DEFAULT_FOLDER,
+           rubrics: list[Path] | None = None) -> None:
     """Raise UserError listing every reason the bundle could reveal the solution or a hidden
-    case."""
+    case (of `rubrics`, default grader/rubric.toml)."""
     fingerprints = reference_fingerprints(root)
-    secrets = {p.relative_to(root).as_posix(): (hashlib.sha256(p.read_bytes()).hexdigest(),
-                                                 p.read_bytes()) for p in hidden_secrets(root)}
+    secrets = {_shown(p, root): (hashlib.sha256(p.read_bytes()).hexdigest(), p.read_bytes())
+               for p in hidden_secrets(root, rubrics)}
     reference_hashes = {hashlib.sha256(p.read_bytes()).hexdigest(): p.name
                         for p in (root / "reference").glob("*.py")}
     problems = []
@@ -289,10 +329,11 @@ def write_atomically(path: Path, data: bytes) -> None:
         raise
 
 
-def build(root: Path, out: Path, folder: str = DEFAULT_FOLDER) -> list[Entry]:
+def build(root: Path, out: Path, folder: str = DEFAULT_FOLDER,
+          rubrics: list[Path] | None = None) -> list[Entry]:
     """Collect, verify and write the student bundle; returns its entries."""
     entries = collect(root, folder)
-    verify(entries, root, folder)
+    verify(entries, root, folder, rubrics)
     write_atomically(out, zip_bytes(entries))
     return entries
 
@@ -307,6 +348,9 @@ def _configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--folder", default=DEFAULT_FOLDER, metavar="NAME",
                         help=f"the folder the zip unpacks into (default: {DEFAULT_FOLDER}; "
                              "'' puts the files at the zip's root)")
+    parser.add_argument("--rubric", action="append", type=Path, default=None, metavar="TOML",
+                        help="check against this rubric's hidden cases too (repeatable; "
+                             "default: grader/rubric.toml)")
     parser.set_defaults(func=run)
     return parser
 
@@ -322,7 +366,7 @@ def run(args: argparse.Namespace) -> int:
     """Build the bundle; print its files and sizes. 0 on success, 2 on a user error."""
     try:
         out = Path(args.out)
-        entries = build(kit_root(args.root), out, args.folder)
+        entries = build(kit_root(args.root), out, args.folder, args.rubric)
     except UserError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

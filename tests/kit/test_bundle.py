@@ -243,3 +243,19 @@ def test_folder_option_puts_files_at_the_root(repo: Path, tmp_path: Path) -> Non
     out = tmp_path / "flat.zip"
     assert build_cli(root, out, "--folder", "").returncode == 0
     assert "skeleton.py" in names(out) and "pytest.ini" in names(out)
+
+
+def test_hidden_secrets_follow_the_rubric(repo: Path) -> None:
+    from grader.expected import case_key, load_manifest
+    from grader.rubric import load
+    rubric = load(repo / "grader" / "rubric.toml")
+    entries = load_manifest(rubric.cases_dir)["entries"]
+    files = {c.hidden: set() for c in rubric.cases()}
+    for case in rubric.cases():
+        entry = entries[case_key(case, rubric.cases_dir)]
+        if entry.get("file"):
+            files[case.hidden].add((rubric.cases_dir / entry["file"]).resolve())
+    secrets = {p.resolve() for p in bundle.hidden_secrets(repo)}
+    assert files[True] and files[True] <= secrets
+    assert not (files[False] - files[True]) & secrets  # public cases' outputs are not secret
+    assert (repo / "adult-hw1.csv").resolve() not in secrets
