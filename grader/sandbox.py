@@ -76,6 +76,7 @@ class ImportOutcome:
     error: dict = field(default_factory=dict)  # type, message, traceback / code
     output: str = ""
     output_dropped: int = 0
+    forbidden: list[str] = field(default_factory=list)  # refused accesses to grader files
 
 
 @dataclass
@@ -90,6 +91,7 @@ class CallOutcome:
     returncode: int | None = None
     output: str = ""
     output_dropped: int = 0
+    forbidden: list[str] = field(default_factory=list)
 
 
 def site_dirs() -> list[str]:
@@ -136,6 +138,19 @@ def user_task_count() -> int:
         if fields.get("Uid", "").split()[:1] == [str(uid)]:
             count += int(fields.get("Threads", "1").strip() or 1)
     return count
+
+
+def usable_deny_list(deny: list[Path], scratch: Path) -> list[Path]:
+    """The folders a child must not read, minus any that hold the scratch folder or the
+    Python installation (refusing those would break every submission)."""
+    keep = [Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(), scratch.resolve()]
+    keep += [Path(d) for d in site_dirs()]
+    result = []
+    for folder in deny:
+        folder = folder.resolve()
+        if not any(k == folder or folder in k.parents for k in keep):
+            result.append(folder)
+    return result
 
 
 def clean_environment(scratch: Path) -> dict[str, str]:
@@ -188,8 +203,9 @@ class Session:
     """One child process: the student's module imported once, calls run in forks of it."""
 
     def __init__(self, scratch: Path, limits: Limits, *, bwrap_hidden: list[Path] | None = None,
-                 cancel: threading.Event | None = None):
+                 cancel: threading.Event | None = None, deny: list[Path] | None = None):
         self.scratch = scratch
+        self.deny = usable_deny_list(deny or [], scratch)
         self.limits = limits
         self.bwrap_hidden = bwrap_hidden  # None: no bubblewrap
         self.cancel = cancel or threading.Event()
@@ -240,6 +256,7 @@ class Session:
             "paths": [str(p) for p in paths], "site": site_dirs(),
             "blocked": list(BLOCKED_MODULES), "file": str(file), "module": module,
             "import_cwd": str(import_cwd), "functions": functions, "mode": mode,
+            "deny": [str(d) for d in self.deny],
         }
         self._output = Captured(self.limits.output_kb * 1024)
         start = time.monotonic()
@@ -253,16 +270,19 @@ class Session:
                 return ImportOutcome("timeout", time.monotonic() - start, output=output.text(),
                                      output_dropped=output.dropped)
             return self._import_death(start)
+        forbidden = [str(f) for f in event.get("forbidden", [])][:20]
         if event["event"] == "imported":
             return ImportOutcome("ok", event.get("seconds", 0.0), event.get("functions", {}),
-                                 output=output.text(), output_dropped=output.dropped)
+                                 output=output.text(), output_dropped=output.dropped,
+                                 forbidden=forbidden)
         self._wait_exit(2.0)
         self.kill()
         status = event.get("status", "exception")
-        error = {k: event[k] for k in ("type", "message", "traceback", "code") if k in event}
+        error = {k: event[k] for k in ("type", "message", "traceback", "code", "mro")
+                 if k in event}
         return ImportOutcome(status if status in ("exit", "memory") else "exception",
                              event.get("seconds", 0.0), error=error, output=output.text(),
-                             output_dropped=output.dropped)
+                             output_dropped=output.dropped, forbidden=forbidden)
 
     def _import_death(self, start: float) -> ImportOutcome:
         code = self._wait_exit(2.0)
@@ -430,14 +450,16 @@ def _unreported(result: dict | None, returncode: int | None, seconds: float) -> 
     if result is not None and result.get("status") in ("returned", "exception", "exit",
                                                        "memory", "setup-failed"):
         status = result["status"]
-        error = {k: result[k] for k in ("type", "message", "traceback", "code") if k in result}
+        error = {k: result[k] for k in ("type", "message", "traceback", "code", "mro")
+                 if k in result}
         value = {k: result[k] for k in ("value_kind", "value", "type", "repr") if k in result}
         if status == "setup-failed":
             status = "crash"
         returned = status == "returned"
         return CallOutcome(status, float(result.get("seconds", seconds) or 0.0),
                            value=value if returned else {}, error={} if returned else error,
-                           returncode=returncode)
+                           returncode=returncode,
+                           forbidden=[str(f) for f in result.get("forbidden", [])][:20])
     if returncode is not None and returncode < 0:
         name = _signal_name(returncode)
         status = {"SIGXCPU": "timeout", "SIGXFSZ": "file-size"}.get(name, "crash")

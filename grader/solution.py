@@ -50,11 +50,16 @@ def notebook_source(path: Path) -> str | None:
     return "\n\n".join(chunks) + "\n"
 
 
-def _defines(source: str | bytes) -> int:
+def _defines(source: str | bytes) -> tuple[int, int]:
+    """(graded functions defined with `def`, graded names bound at all) at the top level;
+    (-1, -1) when the file does not parse."""
     try:
-        return len(graded_names(ast.parse(source)))
+        tree = ast.parse(source)
     except (SyntaxError, ValueError):
-        return -1
+        return -1, -1
+    defs = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    bound = graded_names(tree)
+    return len(bound & defs), len(bound)
 
 
 def _depth(rel: Path) -> int:
@@ -73,13 +78,17 @@ def choose(root: Path) -> Solution:
         shown = ", ".join(data[:8]) + (f" and {len(data) - 8} more" if len(data) > 8 else "")
         notes.append(f"Data files in your submission are not used (each case supplies its own "
                      f"adult-hw1.csv and DGHs): {shown}.")
-    counts = {f: _defines((root / f).read_bytes()) for f in py}
+    counts = {f: _defines((root / f).read_bytes()) for f in py if f.name != "__init__.py"}
+    for nb in notebooks:
+        source = notebook_source(root / nb)
+        if source is not None:
+            counts[nb] = _defines(source)
     chosen: Path | None = None
     skeletons = sorted((f for f in py if f.name == SOLUTION_NAME), key=lambda f: (_depth(f), f))
     if skeletons:
         chosen = skeletons[0]
         report = check_source((root / chosen).read_bytes(), chosen.as_posix())
-        if not report.syntax_error and report.attempted() == 0:
+        if not report.syntax_error and report.attempted() <= 1:  # random's given steps
             better = _best(counts, exclude=chosen, root=root)
             if better is not None:
                 notes.append(f"{chosen.as_posix()} is still the untouched skeleton; graded "
@@ -90,14 +99,14 @@ def choose(root: Path) -> Solution:
         if chosen is not None:
             notes.append(f"No {SOLUTION_NAME} in your submission; graded {chosen.as_posix()}, "
                          f"the file that defines the most graded functions.")
-    if notebooks:
+    if chosen is not None and chosen.suffix.lower() == ".ipynb":
+        if not skeletons:
+            notes.pop()  # the "No skeleton.py" note; the notebook note says it all
+        chosen = _from_notebook(root, chosen, notes)
+        py.append(chosen)
+    elif notebooks:
         shown = ", ".join(n.as_posix() for n in notebooks)
-        notes.append(f"Notebooks are not graded when a .py solution exists: {shown}."
-                     if chosen is not None else f"Notebook(s) found: {shown}.")
-    if chosen is None:
-        chosen = _from_notebook(root, notebooks, notes)
-        if chosen is not None:
-            py.append(chosen)
+        notes.append(f"Notebooks are not graded when a .py solution exists: {shown}.")
     if chosen is None:
         notes.append("No Python file in your submission defines any of the graded functions.")
         return Solution(None, notes=notes, sources=py)
@@ -109,29 +118,29 @@ def choose(root: Path) -> Solution:
                     check_source((root / chosen).read_bytes(), chosen.as_posix()), notes)
 
 
-def _best(counts: dict[Path, int], root: Path, exclude: Path | None = None) -> Path | None:
-    ranked = sorted((f for f, n in counts.items() if n > 0 and f != exclude),
-                    key=lambda f: (-counts[f], _attempted_rank(root / f), _depth(f), f))
+def _best(counts: dict[Path, tuple[int, int]], root: Path, exclude: Path | None = None
+          ) -> Path | None:
+    """The file defining the most graded functions (then binding the most names; a .py
+    before a notebook; the most attempted; the shallowest; by path)."""
+    ranked = sorted((f for f, n in counts.items() if n[1] > 0 and f != exclude),
+                    key=lambda f: (-counts[f][0], -counts[f][1], f.suffix.lower() == ".ipynb",
+                                   _attempted_rank(root, f), _depth(f), f))
     return ranked[0] if ranked else None
 
 
-def _attempted_rank(path: Path) -> int:
-    return -check_source(path.read_bytes()).attempted()
+def _attempted_rank(root: Path, rel: Path) -> int:
+    if rel.suffix.lower() == ".ipynb":
+        return 0
+    return -check_source((root / rel).read_bytes()).attempted()
 
 
-def _from_notebook(root: Path, notebooks: list[Path], notes: list[str]) -> Path | None:
-    best, best_count, best_source = None, 0, ""
-    for nb in notebooks:
-        source = notebook_source(root / nb)
-        count = _defines(source) if source else -1
-        if count > best_count:
-            best, best_count, best_source = nb, count, source
-    if best is None:
-        return None
-    target = best.with_name(best.stem.replace(" ", "_").replace("-", "_") + "_notebook.py")
+def _from_notebook(root: Path, notebook: Path, notes: list[str]) -> Path:
+    """Write the notebook's code cells beside it as a .py file; returns that file."""
+    target = notebook.with_name(notebook.stem.replace(" ", "_").replace("-", "_") +
+                                "_notebook.py")
     if not target.stem.isidentifier():
-        target = best.with_name("notebook_solution.py")
-    (root / target).write_text(best_source, encoding="utf-8")
-    notes.append(f"No .py solution: graded the code cells of {best.as_posix()} (shell and "
+        target = notebook.with_name("notebook_solution.py")
+    (root / target).write_text(notebook_source(root / notebook) or "", encoding="utf-8")
+    notes.append(f"No .py solution: graded the code cells of {notebook.as_posix()} (shell and "
                  f"magic lines commented out). Hand in a .py file next time.")
     return target

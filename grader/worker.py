@@ -80,6 +80,47 @@ class Blocker(importlib.abc.MetaPathFinder):
         return spec
 
 
+FILE_EVENTS = {"open", "os.listdir", "os.scandir", "glob.glob", "glob.glob/2", "os.chdir",
+               "shutil.copytree", "shutil.copyfile", "os.rename", "os.link", "os.symlink"}
+COMMAND_EVENTS = {"subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn"}
+FORBIDDEN: list[str] = []  # paths the student's code tried to reach (reported, then refused)
+
+
+def install_guard(deny: list[str]) -> None:
+    """An audit hook that refuses Python-level access to the grader's own folders (cases,
+    expected outputs, the kit, other submissions) and records each attempt. Code that calls
+    the C library directly can get around it; bubblewrap is the real boundary."""
+    roots = tuple(os.path.realpath(d).rstrip(os.sep) + os.sep for d in deny if d)
+    if not roots:
+        return
+    realpath, fspath, fsdecode = os.path.realpath, os.fspath, os.fsdecode
+
+    def refuse(what: str) -> None:
+        if len(FORBIDDEN) < 20:
+            FORBIDDEN.append(what)
+        raise PermissionError(f"the grader does not let submissions access {what}")
+
+    def hook(event: str, args: tuple) -> None:
+        if event in FILE_EVENTS:
+            for arg in args[:2] if event in ("os.rename", "os.link", "os.symlink",
+                                             "shutil.copyfile", "shutil.copytree") else args[:1]:
+                if arg is None or isinstance(arg, int):
+                    continue
+                try:
+                    path = fsdecode(fspath(arg))
+                    real = realpath(path) + os.sep
+                except (TypeError, ValueError, OSError):
+                    continue
+                if real.startswith(roots):
+                    refuse(path)
+        elif event in COMMAND_EVENTS:
+            text = repr(args)
+            for root in roots:
+                if root.rstrip(os.sep) in text:
+                    refuse(f"a command naming {root.rstrip(os.sep)}")
+    sys.addaudithook(hook)
+
+
 _KEEP = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
@@ -152,7 +193,8 @@ def describe_exception(error: BaseException) -> dict:
     except Exception:  # noqa: BLE001
         text = f"{type(error).__name__}: {message}\n"
     return {"type": type(error).__name__, "message": message[:MESSAGE_CHARS],
-            "traceback": text[-TRACEBACK_CHARS:]}
+            "traceback": text[-TRACEBACK_CHARS:],
+            "mro": [c.__name__ for c in type(error).__mro__]}
 
 
 def outcome_of(error: BaseException) -> dict:
@@ -194,6 +236,7 @@ def run_call(module, message: dict, cmd_fd: int, res_fd: int) -> None:
     except OSError:
         pass
     case = message["case"]
+    FORBIDDEN.clear()  # attempts while importing were reported with the import
     try:
         cwd = message["cwd"]
         os.chdir(cwd)
@@ -215,7 +258,8 @@ def run_call(module, message: dict, cmd_fd: int, res_fd: int) -> None:
         outcome = outcome_of(error)
     seconds = _perf() - start
     flush_output()
-    send(res_fd, {"event": "result", "case": case, "seconds": seconds, **outcome})
+    send(res_fd, {"event": "result", "case": case, "seconds": seconds, "forbidden": FORBIDDEN,
+                  **outcome})
     _exit(0)
 
 
@@ -244,6 +288,7 @@ def main() -> None:
     sys.path[:0] = setup["paths"]
     sys.path.extend(setup["site"])
     sys.meta_path.insert(0, Blocker(setup["blocked"], setup["paths"]))
+    install_guard(setup.get("deny", []))
     sys.argv = [os.path.basename(setup["file"])]
     sys.dont_write_bytecode = True
     os.chdir(setup["import_cwd"])
@@ -253,11 +298,11 @@ def main() -> None:
     except BaseException as error:  # noqa: BLE001 - import failures are reported, then exit
         flush_output()
         send(res_fd, {"event": "import-failed", "seconds": _perf() - start,
-                      **outcome_of(error)})
+                      "forbidden": FORBIDDEN, **outcome_of(error)})
         _exit(0)
     seconds = _perf() - start
     flush_output()
-    send(res_fd, {"event": "imported", "seconds": seconds,
+    send(res_fd, {"event": "imported", "seconds": seconds, "forbidden": FORBIDDEN,
                   "functions": function_info(module, setup["functions"])})
     while True:
         line = commands.readline()

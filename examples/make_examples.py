@@ -1,0 +1,220 @@
+"""Build examples/submissions/: small class of submissions that exercise the grader.
+
+    python examples/make_examples.py
+
+Each working submission carries its own copy of the reference modules as a helper package
+(`kanon_ref/`, imported from beside the solution file, as real submissions import their
+helpers); the graded functions in its skeleton.py call it, except where the example
+misbehaves on purpose. Zips are written deterministically (fixed dates, sorted entries), so
+rebuilding gives the same bytes. After changing the reference, rebuild them and refresh
+examples/expected-grades.csv (see README, "Regenerating expected outputs").
+
+alice    correct; a macOS zip (nested folder, __MACOSX, __pycache__, a stray data file)
+bob      partly wrong: cost_LM averages, clustering is random, samarati never suppresses,
+         mondrian not attempted (folder, not a zip)
+carol    slow experiments at import time (import-timeout; graded without them)
+dave     crashes at import (an experiment on a file that is not there; graded without it)
+erin     a command line at import time that calls sys.exit (import-exit)
+frank    renamed cost_MD and mondrian, dropped max_sup from samarati; a Windows zip
+grace    clustering never returns (timeout)
+heidi    bottom-up allocates a huge distance matrix (memory)
+ivan     prints megabytes (output-capped, full marks)
+judy     looks for the grader's expected outputs (forbidden)
+mallory  a zip with a ../ path (unsafe-archive)
+olivia   only a Jupyter notebook (graded from its code cells)
+oscar    random calls os._exit, samarati segfaults, cost_LM returns a string (crash)
+"""
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import zipfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+KIT = HERE.parent
+OUT = HERE / "submissions"
+REF_MODULES = ["__init__.py", "bottomup.py", "clustering.py", "costs.py", "dgh.py",
+               "generalize.py", "io.py", "lattice.py", "mondrian.py", "random_anon.py",
+               "samarati.py", "ties.py"]
+DATE = (2026, 1, 15, 12, 0, 0)
+
+SIGS = {
+    "cost_MD": "raw_dataset_file, anonymized_dataset_file, DGH_folder",
+    "cost_LM": "raw_dataset_file, anonymized_dataset_file, DGH_folder",
+    "random_anonymizer": "raw_dataset_file, DGH_folder, k, s, output_file",
+    "clustering_anonymizer": "raw_dataset_file, DGH_folder, k, output_file",
+    "bottomup_anonymizer": "raw_dataset_file, DGH_folder, k, l, output_file",
+    "samarati": "raw_dataset_file, DGH_folder, k, max_sup, output_file",
+    "mondrian": "raw_dataset_file, DGH_folder, k, output_file",
+}
+
+
+def solution(owner: str, bodies: dict[str, str] | None = None, *, head: str = "",
+             tail: str = "", names: dict[str, str] | None = None,
+             sigs: dict[str, str] | None = None) -> str:
+    """A skeleton.py whose functions call the helper package unless `bodies` says otherwise."""
+    bodies, names, sigs = bodies or {}, names or {}, sigs or {}
+    parts = [f'"""{owner}\'s k-anonymity homework."""\n', "import os\nimport sys\n\n",
+             "import numpy as np\n\nimport kanon_ref as impl\n", head]
+    for name, sig in SIGS.items():
+        sig = sigs.get(name, sig)
+        body = bodies.get(name, f"    return impl.{name}({sig})\n")
+        parts.append(f"\n\ndef {names.get(name, name)}({sig}):\n{body}")
+    parts.append(tail)
+    return "".join(parts)
+
+
+def helper_files(prefix: str = "") -> dict[str, bytes]:
+    return {f"{prefix}kanon_ref/{m}": (KIT / "reference" / m).read_bytes() for m in REF_MODULES}
+
+
+def write_zip(path: Path, files: dict[str, bytes], *, raw_names: bool = False) -> None:
+    """A deterministic zip: sorted entries, fixed dates, regular-file permissions."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name in sorted(files):
+            info = zipfile.ZipInfo(name, DATE)
+            info.external_attr = 0o100644 << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            zf.writestr(info, files[name])
+    path.write_bytes(buffer.getvalue())
+
+
+def write_folder(path: Path, files: dict[str, bytes]) -> None:
+    for name, data in sorted(files.items()):
+        target = path / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+
+
+def build() -> None:
+    if OUT.exists():
+        shutil.rmtree(OUT)
+    OUT.mkdir(parents=True)
+    enc = str.encode
+
+    # alice: correct, zipped on a Mac
+    files = {"alice_hw1/skeleton.py": enc(solution("Alice")),
+             "alice_hw1/adult-hw1.csv": b"age,workclass\n39,State-gov\n",
+             "alice_hw1/__pycache__/skeleton.cpython-311.pyc": b"\x00junk",
+             "__MACOSX/alice_hw1/._skeleton.py": b"\x00\x05\x16\x07mac",
+             "alice_hw1/.DS_Store": b"\x00\x00\x00\x01Bud1"}
+    files.update({k: v for k, v in helper_files("alice_hw1/").items()})
+    write_zip(OUT / "alice.zip", files)
+
+    # bob: partly wrong, a plain folder
+    bob = solution("Bob", {
+        "cost_LM": "    # the mean over records instead of the sum\n"
+                   "    total = impl.cost_LM(raw_dataset_file, anonymized_dataset_file, "
+                   "DGH_folder)\n"
+                   "    with open(raw_dataset_file, encoding='utf-8') as f:\n"
+                   "        n = sum(1 for line in f) - 1\n"
+                   "    return total / n\n",
+        "clustering_anonymizer": "    # TODO: real clustering; random ECs are k-anonymous too\n"
+                                 "    impl.random_anonymizer(raw_dataset_file, DGH_folder, k, 0,"
+                                 " output_file)\n",
+        "samarati": "    # suppression is hard: generalize until k-anonymous instead\n"
+                    "    impl.bottomup_anonymizer(raw_dataset_file, DGH_folder, k, 1, "
+                    "output_file)\n",
+        "mondrian": '    """Mondrian."""\n    raise NotImplementedError("mondrian")\n'})
+    write_folder(OUT / "bob", {"skeleton.py": enc(bob), **helper_files()})
+
+    # carol: slow experiments at import time
+    carol = solution("Carol", tail="\n\n# my experiments\nimport time\nfor k in (2, 4, 8):\n"
+                                   "    time.sleep(60)  # stands in for a long experiment\n")
+    write_zip(OUT / "carol.zip", {"skeleton.py": enc(carol), **helper_files()})
+
+    # dave: an experiment at import time on a file that does not exist
+    dave = solution("Dave", tail="\n\nresult = cost_MD('adult-hw1.csv', 'my_anonymized.csv', "
+                                 "'DGHs')\nprint('MD cost:', result)\n")
+    write_zip(OUT / "dave.zip", {"skeleton.py": enc(dave), **helper_files()})
+
+    # erin: a command line without a __main__ guard
+    erin = solution("Erin", tail="\n\nimport argparse\nparser = argparse.ArgumentParser()\n"
+                                 "parser.add_argument('algorithm')\n"
+                                 "args = parser.parse_args()\nsys.exit(0)\n")
+    write_zip(OUT / "erin.zip", {"skeleton.py": enc(erin), **helper_files()})
+
+    # frank: renamed and re-parametrised functions, zipped on Windows (backslashes)
+    frank = solution("Frank", {
+        "samarati": "    return impl.samarati(raw_dataset_file, DGH_folder, k, 0, output_file)\n",
+        "mondrian": "    return impl.mondrian(raw_dataset_file, DGH_folder, k, output_file)\n"},
+        names={"cost_MD": "costMD", "mondrian": "mondrian_anonymizer"},
+        sigs={"samarati": "raw_dataset_file, DGH_folder, k, output_file"})
+    files = {"frank_hw1\\skeleton.py": enc(frank)}
+    files.update({k.replace("/", "\\"): v for k, v in helper_files("frank_hw1/").items()})
+    write_zip(OUT / "frank.zip", files)
+
+    # grace: an infinite loop
+    grace = solution("Grace", {"clustering_anonymizer": "    used = set()\n    while len(used) "
+                               "< 10 ** 9:\n        used.discard(0)  # never grows\n"})
+    write_zip(OUT / "grace.zip", {"skeleton.py": enc(grace), **helper_files()})
+
+    # heidi: a distance matrix far beyond the memory limit
+    heidi = solution("Heidi", {"bottomup_anonymizer": "    n = 10 ** 6\n"
+                               "    distances = np.zeros((n, n))  # 8 TB\n"
+                               "    return distances\n"})
+    write_zip(OUT / "heidi.zip", {"skeleton.py": enc(heidi), **helper_files()})
+
+    # ivan: prints megabytes (debug output left in)
+    loud = "    for i in range(60000):\n        print('debug: row', i, 'x' * 80)\n"
+    ivan = solution("Ivan", {name: loud + f"    return impl.{name}({sig})\n"
+                             for name, sig in SIGS.items() if name.startswith("cost")},
+                    head="\nprint('loading... ' * 100000)\n")
+    write_zip(OUT / "ivan.zip", {"skeleton.py": enc(ivan), **helper_files()})
+
+    # judy: hunts for the grader's expected outputs
+    judy = solution("Judy", {"mondrian": '''    # "borrow" the staff's answer
+    try:
+        import reference
+        return reference.mondrian(raw_dataset_file, DGH_folder, k, output_file)
+    except ImportError:
+        pass
+    pid = os.getpid()
+    while pid > 1:  # the grader is one of my ancestors: look where it runs
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                pid = int(f.read().rsplit(")", 1)[1].split()[1])
+            folder = os.readlink(f"/proc/{pid}/cwd")
+        except (OSError, ValueError, IndexError):
+            break
+        manifest = os.path.join(folder, "grader", "cases", "manifest.json")
+        try:
+            with open(manifest) as f:
+                print("found", len(f.read()))
+        except OSError:
+            continue
+    raise FileNotFoundError("no expected outputs found")
+'''})
+    write_zip(OUT / "judy.zip", {"skeleton.py": enc(judy), **helper_files()})
+
+    # mallory: a zip that would write outside its folder
+    write_zip(OUT / "mallory.zip", {"skeleton.py": enc(solution("Mallory")),
+                                    "../../evil.py": b"print('outside')\n", **helper_files()})
+
+    # olivia: a notebook only
+    cells = [{"cell_type": "markdown", "metadata": {}, "source": ["# Homework 1"]},
+             {"cell_type": "code", "metadata": {}, "execution_count": 1, "outputs": [],
+              "source": ["%matplotlib inline\n", "!pip list\n"]},
+             {"cell_type": "code", "metadata": {}, "execution_count": 2, "outputs": [],
+              "source": solution("Olivia").splitlines(keepends=True)},
+             {"cell_type": "code", "metadata": {}, "execution_count": 3, "outputs": [],
+              "source": ["print('all functions defined')\n"]}]
+    notebook = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    write_zip(OUT / "olivia.zip", {"Homework 1.ipynb": enc(json.dumps(notebook, indent=1)),
+                                   **helper_files()})
+
+    # oscar: crashes of several kinds
+    oscar = solution("Oscar", {
+        "random_anonymizer": "    os._exit(3)\n",
+        "samarati": "    import ctypes\n    ctypes.string_at(0)  # segmentation fault\n",
+        "cost_LM": "    return str(impl.cost_LM(raw_dataset_file, anonymized_dataset_file, "
+                   "DGH_folder))\n"})
+    write_zip(OUT / "oscar.zip", {"skeleton.py": enc(oscar), **helper_files()})
+
+
+if __name__ == "__main__":
+    build()
+    print(f"wrote {len(list(OUT.iterdir()))} submissions to {OUT}")

@@ -1,0 +1,173 @@
+"""Domain generalization hierarchies: parsing and tree queries (depth, leaves, LCA, up).
+
+File format (CONTRACT.md section 1): one node per line, depth = number of leading tabs, the
+first non-blank line is the root, a later line is at most one tab deeper than the line before
+it, and its parent is the nearest earlier line one tab shallower. Labels are unique per file.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass(eq=False)
+class DGH:
+    """One hierarchy. Nodes are numbered 0..n_nodes-1 in file order; node 0 is the root."""
+
+    name: str
+    path: str
+    labels: list[str]
+    parent: np.ndarray  # int64, -1 for the root
+    depth: np.ndarray  # int64
+    index: dict[str, int] = field(repr=False)
+    children: list[list[int]] = field(repr=False)
+    leaf_count: np.ndarray = field(repr=False)  # leaves(v): leaves in v's subtree
+    ancestors: np.ndarray = field(repr=False)  # [v, d] = ancestor of v at depth d, -1 below v
+
+    @property
+    def n_nodes(self) -> int:
+        return len(self.labels)
+
+    @property
+    def height(self) -> int:
+        """Largest leaf depth."""
+        return int(self.depth.max())
+
+    @property
+    def n_leaves(self) -> int:
+        """|A|: the number of leaves of the whole hierarchy."""
+        return int(self.leaf_count[0])
+
+    @property
+    def root_label(self) -> str:
+        return self.labels[0]
+
+    def is_leaf(self, node: int) -> bool:
+        return not self.children[node]
+
+    def lm(self, nodes: np.ndarray | int) -> np.ndarray | float:
+        """Loss metric of generalized node(s): (leaves(v) - 1) / (|A| - 1), 0 when |A| = 1."""
+        if self.n_leaves == 1:
+            return np.zeros(np.shape(nodes)) if np.ndim(nodes) else 0.0
+        return (self.leaf_count[nodes] - 1) / (self.n_leaves - 1)
+
+    def up(self, nodes: np.ndarray, steps: int) -> np.ndarray:
+        """The ancestor `steps` above each node, or the root when there are fewer ancestors."""
+        target = np.maximum(self.depth[nodes] - steps, 0)
+        return self.ancestors[nodes, target]
+
+    def is_ancestor_or_self(self, ancestor: int, node: int) -> bool:
+        d = self.depth[ancestor]
+        return bool(d <= self.depth[node] and self.ancestors[node, d] == ancestor)
+
+    def lca(self, nodes: np.ndarray) -> int:
+        """The deepest node that is an ancestor-or-self of every given node."""
+        nodes = np.unique(np.asarray(nodes))
+        if len(nodes) == 1:
+            return int(nodes[0])
+        paths = self.ancestors[nodes]
+        for d in range(int(self.depth[nodes].min()), -1, -1):
+            column = paths[:, d]
+            if (column == column[0]).all():
+                return int(column[0])
+        raise AssertionError("a hierarchy has a single root")  # pragma: no cover
+
+    def pairwise_lca(self, nodes: np.ndarray) -> np.ndarray:
+        """LCA of every pair of the given nodes, as a len(nodes) x len(nodes) matrix."""
+        paths = self.ancestors[nodes]  # (u, h+1)
+        result = np.zeros((len(nodes), len(nodes)), dtype=np.int64)  # root
+        for d in range(1, self.ancestors.shape[1]):
+            column = paths[:, d]
+            same = (column[:, None] == column[None, :]) & (column[:, None] >= 0)
+            result = np.where(same, column[:, None], result)
+        return result
+
+
+def parse_dgh(text: str, name: str, path: str) -> DGH:
+    """Parse the text of one hierarchy file; errors name the file and the line number."""
+    labels: list[str] = []
+    parent: list[int] = []
+    depth: list[int] = []
+    index: dict[str, int] = {}
+    stack: list[int] = []  # stack[d] = last node seen at depth d
+    line_of: dict[int, int] = {}
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        stripped = line.lstrip("\t")
+        d = len(line) - len(stripped)
+        label = stripped.rstrip()
+        where = f"{path}, line {line_no}"
+        if not labels:
+            if d != 0:
+                raise ValueError(f"{where}: the first node (the root) must not be indented, "
+                                 f"found {d} leading tab(s) before {label!r}")
+        elif d == 0:
+            hint = " (indent with tabs, not spaces)" if label != label.lstrip() else ""
+            raise ValueError(f"{where}: {label.strip()!r} is a second root; the root is "
+                             f"{labels[0]!r} on line {line_of[0]}{hint}")
+        elif d > depth[-1] + 1:
+            raise ValueError(f"{where}: {label!r} is indented {d} tabs, more than one tab "
+                             f"deeper than the line before it ({depth[-1]} tabs)")
+        if label in index:
+            raise ValueError(f"{where}: label {label!r} is repeated (first on line "
+                             f"{line_of[index[label]]}); labels must be unique")
+        node = len(labels)
+        del stack[d:]
+        parent.append(stack[-1] if d else -1)
+        stack.append(node)
+        labels.append(label)
+        depth.append(d)
+        index[label] = node
+        line_of[node] = line_no
+    if not labels:
+        raise ValueError(f"{path}: the hierarchy file is empty (it needs at least a root line)")
+    return _build(name, path, labels, parent, depth, index)
+
+
+def _build(name: str, path: str, labels: list[str], parent: list[int], depth: list[int],
+           index: dict[str, int]) -> DGH:
+    n = len(labels)
+    children: list[list[int]] = [[] for _ in range(n)]
+    for node in range(1, n):
+        children[parent[node]].append(node)
+    leaf_count = np.zeros(n, dtype=np.int64)
+    for node in range(n - 1, -1, -1):  # children always come after their parent
+        leaf_count[node] = leaf_count[node] if children[node] else 1
+        if node:
+            leaf_count[parent[node]] += leaf_count[node]
+    depth_arr = np.asarray(depth, dtype=np.int64)
+    ancestors = np.full((n, int(depth_arr.max()) + 1), -1, dtype=np.int64)
+    for node in range(n):
+        if node:
+            ancestors[node] = ancestors[parent[node]]
+        ancestors[node, depth[node]] = node
+    return DGH(name=name, path=path, labels=labels, parent=np.asarray(parent, dtype=np.int64),
+               depth=depth_arr, index=index, children=children, leaf_count=leaf_count,
+               ancestors=ancestors)
+
+
+def read_dgh(path: str, name: str | None = None) -> DGH:
+    """Read one hierarchy file (UTF-8, a BOM is tolerated)."""
+    if name is None:
+        name = os.path.splitext(os.path.basename(path))[0]
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as f:
+            text = f.read()
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    return parse_dgh(text, name, path)
+
+
+def read_dgh_folder(folder: str) -> dict[str, DGH]:
+    """Every `<column>.txt` of a folder, keyed by column name."""
+    if not os.path.isdir(folder):
+        raise FileNotFoundError(f"DGH folder not found: {folder}")
+    result = {}
+    for entry in sorted(os.listdir(folder)):
+        full = os.path.join(folder, entry)
+        if entry.endswith(".txt") and not entry.startswith(".") and os.path.isfile(full):
+            result[entry[:-4]] = read_dgh(full, entry[:-4])
+    return result

@@ -1,0 +1,236 @@
+"""Deterministic generation of the grader's case inputs (public and hidden datasets).
+
+    python -m grader regen        # runs this, then the reference on every case
+
+`public/adult` is the kit's own adult-hw1.csv and DGHs/. Every `hidden/<name>` dataset is
+built here from a fixed seed with Python's Mersenne Twister (the same bytes on every
+platform): unbalanced hierarchies, a single QI, many QIs, ties, and cells with commas, quotes
+and non-ASCII text. Each dataset folder also holds `anonymized/*.csv`, inputs of the cost
+cases: every QI cell generalized a random number of levels (`levels.csv`), numeric QIs as
+random intervals (`intervals.csv`), or some rows fully suppressed (`suppressed.csv`).
+Students never see the hidden datasets: the student bundle excludes grader/ entirely.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import random
+import shutil
+from pathlib import Path
+
+from reference.dgh import DGH, parse_dgh
+
+from .contract import DGH_DIR, RAW_FILE
+from .errors import UserError
+
+Tree = tuple[str, list["Tree"]]
+
+
+def leaf(label: str) -> Tree:
+    return (label, [])
+
+
+def node(label: str, *children: Tree | str) -> Tree:
+    return (label, [leaf(c) if isinstance(c, str) else c for c in children])
+
+
+def dgh_text(tree: Tree) -> str:
+    lines: list[str] = []
+
+    def walk(t: Tree, depth: int) -> None:
+        lines.append("\t" * depth + t[0])
+        for child in t[1]:
+            walk(child, depth + 1)
+    walk(tree, 0)
+    return "\n".join(lines) + "\n"
+
+
+def leaves_of(tree: Tree) -> list[str]:
+    return [tree[0]] if not tree[1] else [x for c in tree[1] for x in leaves_of(c)]
+
+
+def csv_text(header: list[str], rows: list[list[str]]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+# -- hidden datasets ---------------------------------------------------------------------
+def _unbalanced(rng: random.Random) -> tuple[dict[str, Tree], list[str], list[list[str]]]:
+    region = node("Any", node("Europe", node("West", "France", node("Benelux", "Brussels",
+                                                                     "Antwerp")),
+                              node("Nordic", "Norway")),
+                  node("Asia", "Japan"), "Oceania")
+    job = node("Any", node("Tech", "Dev", "Ops", node("Data", "ML", "BI")),
+               node("Care", "Nurse"), "Artist")
+    age = node("Any", node("[0,40)", node("[20,30)", "21", "24", "27", "29"), "35"),
+               node("[40,100)", "41", "55", node("[60,80)", "62", "71")))
+    trees = {"age": age, "region": region, "job": job}
+    header = ["age", "region", "job", "disease"]
+    weights = {"Brussels": 4, "Antwerp": 1, "France": 6, "Norway": 3, "Japan": 5, "Oceania": 2}
+    rows = []
+    for _ in range(53):
+        rows.append([rng.choice(leaves_of(age)),
+                     rng.choices(list(weights), list(weights.values()))[0],
+                     rng.choice(leaves_of(job)),
+                     rng.choice(["Flu", "Cold", "Covid", "Asthma"])])
+    return trees, header, rows
+
+
+def _single_qi(rng: random.Random) -> tuple[dict[str, Tree], list[str], list[list[str]]]:
+    zipcode = node("*", node("476**", node("4767*", "47677", "47678"), "47602"),
+                   node("479**", "47905", node("4790*", "47906", "47909")), "10001")
+    rows = [[rng.choice(leaves_of(zipcode)), str(rng.choice([30, 40, 50, 60, 70]) * 1000)]
+            for _ in range(31)]
+    return {"zipcode": zipcode}, ["zipcode", "salary"], rows
+
+
+def _many_qi(rng: random.Random) -> tuple[dict[str, Tree], list[str], list[list[str]]]:
+    trees: dict[str, Tree] = {}
+    shapes = [2, 1, 2, 1, 3, 1, 2, 1, 1, 2]
+    for i, height in enumerate(shapes):
+        name = f"q{i}"
+
+        def build(prefix: str, h: int) -> Tree:
+            if h == 0:
+                return leaf(prefix)
+            return node(prefix + "*", *[build(f"{prefix}{c}", h - 1)
+                                        for c in "ab"[: 2 if h > 1 else 3]] +
+                        ([leaf(prefix + "c")] if h == 1 else []))
+        trees[name] = build(name.upper() + "-", height)
+    header = list(trees) + ["label"]
+    rows = []
+    for _ in range(47):
+        rows.append([rng.choice(leaves_of(t)) for t in trees.values()] + [rng.choice("XYZ")])
+    return trees, header, rows
+
+
+def _ties(rng: random.Random) -> tuple[dict[str, Tree], list[str], list[list[str]]]:
+    color = node("Any", node("Warm", "Red", "Orange"), node("Cool", "Blue", "Green"))
+    shape = node("Any", node("Round", "Circle", "Oval"), node("Sharp", "Square", "Star"))
+    base = [[c, s] for c in leaves_of(color) for s in leaves_of(shape)]  # 16 combinations
+    rows = [list(r) for r in base] + [list(r) for r in base] + [list(base[i]) for i in (0, 5,
+                                                                                          10, 15)]
+    for i, row in enumerate(rows):
+        row.append("yes" if i % 2 else "no")
+    return {"color": color, "shape": shape}, ["color", "shape", "outcome"], rows
+
+
+def _quoted(rng: random.Random) -> tuple[dict[str, Tree], list[str], list[list[str]]]:
+    city = node("Anywhere", node("Europe, West", "Paris, FR", "Zürich", 'The "Big" Smoke'),
+                node("Asia", "東京", "Seoul, KR"), "São Paulo")
+    diet = node("Any diet", "Veg; vegan", 'Omnivore, "all"', "Pescetarian")
+    score = node("Any", node("low", "1.5", "2", "2.25"), node("high", "7", "9.5", "10"))
+    trees = {"city": city, "score": score, "diet": diet}
+    header = ["city", "score", "note, free text", "diet"]
+    notes = ['said "hello"', "a, b, c", "naïve café", "—", "plain"]
+    rows = [[rng.choice(leaves_of(city)), rng.choice(leaves_of(score)), rng.choice(notes),
+             rng.choice(leaves_of(diet))] for _ in range(40)]
+    return trees, header, rows
+
+
+HIDDEN = {  # name -> (seed, builder)
+    "unbalanced": (101, _unbalanced),
+    "single-qi": (202, _single_qi),
+    "many-qi": (303, _many_qi),
+    "ties": (404, _ties),
+    "quoted": (505, _quoted),
+}
+
+
+# -- cost inputs ---------------------------------------------------------------------------
+def _as_number(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def anonymized_inputs(header: list[str], rows: list[list[str]], dghs: dict[str, DGH],
+                      seed: int, suppress: bool = True) -> dict[str, str]:
+    """CSV texts of the cost cases' anonymized inputs for one dataset."""
+    rng = random.Random(seed)
+    qi = [c for c, name in enumerate(header) if name in dghs]
+    numeric = {c for c in qi if all(_as_number(r[c]) is not None for r in rows)}
+
+    def up(c: int, value: str, steps: int) -> str:
+        dgh = dghs[header[c]]
+        v = dgh.index[value]
+        target = max(int(dgh.depth[v]) - steps, 0)
+        return dgh.labels[int(dgh.ancestors[v, target])]
+
+    levels = [[up(c, r[c], rng.randrange(0, 4)) if c in qi else r[c] for c in range(len(r))]
+              for r in rows]
+    intervals = []
+    sorted_values = {c: sorted({float(x[c]) for x in rows}) for c in numeric}
+    raw_text = {c: {float(x[c]): x[c] for x in rows} for c in numeric}
+    for r in rows:
+        out = list(r)
+        for c in qi:
+            values = sorted_values.get(c, [])
+            if c in numeric and len(values) > 1 and rng.random() < 0.7:
+                v = float(r[c])
+                lows = [x for x in values if x <= v]
+                highs = [x for x in values if x >= v]
+                lo, hi = rng.choice(lows), rng.choice(highs)
+                if lo == hi:
+                    lo, hi = values[0], values[-1]
+                out[c] = f"[{raw_text[c][lo]}-{raw_text[c][hi]}]"
+            else:
+                out[c] = up(c, r[c], rng.randrange(0, 3))
+        intervals.append(out)
+    suppressed = [[up(c, r[c], 99) if c in qi else r[c] for c in range(len(r))]
+                  if rng.random() < 0.2 else
+                  [up(c, r[c], 1) if c in qi else r[c] for c in range(len(r))] for r in rows]
+    result = {"levels.csv": csv_text(header, levels)}
+    if suppress:
+        result["suppressed.csv"] = csv_text(header, suppressed)
+    if numeric:
+        result["intervals.csv"] = csv_text(header, intervals)
+    return result
+
+
+def _write_dataset(folder: Path, trees_or_dghs: dict[str, str], raw_text: str) -> None:
+    if folder.exists():
+        shutil.rmtree(folder)
+    (folder / DGH_DIR).mkdir(parents=True)
+    (folder / RAW_FILE).write_text(raw_text, encoding="utf-8", newline="")
+    for name, text in trees_or_dghs.items():
+        (folder / DGH_DIR / f"{name}.txt").write_text(text, encoding="utf-8", newline="")
+
+
+def _finish(folder: Path, header: list[str], rows: list[list[str]], seed: int,
+            suppress: bool = True) -> None:
+    dghs = {}
+    for path in sorted((folder / DGH_DIR).glob("*.txt")):
+        dghs[path.stem] = parse_dgh(path.read_text(encoding="utf-8"), path.stem, str(path))
+    (folder / "anonymized").mkdir()
+    for name, text in anonymized_inputs(header, rows, dghs, seed, suppress).items():
+        (folder / "anonymized" / name).write_text(text, encoding="utf-8", newline="")
+
+
+def generate(cases_dir: Path, kit_root: Path) -> list[Path]:
+    """(Re)write every dataset folder under `cases_dir`; returns the folders written."""
+    raw = kit_root / RAW_FILE
+    dgh_dir = kit_root / DGH_DIR
+    if not raw.is_file() or not dgh_dir.is_dir():
+        raise UserError(f"the kit's {RAW_FILE} and {DGH_DIR}/ are not in {kit_root}; "
+                        f"generate cases from a checkout of the kit")
+    written = []
+    adult = cases_dir / "public" / "adult"
+    dgh_texts = {p.stem: p.read_text(encoding="utf-8") for p in sorted(dgh_dir.glob("*.txt"))}
+    raw_text = raw.read_bytes().decode("utf-8")
+    _write_dataset(adult, dgh_texts, raw_text)
+    table = list(csv.reader(io.StringIO(raw_text.lstrip("\ufeff"))))
+    _finish(adult, table[0], [r for r in table[1:] if r], seed=11, suppress=False)
+    written.append(adult)
+    for name, (seed, build) in HIDDEN.items():
+        trees, header, rows = build(random.Random(seed))
+        folder = cases_dir / "hidden" / name
+        _write_dataset(folder, {n: dgh_text(t) for n, t in trees.items()},
+                       csv_text(header, rows))
+        _finish(folder, header, rows, seed + 1)
+        written.append(folder)
+    return written

@@ -1,0 +1,204 @@
+"""Scoring one case's output (always in the grader's process, never in the child's).
+
+Cost functions: correct within a relative tolerance. Anonymizers: identical to the reference
+output (as parsed CSV) is "passed"; otherwise an output that is valid (same header and row
+count, non-QI cells unchanged, every QI cell a generalization of its raw cell) and has the
+function's privacy property is "partial"; anything else is "wrong". Messages name the first
+failing row and column; for hidden cases they never show a cell's value.
+"""
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from reference.dgh import DGH, read_dgh_folder
+from reference.io import Table, read_table
+
+from .contract import DGH_DIR, RAW_FILE
+
+PROPERTY = {
+    "random_anonymizer": "k-anonymous",
+    "clustering_anonymizer": "k-anonymous",
+    "mondrian": "k-anonymous",
+    "bottomup_anonymizer": "k-anonymous and l-diverse",
+    "samarati": "k-anonymous after suppressing at most max_sup rows",
+}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    status: str  # "passed", "partial" or "wrong"
+    message: str
+
+
+@dataclass
+class CaseData:
+    """A case's raw dataset and hierarchies, read once per grader process."""
+
+    raw: Table
+    dghs: list[DGH]  # per QI
+    qi_columns: list[int]
+    numeric: list[bool]  # per QI: every raw value parses with float()
+    raw_nodes: list[list[int]]  # per QI, per row: node id of the raw value
+
+    def sensitive_column(self) -> int | None:
+        others = [c for c in range(len(self.raw.header)) if c not in self.qi_columns]
+        return others[0] if len(others) == 1 else None
+
+
+def _float(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+@lru_cache(maxsize=64)
+def _load_case_data(folder: str, stamp: float) -> CaseData:
+    raw = read_table(os.path.join(folder, RAW_FILE))
+    dgh_by_name = read_dgh_folder(os.path.join(folder, DGH_DIR))
+    qi_columns = [c for c, name in enumerate(raw.header) if name in dgh_by_name]
+    dghs = [dgh_by_name[raw.header[c]] for c in qi_columns]
+    numeric = [all(_float(row[c]) is not None for row in raw.rows) for c in qi_columns]
+    raw_nodes = [[d.index[row[c]] for row in raw.rows] for c, d in zip(qi_columns, dghs)]
+    return CaseData(raw, dghs, qi_columns, numeric, raw_nodes)
+
+
+def load_case_data(folder: Path) -> CaseData:
+    """The raw side of a case (cached per folder and modification time)."""
+    return _load_case_data(str(folder), (folder / RAW_FILE).stat().st_mtime)
+
+
+@lru_cache(maxsize=64)
+def _expected_table(path: str, stamp: float) -> tuple[bytes, Table]:
+    return Path(path).read_bytes(), read_table(path)
+
+
+def parse_interval(cell: str) -> tuple[float, float] | None:
+    """`[lo-hi]` split at the first `-` after the first character that leaves two numbers."""
+    if len(cell) < 5 or cell[0] != "[" or cell[-1] != "]":
+        return None
+    inner = cell[1:-1]
+    for i in range(1, len(inner)):
+        if inner[i] == "-":
+            lo, hi = _float(inner[:i]), _float(inner[i + 1:])
+            if lo is not None and hi is not None:
+                return lo, hi
+    return None
+
+
+def compare_cost(value: float, expected: float, tolerance: float) -> Verdict:
+    if math.isclose(value, expected, rel_tol=tolerance, abs_tol=1e-9):
+        return Verdict("passed", f"returned {value!r}, correct")
+    return Verdict("wrong", f"returned {value!r}; that is not the correct cost")
+
+
+def _cell(hidden: bool, value: str) -> str:
+    return "" if hidden else f" {value!r}"
+
+
+def check_valid(out: Table, data: CaseData, intervals: bool, hidden: bool) -> str:
+    """'' when every cell of `out` is a valid generalization of its raw cell, else why not."""
+    raw = data.raw
+    if out.header != raw.header:
+        return (f"the header {out.header} differs from the raw file's {raw.header}" if not hidden
+                else "the header differs from the raw file's header")
+    if len(out.rows) != len(raw.rows):
+        return f"the output has {len(out.rows)} data rows, the raw file has {len(raw.rows)}"
+    qi = set(data.qi_columns)
+    for c, name in enumerate(raw.header):
+        if c in qi:
+            continue
+        for number, (o, r) in enumerate(zip(out.rows, raw.rows), start=1):
+            if o[c] != r[c]:
+                return (f"data row {number}, column {name!r}: non-QI cells must be copied "
+                        f"unchanged{'' if hidden else f' (raw {r[c]!r}, output {o[c]!r})'}")
+    for j, (c, dgh) in enumerate(zip(data.qi_columns, data.dghs)):
+        index, nodes, name = dgh.index, data.raw_nodes[j], raw.header[c]
+        for number, row in enumerate(out.rows, start=1):
+            cell = row[c]
+            node = index.get(cell)
+            raw_node = nodes[number - 1]
+            if node is not None:
+                if node == raw_node or dgh.is_ancestor_or_self(node, raw_node):
+                    continue
+                return (f"data row {number}, column {name!r}: output{_cell(hidden, cell)} is "
+                        f"not an ancestor of the raw value{_cell(hidden, raw.rows[number-1][c])}")
+            span = parse_interval(cell) if intervals and data.numeric[j] else None
+            if span is None:
+                what = "a label of the column's hierarchy" + (
+                    " or an interval [lo-hi]" if intervals and data.numeric[j] else "")
+                return f"data row {number}, column {name!r}: output{_cell(hidden, cell)} is not {what}"
+            lo, hi = span
+            value = float(raw.rows[number - 1][c])
+            if not lo < hi or not lo <= value <= hi:
+                return (f"data row {number}, column {name!r}: interval{_cell(hidden, cell)} does "
+                        f"not contain the raw value{_cell(hidden, raw.rows[number-1][c])} "
+                        f"(or lo >= hi)")
+    return ""
+
+
+def check_private(out: Table, data: CaseData, function: str, ints: dict[str, int]) -> str:
+    """'' when `out` has the function's privacy property, else the first violation."""
+    k = ints.get("k", 1)
+    groups: dict[tuple, list[int]] = {}
+    for number, row in enumerate(out.rows, start=1):
+        groups.setdefault(tuple(row[c] for c in data.qi_columns), []).append(number)
+    roots = tuple(d.root_label for d in data.dghs)
+    if function == "samarati":
+        suppressed = groups.get(roots, [])
+        max_sup = ints["max_sup"]
+        if 0 < len(suppressed) < k and len(suppressed) > max_sup:
+            return (f"{len(suppressed)} rows are suppressed (all QIs at the root) but "
+                    f"max_sup = {max_sup} and k = {k}")
+    for key, members in groups.items():
+        if len(members) < k and not (function == "samarati" and key == roots):
+            return (f"the equivalence class of data row {members[0]} has {len(members)} "
+                    f"row(s); k = {k}")
+    if function == "bottomup_anonymizer":
+        l_value = ints["l"]
+        sensitive = data.sensitive_column()
+        if sensitive is None:
+            return "the dataset has no single sensitive column"
+        for members in groups.values():
+            distinct = {out.rows[n - 1][sensitive] for n in members}
+            if len(distinct) < l_value:
+                return (f"the equivalence class of data row {members[0]} has {len(distinct)} "
+                        f"distinct value(s) of {out.header[sensitive]!r}; l = {l_value}")
+    return ""
+
+
+def first_difference(out: Table, expected: Table, hidden: bool) -> str:
+    for number, (o, e) in enumerate(zip(out.rows, expected.rows), start=1):
+        if o != e:
+            c = next(i for i, (a, b) in enumerate(zip(o, e)) if a != b)
+            shown = "" if hidden else f": expected {e[c]!r}, got {o[c]!r}"
+            return f"first difference at data row {number}, column {out.header[c]!r}{shown}"
+    return "the rows differ"
+
+
+def compare_table(output: Path, expected: Path, data: CaseData, function: str,
+                  ints: dict[str, int], hidden: bool) -> Verdict:
+    """The verdict on an anonymizer's output file."""
+    expected_bytes, expected_table = _expected_table(str(expected), expected.stat().st_mtime)
+    produced = output.read_bytes()
+    if produced == expected_bytes:
+        return Verdict("passed", "identical to the reference output")
+    try:
+        out = read_table(str(output))
+    except ValueError as e:
+        message = str(e).replace(str(output), "the output file")
+        return Verdict("wrong", f"the output is not a readable dataset: {message}")
+    if out.header == expected_table.header and out.rows == expected_table.rows:
+        return Verdict("passed", "identical to the reference output (as parsed CSV)")
+    problem = check_valid(out, data, intervals=function == "mondrian", hidden=hidden)
+    if problem:
+        return Verdict("wrong", f"not a valid generalization: {problem}")
+    problem = check_private(out, data, function, ints)
+    if problem:
+        return Verdict("wrong", f"valid, but not {PROPERTY[function]}: {problem}")
+    return Verdict("partial", f"valid and {PROPERTY[function]}, but not the reference output: "
+                   f"{first_difference(out, expected_table, hidden)}")

@@ -1,0 +1,196 @@
+"""Expected outputs: produced by the reference, stored with a manifest of hashes.
+
+Each case's expected output is stored under `cases_dir/expected/<key>.csv` (anonymizers) or
+`<key>.json` (costs and expected errors), where the key hashes what determines the answer:
+the function, its integer arguments and the bytes of the case's input files. The manifest
+(`cases_dir/manifest.json`) lists, per key, the case's definition and the sha256 of its
+inputs and of its expected output, and the sha256 of every dataset file. `regen` regenerates
+the datasets and every output; `lookup` refuses a missing or stale one. The expected files
+live only here: children never see them, the grader's process does all the comparing.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from .contract import ANONYMIZED_INPUT, DGH_DIR, OUTPUT_FILE, RAW_FILE, call_args, is_cost
+from .errors import UserError
+from .fsutil import atomic_write_text, dump_json, sha256_bytes, sha256_file
+from .rubric import Case, Rubric
+
+MANIFEST = "manifest.json"
+
+
+@dataclass(frozen=True)
+class Expected:
+    """What a case must produce: a table file, a number, or an exception type."""
+
+    kind: str  # "table", "value" or "error"
+    path: Path | None = None
+    value: float | None = None
+    error: str | None = None
+
+
+@lru_cache(maxsize=256)
+def _file_hash(path: str, stamp: float, size: int) -> str:
+    return sha256_file(Path(path))
+
+
+def file_hash(path: Path) -> str:
+    st = path.stat()
+    return _file_hash(str(path), st.st_mtime, st.st_size)
+
+
+def input_files(case: Case, cases_dir: Path) -> dict[str, Path]:
+    """The files a case's child receives, by their name in the child's directory."""
+    folder = cases_dir / case.data
+    raw = folder / RAW_FILE
+    dgh_dir = folder / DGH_DIR
+    if not raw.is_file() or not dgh_dir.is_dir():
+        raise UserError(f"case {case.id}: {folder} must hold {RAW_FILE} and {DGH_DIR}/ "
+                        f"(run `python -m grader regen`?)")
+    files = {RAW_FILE: raw}
+    for p in sorted(dgh_dir.iterdir()):
+        if p.is_file():
+            files[f"{DGH_DIR}/{p.name}"] = p
+    if case.anonymized:
+        anon = folder / case.anonymized
+        if not anon.is_file():
+            raise UserError(f"case {case.id}: anonymized input {anon} not found")
+        files[ANONYMIZED_INPUT] = anon
+    return files
+
+
+def case_key(case: Case, cases_dir: Path) -> str:
+    """A hash of everything that determines the case's answer."""
+    inputs = {name: file_hash(p) for name, p in input_files(case, cases_dir).items()}
+    definition = {"function": case.function, "ints": case.ints, "inputs": inputs,
+                  "expect": case.expect}
+    return sha256_bytes(json.dumps(definition, sort_keys=True).encode())[:24]
+
+
+def copy_inputs(case: Case, cases_dir: Path, dest: Path) -> None:
+    """Copy a case's input files into `dest` under the handout's names."""
+    for name, src in input_files(case, cases_dir).items():
+        target = dest / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, target)
+
+
+def load_manifest(cases_dir: Path) -> dict:
+    path = cases_dir / MANIFEST
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {"entries": {}, "files": {}}
+    except ValueError as e:
+        raise UserError(f"{path}: not valid JSON ({e}); run `python -m grader regen`")
+
+
+def lookup(case: Case, cases_dir: Path, manifest: dict) -> Expected:
+    """The stored expected output of a case; UserError when it is missing or stale."""
+    key = case_key(case, cases_dir)
+    entry = manifest.get("entries", {}).get(key)
+    hint = "run `python -m grader regen` (with this rubric) to produce it"
+    if entry is None:
+        raise UserError(f"case {case.id}: no expected output for its current inputs and "
+                        f"arguments; {hint}")
+    if entry["kind"] == "error":
+        return Expected("error", error=entry["error"])
+    path = cases_dir / entry["file"]
+    if not path.is_file() or file_hash(path) != entry["sha256"]:
+        raise UserError(f"case {case.id}: {path} is missing or differs from the manifest; {hint}")
+    if entry["kind"] == "value":
+        return Expected("value", value=json.loads(path.read_text(encoding="utf-8"))["value"])
+    return Expected("table", path=path)
+
+
+def _run_reference(case: Case, cases_dir: Path) -> tuple[str, object]:
+    """Run the reference on a case in a temporary folder: ("table", bytes), ("value", float)
+    or ("error", type name)."""
+    import reference
+    function = getattr(reference, case.function)
+    with tempfile.TemporaryDirectory(prefix="kanon-regen-") as tmp:
+        copy_inputs(case, cases_dir, Path(tmp))
+        cwd = os.getcwd()
+        os.chdir(tmp)
+        try:
+            result = function(*call_args(case.function, case.ints))
+        except (ValueError, FileNotFoundError) as e:
+            if case.expect and case.expect in [c.__name__ for c in type(e).__mro__]:
+                return "error", case.expect
+            raise UserError(f"case {case.id}: the reference raised {type(e).__name__}: {e}")
+        finally:
+            os.chdir(cwd)
+        if case.expect:
+            raise UserError(f"case {case.id}: expects {case.expect}, but the reference "
+                            f"did not raise it")
+        if is_cost(case.function):
+            return "value", float(result)
+        return "table", (Path(tmp) / OUTPUT_FILE).read_bytes()
+
+
+def regenerate(rubrics: list[Rubric], kit_root: Path, datasets: bool = True) -> dict:
+    """Regenerate the datasets (casegen) and every expected output of `rubrics` (which must
+    share one cases_dir); returns the new manifest. Entries no rubric uses are dropped."""
+    from . import casegen
+    dirs = {r.cases_dir for r in rubrics}
+    if len(dirs) != 1:
+        raise UserError("regen: the rubrics use different cases_dir folders; regenerate "
+                        "them one at a time")
+    cases_dir = dirs.pop()
+    if datasets:
+        casegen.generate(cases_dir, kit_root)
+    expected_dir = cases_dir / "expected"
+    if expected_dir.exists():
+        shutil.rmtree(expected_dir)
+    expected_dir.mkdir(parents=True)
+    entries: dict[str, dict] = {}
+    for rubric in rubrics:
+        for case in rubric.cases():
+            key = case_key(case, cases_dir)
+            if key in entries:
+                continue
+            kind, result = _run_reference(case, cases_dir)
+            entry = {"function": case.function, "data": case.data, "ints": case.ints,
+                     "anonymized": case.anonymized, "kind": kind, "example_case": case.id}
+            if kind == "error":
+                entry["error"] = result
+            else:
+                suffix = ".csv" if kind == "table" else ".json"
+                path = expected_dir / f"{key}{suffix}"
+                data = result if kind == "table" else dump_json({"value": result}).encode()
+                path.write_bytes(data)
+                entry["file"] = path.relative_to(cases_dir).as_posix()
+                entry["sha256"] = sha256_bytes(data)
+            entries[key] = entry
+    files = {p.relative_to(cases_dir).as_posix(): sha256_file(p)
+             for p in sorted(cases_dir.rglob("*"))
+             if p.is_file() and p.name != MANIFEST and "expected" not in p.relative_to(
+                 cases_dir).parts[:1]}
+    manifest = {"entries": entries, "files": files}
+    atomic_write_text(cases_dir / MANIFEST, dump_json(manifest))
+    return manifest
+
+
+def stale(rubrics: list[Rubric]) -> list[str]:
+    """Why the stored cases are not up to date for `rubrics` (empty when they are)."""
+    problems: list[str] = []
+    for rubric in rubrics:
+        cases_dir = rubric.cases_dir
+        manifest = load_manifest(cases_dir)
+        for rel, digest in manifest.get("files", {}).items():
+            path = cases_dir / rel
+            if not path.is_file() or sha256_file(path) != digest:
+                problems.append(f"{path}: differs from the manifest")
+        for case in rubric.cases():
+            try:
+                lookup(case, cases_dir, manifest)
+            except UserError as e:
+                problems.append(str(e))
+    return problems

@@ -1,0 +1,185 @@
+"""Writing the results of a batch: gradebook, feedback, Gradescope JSON, summary.
+
+Files under DIR (all written atomically, deterministic bytes: sorted, no timestamps):
+  grades.csv                     student, one column per part, total, max, percent, status
+  feedback/<student>.md          what each case did, the first failing property or row
+  results/<student>/results.json Gradescope's format (tests with name, score, max_score, ...)
+  summary.md, summary.json       counts per status, score distribution, per-case pass rates
+  timings.csv                    seconds per import and call (varies run to run; kept apart)
+"""
+from __future__ import annotations
+
+import csv
+import io
+import statistics
+from pathlib import Path
+
+from .fsutil import atomic_write_text, dump_json
+from .grade import STATUS_ORDER
+from .rubric import Rubric
+
+OUTPUT_SHOWN = 3000  # characters of a case's printed output shown in feedback
+LABEL = {"passed": "PASS", "partial": "PARTIAL"}
+
+
+def fmt(x: float) -> str:
+    """A score for people and gradebooks: at most two decimals, no trailing zeros."""
+    text = f"{x:.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def percent(record: dict) -> float:
+    return 100.0 * record["score"] / record["max"] if record["max"] else 0.0
+
+
+def grades_csv(records: list[dict], rubric: Rubric) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["student"] + [p.key for p in rubric.parts] +
+                    ["total", "max", "percent", "status"])
+    for r in sorted(records, key=lambda r: r["student"]):
+        writer.writerow([r["student"]] + [fmt(r["parts"].get(p.key, 0.0)) for p in rubric.parts]
+                        + [fmt(r["score"]), fmt(r["max"]), fmt(percent(r)), r["status"]])
+    return buffer.getvalue()
+
+
+def _fence(text: str) -> str:
+    text = text.replace("```", "'''")
+    if len(text) > OUTPUT_SHOWN:
+        text = text[:OUTPUT_SHOWN] + f"\n[... {len(text) - OUTPUT_SHOWN} more characters]"
+    return "```\n" + text.rstrip("\n") + "\n```\n"
+
+
+def _case_title(case: dict) -> str:
+    return ("hidden case: " if case["hidden"] else "") + case["name"]
+
+
+def feedback_md(record: dict, rubric: Rubric) -> str:
+    """One student's feedback: score, notes, then every case of every part."""
+    lines = [f"# Feedback for {record['student']}", "",
+             f"**Score: {fmt(record['score'])} / {fmt(record['max'])}** "
+             f"({fmt(percent(record))}%). Status: `{record['status']}`.", "",
+             f"Submission: `{record['source']}`" + (
+                 f"; graded file: `{record['solution']}`." if record.get("solution") else "."),
+             ""]
+    if record["notes"]:
+        lines += ["## Notes", ""] + [f"- {n}" for n in record["notes"]] + [""]
+    imported = record.get("import") or {}
+    if imported.get("output"):
+        lines += ["Printed while your file was imported:", "", _fence(imported["output"])]
+    lines += ["## Parts", "", "| Part | Points | Max |", "|---|---:|---:|"]
+    for part in rubric.parts:
+        lines.append(f"| {part.key} | {fmt(record['parts'].get(part.key, 0))} | "
+                     f"{fmt(part.points)} |")
+    lines.append("")
+    for part in rubric.parts:
+        cases = [c for c in record["cases"] if c["part"] == part.key]
+        lines += [f"## {part.key}: {fmt(record['parts'].get(part.key, 0))} / {fmt(part.points)}",
+                  ""]
+        for case in cases:
+            label = LABEL.get(case["status"], "FAIL")
+            lines.append(f"- **{label}** {_case_title(case)} — {fmt(case['points'])} / "
+                         f"{fmt(case['max_points'])} — `{case['status']}`")
+            message = case["message"]
+            head, _, rest = message.partition("\n")
+            lines.append(f"  {head}")
+            if rest:
+                lines += ["", "  Traceback (your code):", ""] + [
+                    "  " + line for line in _fence(rest).splitlines()] + [""]
+            if case.get("output"):
+                lines += ["", "  Printed:", ""] + ["  " + line for line in
+                                                   _fence(case["output"]).splitlines()] + [""]
+        lines.append("")
+    lines += ["Hidden cases use datasets you have not seen; their feedback names the row and "
+              "column at fault but never shows their data.", ""]
+    return "\n".join(lines)
+
+
+def gradescope_json(record: dict, rubric: Rubric) -> str:
+    """Gradescope's results.json for one student."""
+    tests = []
+    for n, case in enumerate(record["cases"], start=1):
+        part_index = next(i for i, p in enumerate(rubric.parts, start=1) if p.key == case["part"])
+        output = case["message"]
+        if case.get("output"):
+            output += "\n\nPrinted:\n" + case["output"][:OUTPUT_SHOWN]
+        tests.append({"name": f"{case['part']}: {_case_title(case)}",
+                      "number": f"{part_index}.{sum(1 for c in record['cases'][:n] if c['part'] == case['part'])}",
+                      "score": round(case["points"], 4), "max_score": round(case["max_points"], 4),
+                      "status": "passed" if case["status"] == "passed" else "failed",
+                      "output": output, "visibility": case["visibility"]})
+    notes = "\n".join(f"- {n}" for n in record["notes"])
+    return dump_json({"score": record["score"], "output": f"Status: {record['status']}\n{notes}",
+                      "visibility": "visible", "stdout_visibility": "hidden", "tests": tests})
+
+
+def summary(records: list[dict], rubric: Rubric) -> tuple[str, dict]:
+    """(Markdown, JSON-ready dict): counts per status, distribution, per-part and per-case."""
+    percents = [percent(r) for r in records]
+    counts = {s: sum(r["status"] == s for r in records) for s in STATUS_ORDER}
+    counts = {s: n for s, n in counts.items() if n}
+    buckets = {f"{lo}-{lo + 9}" if lo < 90 else "90-100": 0 for lo in range(0, 100, 10)}
+    for p in percents:
+        lo = min(int(p // 10) * 10, 90)
+        buckets[f"{lo}-{lo + 9}" if lo < 90 else "90-100"] += 1
+    parts = {}
+    for part in rubric.parts:
+        scores = [r["parts"].get(part.key, 0.0) for r in records]
+        parts[part.key] = {"mean": round(statistics.fmean(scores), 4) if scores else 0.0,
+                           "full": sum(abs(s - part.points) < 1e-9 for s in scores),
+                           "max": part.points}
+    cases = {}
+    for case in rubric.cases():
+        statuses = [c["status"] for r in records for c in r["cases"] if c["id"] == case.id]
+        cases[case.id] = {s: statuses.count(s) for s in sorted(set(statuses))}
+    stats = {"students": len(records),
+             "mean": round(statistics.fmean(percents), 4) if percents else 0.0,
+             "median": round(statistics.median(percents), 4) if percents else 0.0,
+             "min": round(min(percents), 4) if percents else 0.0,
+             "max": round(max(percents), 4) if percents else 0.0}
+    data = {"stats": stats, "status_counts": counts, "distribution": buckets, "parts": parts,
+            "cases": cases}
+    md = ["# Grading summary", "",
+          f"{stats['students']} submissions; percent scores: mean {fmt(stats['mean'])}, median "
+          f"{fmt(stats['median'])}, min {fmt(stats['min'])}, max {fmt(stats['max'])}.", "",
+          "## Status", "", "| Status | Submissions |", "|---|---:|"]
+    md += [f"| {s} | {n} |" for s, n in counts.items()]
+    md += ["", "## Score distribution (percent)", "", "| Range | Submissions | |", "|---|---:|---|"]
+    md += [f"| {b} | {n} | {'#' * n} |" for b, n in buckets.items()]
+    md += ["", "## Parts", "", "| Part | Mean | Max | Full marks |", "|---|---:|---:|---:|"]
+    md += [f"| {k} | {fmt(v['mean'])} | {fmt(v['max'])} | {v['full']} |" for k, v in parts.items()]
+    md += ["", "## Cases", "", "| Case | Statuses |", "|---|---|"]
+    md += [f"| {cid} | {', '.join(f'{s} {n}' for s, n in st.items())} |"
+           for cid, st in cases.items()]
+    return "\n".join(md) + "\n", data
+
+
+def timings_csv(records: list[dict]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["student", "what", "seconds"])
+    for r in sorted(records, key=lambda r: r["student"]):
+        if r.get("timing", {}).get("import") is not None:
+            writer.writerow([r["student"], "import", f"{r['timing']['import']:.4f}"])
+        for c in r["cases"]:
+            if c.get("seconds") is not None:
+                writer.writerow([r["student"], c["id"], f"{c['seconds']:.4f}"])
+        if r.get("timing", {}).get("total") is not None:
+            writer.writerow([r["student"], "grading (wall)", f"{r['timing']['total']:.4f}"])
+    return buffer.getvalue()
+
+
+def write_student(out: Path, record: dict, rubric: Rubric) -> None:
+    """The per-student files, written as soon as the student is graded."""
+    sid = record["student"]
+    atomic_write_text(out / "feedback" / f"{sid}.md", feedback_md(record, rubric))
+    atomic_write_text(out / "results" / sid / "results.json", gradescope_json(record, rubric))
+
+
+def write_batch(out: Path, records: list[dict], rubric: Rubric) -> None:
+    """The class-wide files (after every student is graded)."""
+    atomic_write_text(out / "grades.csv", grades_csv(records, rubric))
+    md, data = summary(records, rubric)
+    atomic_write_text(out / "summary.md", md)
+    atomic_write_text(out / "summary.json", dump_json(data))
+    atomic_write_text(out / "timings.csv", timings_csv(records))

@@ -1,0 +1,346 @@
+"""Grading one submission: unpack, choose the solution, check it statically, run every case
+in the sandbox, score the results. Returns a plain, JSON-ready record (see `grade`).
+
+Statuses of a case: passed, partial, wrong (graded outputs); not-attempted, missing,
+signature (static or runtime checks); error, exit, crash, timeout, memory, file-too-large,
+bad-return, no-output (the call misbehaved); import-* (the module could not be imported).
+A submission's status is its most serious problem (STATUS_ORDER), or "ok".
+"""
+from __future__ import annotations
+
+import shutil
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import compare
+from .contract import FUNCTIONS, OUTPUT_FILE, SIGNATURES, call_args, is_cost
+from .expected import Expected, copy_inputs
+from .intake import ArchiveProblem, Caps, Submission, unpack
+from .rubric import Case, Rubric
+from .sandbox import CallOutcome, Cancelled, ImportOutcome, Limits, Session
+from .solution import Solution, choose
+from .static import FunctionCheck, positional_problem, signature_check
+
+STATUS_ORDER = ["grader-error", "forbidden", "unsafe-archive", "bad-archive", "no-solution", "syntax-error",
+                "import-timeout", "import-exit", "import-crash", "import-memory", "import-error",
+                "timeout", "memory", "crash", "file-too-large", "exit", "error", "bad-return",
+                "no-output", "signature", "missing", "not-attempted", "output-capped", "ok"]
+IMPORT_STATUS = {"exception": "import-error", "exit": "import-exit", "memory": "import-memory",
+                 "timeout": "import-timeout", "crash": "import-crash"}
+SCORED = ("passed", "partial")
+
+
+@dataclass
+class Context:
+    """Everything grading needs besides the submission; shared by all workers."""
+
+    rubric: Rubric
+    expected: dict[str, Expected]  # case id -> expected output
+    limits: Limits
+    caps: Caps
+    scratch_base: Path
+    bwrap_hidden: list[Path] | None = None
+    cancel: threading.Event | None = None
+    deny: list[Path] | None = None  # folders the child's Python code may not open
+
+
+class _Scrub:
+    """Replaces the scratch directory's path in child-reported text (determinism)."""
+
+    def __init__(self, scratch: Path):
+        self.pairs = [(str(scratch / "sub") + "/", ""), (str(scratch), "<sandbox>")]
+
+    def __call__(self, text: str) -> str:
+        for old, new in self.pairs:
+            text = text.replace(old, new)
+        return text
+
+
+def grade(sub: Submission, ctx: Context) -> dict:
+    """Grade one submission; the record lists every case with its status and points."""
+    record = {"student": sub.student, "source": sub.source, "notes": list(sub.notes),
+              "solution": None, "import": None, "cases": [], "timing": {}}
+    scratch = Path(tempfile.mkdtemp(prefix=f"kanon-{sub.student[:20]}-", dir=ctx.scratch_base))
+    try:
+        _grade_into(record, sub, ctx, scratch)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return _totals(record, ctx.rubric)
+
+
+def _grade_into(record: dict, sub: Submission, ctx: Context, scratch: Path) -> None:
+    rubric = ctx.rubric
+    try:
+        root = unpack(sub, scratch / "unpacked", rubric.id_pattern, ctx.caps)
+        solution = choose(root)
+    except ArchiveProblem as e:
+        record["notes"] = list(sub.notes) + [f"Your submission was not graded: {e}."]
+        _fill(record, rubric, e.status, "the submission could not be unpacked safely")
+        return
+    record["notes"] = list(sub.notes) + solution.notes  # unpack may have added notes
+    if solution.file is None:
+        _fill(record, rubric, "no-solution", "no solution file found")
+        return
+    record["solution"] = solution.file.relative_to(root).as_posix()
+    static = solution.static
+    if static.syntax_error:
+        record["notes"].append(f"{record['solution']} cannot be parsed: {static.syntax_error}.")
+        _fill(record, rubric, "syntax-error", f"syntax error: {static.syntax_error}")
+        return
+    for check in static.functions.values():
+        record["notes"].extend(check.notes)
+    sub_dir = scratch / "sub"
+    for rel in solution.sources:
+        target = sub_dir / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(root / rel, target)
+    shutil.rmtree(root)  # data files the student sent are never visible to the child
+    runner = _CaseRunner(ctx, scratch, solution, root, record)
+    try:
+        runner.run_all(static.functions)
+    finally:
+        runner.close()
+
+
+def _fill(record: dict, rubric: Rubric, status: str, message: str) -> None:
+    """Every case gets the same status and no points."""
+    record["cases"] = [_case_entry(rubric, c, status, message) for c in rubric.cases()]
+
+
+def _case_entry(rubric: Rubric, case: Case, status: str, message: str, *, output: str = "",
+                fraction: float = 0.0, seconds: float | None = None) -> dict:
+    points = rubric.part_of(case).case_points(case)
+    return {"id": case.id, "part": case.part, "function": case.function, "name": case.name,
+            "hidden": case.hidden, "visibility": case.visibility, "status": status,
+            "message": message, "output": output, "max_points": round(points, 6),
+            "points": round(points * fraction, 6), "seconds": seconds}
+
+
+class _CaseRunner:
+    """Runs a submission's cases through one sandbox session (restarted when it dies)."""
+
+    def __init__(self, ctx: Context, scratch: Path, solution: Solution, root: Path,
+                 record: dict):
+        self.ctx, self.scratch, self.record = ctx, scratch, record
+        self.scrub = _Scrub(scratch)
+        sub_dir = scratch / "sub"
+        self.file = sub_dir / solution.file.relative_to(root)
+        self.paths = [sub_dir / p.relative_to(root) for p in solution.import_paths]
+        self.module = solution.module
+        self.import_cwd = scratch / "import"
+        self.session: Session | None = None
+        self.mode = "full"
+        self.import_failure: str | None = None  # import-* status when no mode worked
+        self.functions: dict = {}
+        self.max_call = max(c.time_limit for c in ctx.rubric.cases())
+
+    def close(self) -> None:
+        if self.session is not None:
+            self.session.close()
+            self.session = None
+
+    # -- sessions ------------------------------------------------------------------------
+    def _start(self, mode: str) -> ImportOutcome:
+        self.close()
+        self.session = Session(self.scratch, self.ctx.limits, bwrap_hidden=self.ctx.bwrap_hidden,
+                               cancel=self.ctx.cancel, deny=self.ctx.deny)
+        return self.session.start(
+            file=self.file, module=self.module, paths=self.paths, import_cwd=self.import_cwd,
+            functions=list(FUNCTIONS), mode=mode,
+            import_limit=float(self.ctx.rubric.settings["import_time_limit"]),
+            max_call_seconds=self.max_call)
+
+    def _first_import(self) -> None:
+        first_case = self.ctx.rubric.cases()[0]
+        self.import_cwd.mkdir()
+        copy_inputs(first_case, self.ctx.rubric.cases_dir, self.import_cwd)
+        outcome = self._start("full")
+        self.record["timing"]["import"] = outcome.seconds
+        info = {"status": outcome.status, "mode": "full", "output": self.scrub(outcome.output)}
+        if outcome.status != "ok":
+            info["problem"] = self._describe_import(outcome)
+            fallback = self._start("defs")
+            if fallback.status == "ok":
+                self.mode = "defs"
+                info["mode"] = "defs"
+                self.record["notes"].append(
+                    f"Importing your file failed ({info['problem']}). It was graded with its "
+                    f"top-level code removed (only imports, functions, classes and simple "
+                    f"assignments kept). Keep experiments under `if __name__ == \"__main__\":`.")
+                outcome = fallback
+            else:
+                self.import_failure = IMPORT_STATUS[outcome.status]
+        if outcome.forbidden:
+            self._forbidden(outcome.forbidden, "while your file was imported")
+        if outcome.output_dropped:
+            self.record["notes"].append(f"Your file printed {outcome.output_dropped} bytes more "
+                                        f"than the grader keeps while it was imported.")
+            self.record.setdefault("capped", True)
+        self.record["import"] = info
+        self.functions = outcome.functions
+
+    def _describe_import(self, outcome: ImportOutcome) -> str:
+        limit = self.ctx.rubric.settings["import_time_limit"]
+        error = outcome.error
+        if outcome.status == "timeout":
+            return f"it took longer than the import time limit of {limit:g} s"
+        if outcome.status == "exit":
+            return f"it called sys.exit / exit (code {error.get('code', '?')}) while importing"
+        if outcome.status == "crash":
+            return f"the process died while importing ({error.get('signal', '?')})"
+        if outcome.status == "memory":
+            return "it ran out of memory while importing"
+        return f"{error.get('type', 'an exception')}: {self.scrub(error.get('message', ''))}"
+
+    # -- cases ---------------------------------------------------------------------------
+    def run_all(self, static: dict[str, FunctionCheck]) -> None:
+        rubric = self.ctx.rubric
+        needed = {c.function for c in rubric.cases()
+                  if static[c.function].state not in ("not-attempted", "signature")}
+        if needed:
+            self._first_import()
+        for case in rubric.cases():
+            state, message = self._function_state(case.function, static[case.function])
+            if state != "ok":
+                self.record["cases"].append(_case_entry(rubric, case, state, message))
+                continue
+            self.record["cases"].append(self._run_case(case))
+
+    def _function_state(self, name: str, check: FunctionCheck) -> tuple[str, str]:
+        if check.state in ("not-attempted", "signature"):
+            return check.state, check.message
+        if self.import_failure:
+            return self.import_failure, (f"your file could not be imported: "
+                                         f"{self.record['import']['problem']}")
+        info = self.functions.get(name, {})
+        if not info.get("callable"):
+            return "missing", check.message or f"`{name}` is not a function of your module."
+        params = info.get("params")
+        if params is not None and check.state != "ok":
+            state, message, _ = signature_check(name, [tuple(p) for p in params])
+            if state != "ok":
+                return state, message
+        elif params is not None:
+            problem = positional_problem([tuple(p) for p in params], len(SIGNATURES[name]))
+            if problem:
+                return "signature", f"`{name}` cannot be called as the handout says: {problem}"
+        return "ok", ""
+
+    def _ensure_session(self) -> bool:
+        if self.session is not None and self.session.alive():
+            return True
+        outcome = self._start(self.mode)
+        if outcome.status != "ok":
+            self.import_failure = IMPORT_STATUS[outcome.status]
+            self.record.setdefault("import", {})["problem"] = self._describe_import(outcome)
+            return False
+        return True
+
+    def _run_case(self, case: Case) -> dict:
+        rubric = self.ctx.rubric
+        if not self._ensure_session():
+            return _case_entry(rubric, case, self.import_failure,
+                               f"your file could not be imported again: "
+                               f"{self.record['import']['problem']}")
+        cwd = self.scratch / "case"
+        if cwd.exists():
+            shutil.rmtree(cwd)
+        cwd.mkdir()
+        for sub in ("home", "tmp"):
+            (cwd / sub).mkdir()
+        copy_inputs(case, rubric.cases_dir, cwd)
+        outcome = self.session.call(case=case.id, cwd=cwd, function=case.function,
+                                    args=call_args(case.function, case.ints),
+                                    time_limit=case.time_limit)
+        if outcome.output_dropped:
+            self.record["capped"] = True
+        try:
+            status, message, fraction = self._judge(case, outcome, cwd)
+        finally:
+            shutil.rmtree(cwd, ignore_errors=True)
+        if outcome.forbidden:
+            self._forbidden(outcome.forbidden, f"in case {case.id}")
+            status, fraction = "forbidden", 0.0
+            message = (f"tried to access the grader's own files ({outcome.forbidden[0]}); "
+                       f"the access was refused and this case earns no points")
+        shown = "" if status in SCORED else self.scrub(outcome.output)
+        return _case_entry(rubric, case, status, message, output=shown, fraction=fraction,
+                           seconds=round(outcome.seconds, 4))
+
+    def _judge(self, case: Case, outcome: CallOutcome, cwd: Path) -> tuple[str, str, float]:
+        expected = self.ctx.expected[case.id]
+        partial = self.ctx.rubric.part_of(case).partial_credit
+        error = outcome.error
+        if outcome.status == "timeout":
+            return "timeout", f"did not finish within the time limit of {case.time_limit:g} s", 0
+        if outcome.status == "memory":
+            return "memory", (f"ran out of memory (limit {self.ctx.limits.memory_mb} MB): "
+                              f"{self._error_text(error)}"), 0
+        if outcome.status == "file-size":
+            return "file-too-large", (f"wrote a file larger than "
+                                      f"{self.ctx.limits.file_size_mb} MB"), 0
+        if outcome.status == "crash":
+            if "signal" in error:
+                return "crash", f"the process was killed by {error['signal']}", 0
+            return "crash", (f"the process ended (exit code {error.get('code', '?')}) without "
+                             f"returning, e.g. through os._exit"), 0
+        if outcome.status == "exit":
+            return "exit", f"called sys.exit / exit (code {error.get('code', '?')})", 0
+        if outcome.status == "exception":
+            mro = error.get("mro", [error.get("type")])
+            if expected.kind == "error" and expected.error in mro:
+                return "passed", f"raised {error.get('type')} as the contract requires", 1.0
+            if error.get("type") == "NotImplementedError":
+                return "not-attempted", "raised NotImplementedError", 0
+            return "error", self._error_text(error), 0
+        # returned normally
+        if expected.kind == "error":
+            return "wrong", f"should raise {expected.error}, but returned normally", 0
+        if is_cost(case.function):
+            value = outcome.value
+            if value.get("value_kind") != "number":
+                shown = value.get("type", "None") if value.get("value_kind") == "other" else "None"
+                return "bad-return", f"returned {shown}, not a number", 0
+            verdict = compare.compare_cost(value["value"], expected.value,
+                                           float(self.ctx.rubric.settings["cost_tolerance"]))
+        else:
+            output = cwd / OUTPUT_FILE
+            if not output.is_file():
+                return "no-output", (f"returned without writing the output file "
+                                     f"(`output_file`, here {OUTPUT_FILE!r})"), 0
+            data = compare.load_case_data(self.ctx.rubric.cases_dir / case.data)
+            verdict = compare.compare_table(output, expected.path, data, case.function,
+                                            case.ints, case.hidden)
+        fraction = {"passed": 1.0, "partial": partial}.get(verdict.status, 0.0)
+        return verdict.status, verdict.message, fraction
+
+    def _forbidden(self, paths: list[str], where: str) -> None:
+        self.record["forbidden"] = True
+        shown = ", ".join(repr(p) for p in paths[:3])
+        self.record["notes"].append(f"Your code tried to access the grader's files {where} "
+                                    f"({shown}). The access was refused; TAs are notified.")
+
+    def _error_text(self, error: dict) -> str:
+        head = f"raised {error.get('type', 'an exception')}: {error.get('message', '')}"
+        trace = error.get("traceback", "")
+        return self.scrub(head + ("\n" + trace if trace else ""))
+
+
+def _totals(record: dict, rubric: Rubric) -> dict:
+    parts = {p.key: 0.0 for p in rubric.parts}
+    for case in record["cases"]:
+        parts[case["part"]] += case["points"]
+    record["parts"] = {k: round(v, 4) for k, v in parts.items()}
+    record["score"] = round(sum(parts.values()), 4)
+    record["max"] = round(rubric.max_points, 4)
+    statuses = {c["status"] for c in record["cases"]}
+    if record.get("import") and record["import"].get("problem"):
+        statuses.add(IMPORT_STATUS.get(record["import"]["status"], "import-error"))
+    if record.pop("forbidden", False):
+        statuses.add("forbidden")
+    if record.pop("capped", False):
+        statuses.add("output-capped")
+    record["status"] = next((s for s in STATUS_ORDER if s in statuses), "ok")
+    return record
