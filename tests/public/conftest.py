@@ -184,6 +184,7 @@ class Runner:
         return self.tables[case]
 
     def output(self, run: Run) -> Output:
+        self.solution.function(run.function)  # an import error fails here, unprefixed
         if run not in self.outputs:
             try:
                 self.outputs[run] = self._run(run)

@@ -1,0 +1,155 @@
+"""Quality gate of the public self-check (tests/public/).
+
+The public tests pass against the reference, fail cleanly (one line each, no collection error)
+against the untouched skeleton.py and against a solution that dies on import, catch every
+mutant of tests/kit/mutants.py with the test it names, work from a student bundle's root, and
+their expected outputs are what the reference produces today.
+"""
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from mutants import MUTANTS, Mutant, apply
+
+ROOT = Path(__file__).resolve().parents[2]
+PUBLIC = ROOT / "tests" / "public"
+NOT_GRADED = "test_public_api.py::test_signature"  # passes on the untouched skeleton
+
+
+@dataclass
+class Report:
+    """Outcome of one public-test run: test id ('file.py::name[param]') -> (outcome, message)."""
+
+    results: dict[str, tuple[str, str]]
+    stdout: str
+
+    def with_outcome(self, outcome: str) -> list[str]:
+        return sorted(t for t, (o, _) in self.results.items() if o == outcome)
+
+
+def run_public(tmp: Path, *args: str, cwd: Path = ROOT, tests: Path | None = PUBLIC,
+               env: dict[str, str] | None = None) -> Report:
+    """Run the public tests (`tests`, else the configured testpaths) in a subprocess and
+    parse its JUnit XML."""
+    xml = tmp / f"report-{len(list(tmp.glob('report-*')))}.xml"
+    environment = {k: v for k, v in os.environ.items() if k != "KANON_SOLUTION"}
+    environment.update(env or {})
+    completed = subprocess.run(
+        [sys.executable, "-m", "pytest", *([str(tests)] if tests else []), "-p",
+         "no:cacheprovider", "-q",
+         f"--junitxml={xml}", *args], cwd=cwd, env=environment, capture_output=True, text=True,
+        timeout=600)
+    results: dict[str, tuple[str, str]] = {}
+    for case in ET.parse(xml).iter("testcase"):
+        module = case.get("classname", "").rsplit(".", 1)[-1]
+        name = f"{module}.py::{case.get('name')}" if module else case.get("name", "")
+        outcome, message = "passed", ""
+        for child in case:
+            if child.tag in ("failure", "error", "skipped"):
+                outcome = {"failure": "failed"}.get(child.tag, child.tag)
+                message = child.get("message", "")
+        results[name] = (outcome, message.removeprefix("Failed: "))
+    return Report(results, completed.stdout)
+
+
+def test_public_tests_pass_against_the_reference(tmp_path):
+    report = run_public(tmp_path, "--solution", "reference")
+    assert report.with_outcome("passed") == sorted(report.results)
+    assert len(report.results) >= 80
+    assert (f"{len(report.results)} public tests passed, 0 failed \N{EM DASH} the grader also "
+            f"runs hidden cases") in report.stdout
+    assert "all tests passed" not in report.stdout.lower()
+
+
+def test_untouched_skeleton_fails_every_graded_test_cleanly(tmp_path):
+    report = run_public(tmp_path)  # the default solution: skeleton.py at the root
+    graded = [t for t in report.results if not t.startswith(NOT_GRADED)]
+    assert graded and report.with_outcome("failed") == sorted(graded)
+    for test in graded:
+        message = report.results[test][1]
+        assert "\n" not in message and message.endswith(
+            "is not implemented yet (it raises NotImplementedError)"), (test, message)
+    assert f"{len(report.results) - len(graded)} public tests passed, {len(graded)} failed" \
+        in report.stdout
+
+
+@pytest.mark.parametrize("source, says", [
+    ("import sys\nprint('running experiments')\nsys.exit(3)\n", "SystemExit: 3"),
+    ("def cost_MD(:\n", "SyntaxError"),
+    ("import pandas_not_installed\n", "ModuleNotFoundError"),
+])
+def test_a_solution_that_dies_on_import_gets_one_clear_message(tmp_path, source, says):
+    solution = tmp_path / "broken.py"
+    solution.write_text(source, encoding="utf-8")
+    report = run_public(tmp_path, f"--solution={solution}", "-k", "cost_MD or random")
+    assert report.results and report.with_outcome("failed") == sorted(report.results)
+    messages = {message for _, message in report.results.values()}
+    assert len(messages) == 1
+    message = messages.pop()
+    assert message.startswith("could not import broken.py: ") and says in message
+    assert "\n" not in message
+
+
+def test_solution_from_environment_variable(tmp_path):
+    report = run_public(tmp_path, "-k", "cost_LM", env={"KANON_SOLUTION": "reference"})
+    assert report.results and report.with_outcome("passed") == sorted(report.results)
+
+
+def test_runs_from_a_student_bundle_root(tmp_path):
+    bundle = tmp_path / "bundle"
+    shutil.copytree(PUBLIC, bundle / "tests" / "public",
+                    ignore=shutil.ignore_patterns("__pycache__", "make_expected.py"))
+    for name in ("skeleton.py", "adult-hw1.csv"):
+        shutil.copyfile(ROOT / name, bundle / name)
+    shutil.copytree(ROOT / "DGHs", bundle / "DGHs")
+    (bundle / "pytest.ini").write_text("[pytest]\ntestpaths = tests/public\n", encoding="utf-8")
+    on_skeleton = run_public(tmp_path, "-k", "mondrian", cwd=bundle, tests=None)
+    assert on_skeleton.results and on_skeleton.with_outcome("failed") == sorted(
+        t for t in on_skeleton.results if not t.startswith(NOT_GRADED))
+    on_reference = run_public(tmp_path, "-k", "mondrian", f"--solution={ROOT / 'reference'}",
+                              cwd=bundle, tests=None)
+    assert on_reference.results.keys() == on_skeleton.results.keys()
+    assert on_reference.with_outcome("passed") == sorted(on_reference.results)
+
+
+def test_expected_outputs_are_what_the_reference_produces():
+    spec = importlib.util.spec_from_file_location("make_expected", PUBLIC / "make_expected.py")
+    make_expected = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_expected)
+    assert make_expected.stale() == []
+
+
+@pytest.fixture(scope="module")
+def mutant_reports(tmp_path_factory) -> dict[str, Report]:
+    """Every mutant's public-test report (only the tests of its function), two at a time."""
+    def run(mutant: Mutant) -> Report:
+        folder = tmp_path_factory.mktemp("mutant")
+        package = apply(mutant, ROOT / "reference", folder)
+        return run_public(folder, f"--solution={package}", "-k", f"{mutant.marker} and not adult")
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return dict(zip((m.name for m in MUTANTS), pool.map(run, MUTANTS)))
+
+
+@pytest.mark.parametrize("mutant", MUTANTS, ids=[m.name for m in MUTANTS])
+def test_mutant_is_caught_by_a_public_test(mutant, mutant_reports):
+    report = mutant_reports[mutant.name]
+    assert report.with_outcome("error") == []
+    assert report.results.get(mutant.caught_by, ("missing", ""))[0] == "failed", (
+        f"{mutant.caught_by} should catch the mutant; failed: {report.with_outcome('failed')}")
+
+
+def test_at_least_eight_mutants_over_every_function():
+    assert len(MUTANTS) >= 8
+    assert {m.marker for m in MUTANTS} == {"cost_MD", "cost_LM", "random", "clustering",
+                                           "bottomup", "samarati", "mondrian"}
