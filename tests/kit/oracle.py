@@ -32,6 +32,8 @@ class Hierarchy:
         self.root: str | None = None
         self._leaves: dict[str, int] = {}  # memo only
         self._paths: dict[str, list[str]] = {}  # memo only
+        self._pairs: dict[tuple[str, str], str] = {}  # memo only
+        self._height: int | None = None  # memo only
         with open(path, encoding="utf-8-sig", newline="") as f:
             text = f.read()
         previous_depth = None
@@ -89,7 +91,9 @@ class Hierarchy:
 
     def height(self) -> int:
         """The largest leaf depth."""
-        return max(self.depth[v] for v in self.all_leaves())
+        if self._height is None:  # memo only
+            self._height = max(self.depth[v] for v in self.all_leaves())
+        return self._height
 
     def path_to_root(self, v: str) -> list[str]:
         """v, its parent, ..., the root."""
@@ -106,6 +110,14 @@ class Hierarchy:
     def lca(self, values) -> str:
         """The deepest node that is an ancestor-or-self of every value."""
         values = list(values)
+        if len(values) == 2:  # memo only: pairs are asked again and again by clustering
+            key = (values[0], values[1])
+            if key not in self._pairs:
+                self._pairs[key] = self._lca(values)
+            return self._pairs[key]
+        return self._lca(values)
+
+    def _lca(self, values: list[str]) -> str:
         common = set(self.path_to_root(values[0]))
         for v in values[1:]:
             common &= set(self.path_to_root(v))
@@ -158,6 +170,7 @@ class Problem:
         self.others = [c for c in range(len(self.header)) if c not in self.qi]
         self._numeric: dict[int, bool] = {}  # memo only
         self._bounds: dict[int, tuple[float, float]] = {}  # memo only
+        self.interval_lca: dict[tuple[int, float, float], str] = {}  # memo only
 
     @property
     def n(self) -> int:
@@ -220,15 +233,17 @@ def _cell_costs(p: Problem, c: int, raw: str, cell: str) -> tuple[int, int, Frac
     lo, hi = interval
     if not lo < hi or not lo <= float(raw) <= hi:
         return None
-    inside = []
-    for leaf in h.all_leaves():
-        try:
-            x = float(leaf)
-        except ValueError:
-            continue
-        if lo <= x <= hi:
-            inside.append(leaf)
-    gen = h.lca(inside)
+    if (c, lo, hi) not in p.interval_lca:  # memo only
+        inside = []
+        for leaf in h.all_leaves():
+            try:
+                x = float(leaf)
+            except ValueError:
+                continue
+            if lo <= x <= hi:
+                inside.append(leaf)
+        p.interval_lca[(c, lo, hi)] = h.lca(inside)
+    gen = p.interval_lca[(c, lo, hi)]
     return h.depth[raw] - h.depth[gen], 0, Fraction(hi) - Fraction(lo)
 
 
@@ -345,14 +360,23 @@ def clustering_anonymizer(raw_file: str, dgh_folder: str, k: int):
     n = p.n
     if n < k:
         raise ValueError("n < k")
-    d = [[dist(p, a, b) for b in range(n)] for a in range(n)]
+    memo: dict[tuple, Fraction] = {}  # dist depends on the two records' QI values only
+    keys = [tuple(row[c] for c in p.qi) for row in p.rows]
+
+    def d(a: int, b: int) -> Fraction:
+        key = (keys[a], keys[b])
+        if key not in memo:
+            memo[key] = memo[(keys[b], keys[a])] = dist(p, a, b)
+        return memo[key]
+
     used = [False] * n
     clusters: list[list[int]] = []
     centroids: list[int] = []
+    to_centroids = [Fraction(0)] * n  # sum of dist to every centroid so far (exact)
     curr = 0
     while used.count(False) >= k:
         candidates = [i for i in range(n) if not used[i] and i != curr]
-        candidates.sort(key=lambda i: (d[curr][i], i))
+        candidates.sort(key=lambda i: (d(curr, i), i))
         members = [curr] + candidates[:k - 1]
         for i in members:
             used[i] = True
@@ -363,16 +387,16 @@ def clustering_anonymizer(raw_file: str, dgh_folder: str, k: int):
             break
         best = None
         for i in unused:  # row order; a later record must be strictly farther
-            total = sum(d[i][c] for c in centroids)
-            if best is None or total > best[0]:
-                best = (total, i)
+            to_centroids[i] += d(i, curr)
+            if best is None or to_centroids[i] > best[0]:
+                best = (to_centroids[i], i)
         curr = best[1]
     for i in range(n):
         if not used[i]:
             best = None
             for e, c in enumerate(centroids):
-                if best is None or d[i][c] < best[0]:
-                    best = (d[i][c], e)
+                if best is None or d(i, c) < best[0]:
+                    best = (d(i, c), e)
             clusters[best[1]].append(i)
             used[i] = True
     rows = [list(r) for r in p.rows]
