@@ -42,6 +42,7 @@ TEMPLATES = Path(__file__).resolve().parent / "publish_templates" / "gradescope"
 EXECUTABLES = ("setup.sh", "run_autograder")
 REQUIREMENTS = "numpy>=1.24\n"
 ROOT_ENV = "KANON_AUTOGRADER_ROOT"
+SANDBOX_ENV = "KANON_AUTOGRADER_SANDBOX"  # auto (default), bwrap or none, as `grade --sandbox`
 STUDENT = "submission"  # the one student's id inside the container
 SKIPPED_DIRS = {"__pycache__", ".pytest_cache"}
 FAILURE_OUTPUT = ("The autograder could not grade this submission (a problem on the course "
@@ -182,6 +183,10 @@ def build(root: Path, out: Path, rubric_path: Path | None = None) -> list[Entry]
 # ------------------------------------------------------------------------------ grading
 
 
+class NothingSubmitted(Exception):
+    """The submission folder is empty."""
+
+
 def _stage_submission(submission: Path, subs: Path) -> None:
     """Put Gradescope's one submission where the grader's intake finds one student: a lone
     zip stays a zip, anything else becomes the student's folder."""
@@ -203,10 +208,13 @@ def grade_submission(root: Path) -> dict:
     rubric = rubric_mod.load(source / "grader" / "rubric.toml")
     with tempfile.TemporaryDirectory(prefix="kanon-autograde-") as tmp:
         if not submission.is_dir() or not any(submission.iterdir()):
-            raise UserError(f"{submission} is empty: nothing was submitted")
+            raise NothingSubmitted(f"{submission} is empty")
         _stage_submission(submission, Path(tmp) / "submissions")
+        sandbox = os.environ.get(SANDBOX_ENV) or "auto"
+        if sandbox not in ("auto", "bwrap", "none"):
+            raise UserError(f"{SANDBOX_ENV} must be auto, bwrap or none, not {sandbox!r}")
         result = run_batch(Path(tmp) / "submissions", Path(tmp) / "out", rubric, jobs=1,
-                           sandbox="auto", progress=False)
+                           sandbox=sandbox, progress=False)
         if result.interrupted or len(result.records) != 1:
             raise RuntimeError(f"the grader returned {len(result.records)} records")
         record = result.records[0]
@@ -230,6 +238,9 @@ def autograde(root: Path) -> int:
     status = 0
     try:
         results = grade_submission(root)
+    except NothingSubmitted as e:
+        print(f"error: {e}")
+        results = failure_results("Nothing was submitted.")
     except UserError as e:
         print(f"error: {e}")
         results, status = failure_results(f"{FAILURE_OUTPUT}\n({e})"), 1

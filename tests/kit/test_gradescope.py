@@ -1,0 +1,273 @@
+"""The Gradescope autograder (`python -m grader gradescope`): the zip's layout, and the unpacked
+autograder run locally (KANON_AUTOGRADER_ROOT) on the example submissions, checking
+results.json against Gradescope's format and against `python -m grader grade`."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from grader import gradescope
+
+VISIBILITIES = {"hidden", "after_due_date", "after_published", "visible"}
+TEST_KEYS = {"score", "max_score", "name", "number", "output", "tags", "visibility", "status",
+             "extra_data", "name_format", "output_format"}
+TOP_KEYS = {"score", "execution_time", "output", "visibility", "stdout_visibility", "extra_data",
+            "tests", "leaderboard", "output_format", "test_output_format", "test_name_format"}
+
+# A small rubric over cases whose expected outputs the kit already stores: one public case,
+# one hidden case (its visibility defaults to after_published). Fast to grade.
+SMALL_RUBRIC = """\
+[settings]
+cases_dir = "{cases}"   # rewritten to "cases" inside the autograder
+
+[[part]]
+function = "cost_MD"
+points = 4
+
+[[part.case]]
+name = "adult-hw1, generalized levels"
+data = "public/adult"
+anonymized = "anonymized/levels.csv"
+
+[[part]]
+function = "mondrian"
+points = 6
+
+[[part.case]]
+name = "ties, k=35 (n=36)"
+data = "hidden/ties"
+k = 35
+hidden = true
+"""
+
+
+def kit_env() -> dict[str, str]:
+    return dict(os.environ, PYTHONPATH=str(gradescope.TEMPLATES.parents[2]))
+
+
+def build_cli(out: Path, *extra: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "grader.gradescope", "--out", str(out), *extra],
+                          env=kit_env(), capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def autograder_zip(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("gradescope") / "autograder.zip"
+    done = build_cli(out)
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def small_zip(repo: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("small")
+    rubric = folder / "rubric.toml"
+    rubric.write_text(SMALL_RUBRIC.format(cases=(repo / "grader" / "cases").as_posix()),
+                      encoding="utf-8")
+    done = build_cli(folder / "autograder.zip", "--rubric", str(rubric))
+    assert done.returncode == 0, done.stderr
+    return folder / "autograder.zip"
+
+
+def unpack(zip_path: Path, root: Path) -> Path:
+    """Lay out an /autograder root as Gradescope does: the zip's contents in source/."""
+    with zipfile.ZipFile(zip_path) as archive:
+        archive.extractall(root / "source")
+        for info in archive.infolist():  # zipfile drops permission bits; restore them
+            os.chmod(root / "source" / info.filename, (info.external_attr >> 16) & 0o777)
+    (root / "submission").mkdir()
+    return root
+
+
+def extract_submission(zip_path: Path, dest: Path) -> None:
+    """Gradescope unpacks an uploaded zip into /autograder/submission."""
+    with zipfile.ZipFile(zip_path) as archive:
+        for info in archive.infolist():
+            archive.extract(info, dest)
+
+
+def run_autograder(root: Path, python: str = sys.executable, sandbox: str = "auto"
+                   ) -> tuple[subprocess.CompletedProcess, dict]:
+    env = dict(os.environ, KANON_AUTOGRADER_ROOT=str(root), KANON_AUTOGRADER_PYTHON=python,
+               KANON_AUTOGRADER_SANDBOX=sandbox)
+    env.pop("PYTHONPATH", None)  # the autograder must run from its own source/ folder
+    done = subprocess.run([str(root / "source" / "run_autograder")], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=900)
+    results = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
+    return done, results
+
+
+def check_format(results: dict) -> None:
+    """results.json as Gradescope's specification describes it."""
+    assert set(results) <= TOP_KEYS, set(results) - TOP_KEYS
+    assert isinstance(results["score"], (int, float))
+    assert isinstance(results["execution_time"], int) and results["execution_time"] >= 0
+    assert isinstance(results["output"], str)
+    assert results["stdout_visibility"] in VISIBILITIES
+    assert results.get("visibility", "visible") in VISIBILITIES
+    assert isinstance(results["tests"], list)
+    for test in results["tests"]:
+        assert set(test) <= TEST_KEYS, set(test) - TEST_KEYS
+        assert isinstance(test["name"], str) and test["name"]
+        assert isinstance(test["score"], (int, float)) and isinstance(test["max_score"],
+                                                                       (int, float))
+        assert 0 <= test["score"] <= test["max_score"] + 1e-9
+        assert test["status"] in ("passed", "failed")
+        assert isinstance(test["output"], str)
+        assert test["visibility"] in VISIBILITIES
+    assert abs(sum(t["score"] for t in results["tests"]) - results["score"]) < 1e-3
+
+
+# ------------------------------------------------------------------------------ the zip
+
+
+def test_zip_has_gradescope_layout_and_only_what_grading_needs(autograder_zip: Path) -> None:
+    with zipfile.ZipFile(autograder_zip) as archive:
+        infos = {i.filename: i for i in archive.infolist()}
+        setup = archive.read("setup.sh").decode()
+        run = archive.read("run_autograder").decode()
+        requirements = archive.read("requirements.txt").decode()
+        rubric = archive.read("grader/rubric.toml").decode()
+    for name in ("setup.sh", "run_autograder"):
+        assert (infos[name].external_attr >> 16) & 0o777 == 0o755
+    assert setup.startswith("#!/usr/bin/env bash") and run.startswith("#!/usr/bin/env bash")
+    assert "python3.11" in setup and "deadsnakes" in setup and "KANON_AUTOGRADER_ROOT" in run
+    assert requirements.split() == ["numpy>=1.24"]
+    assert 'cases_dir = "cases"' in rubric
+    names = set(infos)
+    assert {"grader/runner.py", "grader/export.py", "grader/worker.py",
+            "grader/cases/manifest.json"} <= names
+    assert {n for n in names if n.startswith("reference/")} == {
+        "reference/__init__.py", "reference/dgh.py", "reference/io.py"}
+    assert not any(n.startswith(("tests/", "examples/")) or n in ("skeleton.py", "HANDOUT.md")
+                   or "__pycache__" in n for n in names)
+    assert {i.date_time for i in infos.values()} == {(1980, 1, 1, 0, 0, 0)}
+
+
+def test_zip_is_deterministic(autograder_zip: Path, tmp_path: Path) -> None:
+    again = tmp_path / "again.zip"
+    assert build_cli(again).returncode == 0
+    assert again.read_bytes() == autograder_zip.read_bytes()
+
+
+def test_stale_cases_are_refused_with_one_line(repo: Path, tmp_path: Path) -> None:
+    rubric = tmp_path / "rubric.toml"
+    text = SMALL_RUBRIC.format(cases=(repo / "grader" / "cases").as_posix())
+    rubric.write_text(text.replace("k = 35", "k = 34"), encoding="utf-8")  # never computed
+    out = tmp_path / "autograder.zip"
+    done = build_cli(out, "--rubric", str(rubric))
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: the cases of ") and "grader regen" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and not out.exists()
+
+
+# ------------------------------------------------------------------------------ running it
+
+
+def test_correct_submission_gets_full_marks(repo: Path, autograder_zip: Path,
+                                            tmp_path: Path) -> None:
+    root = unpack(autograder_zip, tmp_path / "autograder")
+    extract_submission(repo / "examples" / "submissions" / "alice.zip", root / "submission")
+    done, results = run_autograder(root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    check_format(results)
+    from grader.rubric import load
+    rubric = load(repo / "grader" / "rubric.toml")
+    assert results["score"] == pytest.approx(rubric.max_points)
+    assert sum(t["max_score"] for t in results["tests"]) == pytest.approx(rubric.max_points)
+    assert len(results["tests"]) == len(rubric.cases())
+    assert all(t["status"] == "passed" for t in results["tests"])
+    hidden = [t for t in results["tests"] if "hidden case" in t["name"]]
+    assert hidden and all(t["visibility"] == "after_published" for t in hidden)
+    assert all(t["visibility"] == "visible" for t in results["tests"] if t not in hidden)
+
+
+def test_same_results_as_grader_grade(repo: Path, small_zip: Path, tmp_path: Path) -> None:
+    """bob (partly wrong, a folder) through the autograder and through `grader grade`."""
+    root = unpack(small_zip, tmp_path / "autograder")
+    shutil.copytree(repo / "examples" / "submissions" / "bob", root / "submission",
+                    dirs_exist_ok=True)
+    done, results = run_autograder(root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    check_format(results)
+
+    subs = tmp_path / "subs"
+    shutil.copytree(repo / "examples" / "submissions" / "bob", subs / "bob")
+    graded = subprocess.run([sys.executable, "-m", "grader", "grade", str(subs), "--out",
+                             str(tmp_path / "out"), "--jobs", "1", "--quiet", "--rubric",
+                             str(root / "source" / "grader" / "rubric.toml")],
+                            env=kit_env(), capture_output=True, text=True, timeout=900)
+    assert graded.returncode == 0, graded.stderr
+    local = json.loads((tmp_path / "out" / "results" / "bob" / "results.json").read_text())
+    assert results["tests"] == local["tests"]
+    assert results["score"] == local["score"]
+    statuses = {t["name"]: t["status"] for t in results["tests"]}
+    assert statuses["mondrian: hidden case: ties, k=35 (n=36)"] == "failed"  # not attempted
+    assert statuses["cost_MD: adult-hw1, generalized levels"] == "passed"
+    assert results["score"] == pytest.approx(4.0)
+
+
+def test_crashing_submission_still_gets_results(repo: Path, small_zip: Path,
+                                                tmp_path: Path) -> None:
+    """oscar's code crashes (os._exit, segfault); uploaded as one zip, kept as a zip."""
+    root = unpack(small_zip, tmp_path / "autograder")
+    shutil.copyfile(repo / "examples" / "submissions" / "oscar.zip",
+                    root / "submission" / "oscar.zip")
+    done, results = run_autograder(root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    check_format(results)
+    assert len(results["tests"]) == 2
+    assert "Status:" in results["output"]
+
+
+@pytest.mark.parametrize("sandbox", ["auto", "none"])
+def test_forbidden_reads_are_refused_as_in_grader_grade(repo: Path, small_zip: Path,
+                                                        tmp_path: Path, sandbox: str) -> None:
+    """judy looks for the grader's expected outputs; she must not score from them, whether
+    bubblewrap is available (auto) or not (none, as in most hosted containers)."""
+    root = unpack(small_zip, tmp_path / "autograder")
+    extract_submission(repo / "examples" / "submissions" / "judy.zip", root / "submission")
+    done, results = run_autograder(root, sandbox=sandbox)
+    check_format(results)
+    mondrian = next(t for t in results["tests"] if t["name"].startswith("mondrian"))
+    assert mondrian["status"] == "failed" and mondrian["score"] == 0
+    # bubblewrap hides the cases (she finds nothing); without it the guard refuses the read
+    assert ("forbidden" in results["output"]) != ("no expected outputs" in mondrian["output"])
+    if sandbox == "none":
+        assert "forbidden" in results["output"] and "refused" in mondrian["output"]
+
+
+def test_grader_failure_still_writes_results(small_zip: Path, tmp_path: Path) -> None:
+    root = unpack(small_zip, tmp_path / "autograder")
+    (root / "submission" / "skeleton.py").write_text("x = 1\n", encoding="utf-8")
+    (root / "source" / "grader" / "rubric.toml").write_text("[settings\n", encoding="utf-8")
+    done, results = run_autograder(root)
+    assert done.returncode == 0
+    check_format(results)
+    assert results["score"] == 0 and results["tests"] == []
+    assert "course staff" in results["output"] and "not valid TOML" in done.stdout
+
+
+def test_dead_interpreter_still_writes_results(small_zip: Path, tmp_path: Path) -> None:
+    root = unpack(small_zip, tmp_path / "autograder")
+    broken = tmp_path / "python"
+    broken.write_text("#!/bin/sh\nexit 3\n", encoding="utf-8")
+    broken.chmod(0o755)
+    done, results = run_autograder(root, python=str(broken))
+    assert done.returncode == 0 and "status 3" in done.stdout
+    assert results["score"] == 0.0 and results["tests"] == []
+    assert results["stdout_visibility"] == "hidden"
+
+
+def test_empty_submission_scores_zero(small_zip: Path, tmp_path: Path) -> None:
+    root = unpack(small_zip, tmp_path / "autograder")
+    done, results = run_autograder(root)
+    check_format(results)
+    assert results["score"] == 0 and "Nothing was submitted" in results["output"]
