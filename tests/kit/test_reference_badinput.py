@@ -239,8 +239,9 @@ def test_output_file_is_the_raw_file(algorithm, same, env):
     env.assert_nothing_left()  # the raw file is byte for byte unchanged
 
 
+@pytest.mark.parametrize("l", [1, 2])
 @pytest.mark.parametrize("columns", [["Extra"], []], ids=["two-non-QI", "no-non-QI"])
-def test_l_diversity_needs_exactly_one_sensitive_column(columns, env):
+def test_l_diversity_needs_exactly_one_sensitive_column(columns, l, env):
     lines = env.raw.read_text().splitlines()
     if columns:
         lines = [lines[0] + ",Extra"] + [line + ",e" for line in lines[1:]]
@@ -248,7 +249,7 @@ def test_l_diversity_needs_exactly_one_sensitive_column(columns, env):
         lines = [line.rsplit(",", 1)[0] for line in lines]
     env.raw.write_text("\n".join(lines) + "\n")
     with pytest.raises(ValueError) as e:
-        env.run("bottomup", l=2)
+        env.run("bottomup", l=l)
     message = env.message(e.value)
     assert ("sensitive" in message or "non-QI" in message), message
     env.assert_nothing_left(changed_inputs=("raw.csv",))

@@ -5,6 +5,7 @@ intervals whose numbers contain '-', and Samarati suppressing every row.
 from __future__ import annotations
 
 import csv
+import re
 import shutil
 from pathlib import Path
 
@@ -143,3 +144,19 @@ def test_outputs_are_deterministic_bytes(tmp_path):
         reference.clustering_anonymizer(raw, dghs, 2, str(tmp_path / name))
     assert (tmp_path / "a.csv").read_bytes() == (tmp_path / "b.csv").read_bytes()
     assert (tmp_path / "a.csv").read_bytes().count(b"\r") == 0
+
+
+def test_a_label_that_looks_like_an_interval_is_never_read_as_one(tmp_path):
+    # X = R{[0-10]{0, 4}, B{7, 12}}: "[0-10]" is a label, so for raw 7 (under B) it is not
+    # an ancestor -> invalid at data row 3, although 7 lies inside the interval [0, 10].
+    import reference
+    (tmp_path / "DGHs").mkdir()
+    (tmp_path / "DGHs" / "X.txt").write_text("R\n\t[0-10]\n\t\t0\n\t\t4\n\tB\n\t\t7\n\t\t12\n")
+    (tmp_path / "raw.csv").write_text("X,S\n0,a\n4,b\n7,c\n12,d\n")
+    (tmp_path / "anon.csv").write_text("X,S\n[0-10],a\n[0-10],b\n[0-10],c\n12,d\n")
+    for cost in (reference.cost_MD, reference.cost_LM):
+        with pytest.raises(ValueError) as e:
+            cost(str(tmp_path / "raw.csv"), str(tmp_path / "anon.csv"), str(tmp_path / "DGHs"))
+        message = str(e.value).replace(str(tmp_path), "")
+        assert re.search(r"(?<![\d.])3(?![\d.])", message), message
+        assert re.search(r"(?<![\w-])X(?![\w-])", message), message
