@@ -259,3 +259,25 @@ def test_hand_fixtures_are_never_rewritten(tmp_path):
     run_reference("mondrian", str(folder / "raw.csv"), str(folder / "DGHs"), dict(k=2),
                   str(tmp_path / "out.csv"))
     assert {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()} == before
+
+
+CLI_CASES = [("random", ["2", "42"], "random_k2_s42.csv"),
+             ("clustering", ["2"], "clustering_k2.csv"),
+             ("bottomup", ["2", "2"], "bottomup_k2_l2.csv"),
+             ("samarati", ["2", "1"], "samarati_k2_sup1.csv"),
+             ("mondrian", ["2"], "mondrian_k2.csv")]
+
+
+@pytest.mark.parametrize("algorithm,args,expected", CLI_CASES)
+def test_reference_command_line_writes_the_hand_output(algorithm, args, expected, tmp_path):
+    # python -m reference <algorithm> <DGH-folder> <raw.csv> <out.csv> <k> [s|l|max_sup]
+    import subprocess
+    import sys
+    repo = Path(__file__).resolve().parents[2]
+    out = tmp_path / "out.csv"
+    done = subprocess.run([sys.executable, "-m", "reference", algorithm,
+                           str(DATA / "jobs" / "DGHs"), str(DATA / "jobs" / "raw.csv"),
+                           str(out), *args], cwd=repo, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert read_csv(out) == read_csv(DATA / "jobs" / expected)
