@@ -221,8 +221,8 @@ def grade_submission(root: Path) -> dict:
     results = json.loads(export.gradescope_json(record, rubric))
     if any(case["hidden"] for case in record["cases"]):
         results["output"] = results.get("output", "").rstrip("\n") + "\n" + HIDDEN_NOTE
-    print(f"graded with sandbox {result.sandbox}: {record['status']}, "
-          f"{record['score']} / {record['max']}")
+    print(f"graded with Python {sys.version.split()[0]} ({sys.executable}), sandbox "
+          f"{result.sandbox}: {record['status']}, {record['score']} / {record['max']}")
     return results
 
 

@@ -271,3 +271,67 @@ def test_empty_submission_scores_zero(small_zip: Path, tmp_path: Path) -> None:
     done, results = run_autograder(root)
     check_format(results)
     assert results["score"] == 0 and "Nothing was submitted" in results["output"]
+
+
+# ------------------------------------------------------------------------------ setup.sh
+
+APT_STUB = """#!/bin/bash
+echo "apt-get $*" >> "$STUB_DIR/log"
+case " $* " in
+  *" python3.11 "*)
+    if [ -n "${STUB_APT_LACKS_PY311:-}" ] && [ ! -e "$STUB_DIR/ppa" ]; then exit 100; fi
+    ln -sf "$STUB_PYTHON" "$STUB_DIR/python3.11";;
+esac
+"""
+PPA_STUB = """#!/bin/bash
+echo "add-apt-repository $*" >> "$STUB_DIR/log"
+: > "$STUB_DIR/ppa"
+"""
+
+
+@pytest.mark.parametrize("image", ["python3 new enough", "python3 too old",
+                                   "python3.11 only from deadsnakes"])
+def test_setup_sh_finds_or_installs_python_3_11(small_zip: Path, tmp_path: Path,
+                                                image: str) -> None:
+    """setup.sh on a simulated image: apt-get and add-apt-repository are stubs that log their
+    arguments (and "install" python3.11 by linking this interpreter); PATH holds nothing else.
+    The venv uses --system-site-packages and pip runs with no index, so numpy comes from this
+    machine and nothing is downloaded."""
+    root = unpack(small_zip, tmp_path / "autograder")
+    stubs = tmp_path / "stubs"
+    stubs.mkdir()
+    for name, text in (("apt-get", APT_STUB), ("add-apt-repository", PPA_STUB)):
+        (stubs / name).write_text(text, encoding="utf-8")
+        (stubs / name).chmod(0o755)
+    for tool in ("dirname", "ln"):
+        os.symlink(shutil.which(tool), stubs / tool)
+    if image == "python3 new enough":
+        os.symlink(sys.executable, stubs / "python3")
+    else:  # an image whose python3 is 3.10
+        (stubs / "python3").write_text("#!/bin/bash\nexit 1\n", encoding="utf-8")
+        (stubs / "python3").chmod(0o755)
+    env = {"PATH": str(stubs), "HOME": str(tmp_path), "STUB_DIR": str(stubs),
+           "STUB_PYTHON": sys.executable, "KANON_AUTOGRADER_ROOT": str(root),
+           "KANON_AUTOGRADER_VENV_OPTIONS": "--system-site-packages --without-pip",
+           "PIP_NO_INDEX": "1", "PIP_NO_CACHE_DIR": "1"}
+    if image == "python3.11 only from deadsnakes":
+        env["STUB_APT_LACKS_PY311"] = "1"
+    done = subprocess.run(["/bin/bash", str(root / "source" / "setup.sh")], env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "autograder ready: Python 3.1" in done.stdout
+    log = (stubs / "log").read_text(encoding="utf-8")
+    assert "apt-get install -y bubblewrap" in log
+    assert ("python3.11" in log) == (image != "python3 new enough")
+    assert ("ppa:deadsnakes/ppa" in log) == (image == "python3.11 only from deadsnakes")
+
+    # run_autograder then grades with the venv setup.sh made.
+    (root / "submission" / "skeleton.py").write_text("x = 1\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KANON", "PYTHONPATH"))}
+    env["KANON_AUTOGRADER_ROOT"] = str(root)
+    ran = subprocess.run([str(root / "source" / "run_autograder")], env=env,
+                         capture_output=True, text=True, timeout=600)
+    assert f"({root / 'venv' / 'bin' / 'python'})" in ran.stdout, ran.stdout + ran.stderr
+    results = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
+    check_format(results)
+    assert results["score"] == 0
