@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import reference
+import reference.io
 from reference.dgh import read_dgh_folder
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -144,8 +145,8 @@ def test_read_dataset_names_file_and_row_of_a_short_row(skeleton, tmp_path):
         skeleton.read_dataset(str(path))
 
 
-def test_read_dgh_matches_the_reference_on_every_kit_hierarchy(skeleton):
-    folders = [ROOT / "DGHs"] + sorted((ROOT / "tests" / "public" / "data" / "cases").glob("*/DGHs"))
+def same_hierarchies(skeleton, folders: list[Path]) -> None:
+    """skeleton.read_DGHs and the reference parse every folder to the same trees."""
     for folder in folders:
         mine, ref = skeleton.read_DGHs(str(folder)), read_dgh_folder(str(folder))
         assert sorted(mine) == sorted(ref)
@@ -155,6 +156,19 @@ def test_read_dgh_matches_the_reference_on_every_kit_hierarchy(skeleton):
             assert mine[name].parent == parents, f"{folder}/{name}.txt"
             assert mine[name].depth == dict(zip(dgh.labels, dgh.depth.tolist()))
             assert mine[name].root == dgh.root_label
+
+
+def test_read_dgh_matches_the_reference_on_every_kit_hierarchy(skeleton):
+    same_hierarchies(skeleton, [ROOT / "DGHs"] + sorted(
+        (ROOT / "tests" / "public" / "data" / "cases").glob("*/DGHs")))
+
+
+def test_read_dgh_and_read_dataset_on_the_real_course_data(skeleton, course_data):
+    same_hierarchies(skeleton, [course_data / "DGHs"])
+    header, rows = skeleton.read_dataset(str(course_data / "adult-hw1.csv"))
+    table = reference.io.read_table(str(course_data / "adult-hw1.csv"))
+    assert header == table.header
+    assert [[row[c] for c in header] for row in rows] == table.rows
 
 
 @pytest.mark.parametrize("text, line", [("\tA\n", 1), ("A\n\n\t\tB\n", 3), ("A\nB\n", 2),

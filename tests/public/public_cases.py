@@ -75,10 +75,11 @@ class CostCase:
     case: str
     anonymized: str  # file name in data/cases/<case>/, or the id of an adult Run's output
     note: str = ""
+    name: str = ""  # the id's second part, when not the file name
 
     @property
     def id(self) -> str:
-        return f"{self.case}-{self.anonymized.removesuffix('.csv')}"
+        return f"{self.case}-{self.name or self.anonymized.removesuffix('.csv')}"
 
     def anonymized_path(self) -> Path:
         if self.case == ADULT:
@@ -140,8 +141,8 @@ COSTS: list[CostCase] = [
     CostCase("jobsex", "anon-example.csv", "the handout's worked example"),
     CostCase("world", "anon-mixed.csv", "labels, intervals and a suppressed row"),
     CostCase("world", "raw.csv", "the raw table itself: both costs are 0"),
-    CostCase(ADULT, "random-adult-k8-s2026"),
-    CostCase(ADULT, "mondrian-adult-k8"),
+    CostCase(ADULT, "random-adult-k8-s2026", "every QI generalized to LCAs", "levels"),
+    CostCase(ADULT, "mondrian-adult-k8", "age intervals, other QIs LCAs", "intervals"),
 ]
 
 BAD_CALLS: list[BadCall] = [
