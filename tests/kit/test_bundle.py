@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import site
 import subprocess
 import sys
 import venv
@@ -117,9 +118,16 @@ def test_fresh_unpack_and_venv_checks_the_skeleton(repo: Path, student_zip: Path
     folder = unpacked / FOLDER
     # --system-site-packages: numpy, pytest and pytest-timeout come from the machine, so the
     # test downloads nothing; the venv still isolates the kit itself (not installed there).
+    # When these tests themselves run in a venv (CI), its site-packages is added as a plain
+    # path: its packages import, but its .pth files (an editable install of the kit) do not run.
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
     python = env_dir / "bin" / "python"
+    purelib = subprocess.run([str(python), "-c", "import sysconfig; "
+                              "print(sysconfig.get_paths()['purelib'])"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    outer = [p for p in site.getsitepackages() if Path(p).is_dir()]
+    Path(purelib, "_outer_site.pth").write_text("\n".join(outer) + "\n", encoding="utf-8")
     probe = subprocess.run([str(python), "-c", "import reference"], cwd=tmp_path,
                            capture_output=True, text=True)
     assert probe.returncode != 0, "the venv must not see the kit's reference package"
