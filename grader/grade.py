@@ -248,8 +248,6 @@ class _CaseRunner:
         if cwd.exists():
             shutil.rmtree(cwd)
         cwd.mkdir()
-        for sub in ("home", "tmp"):
-            (cwd / sub).mkdir()
         copy_inputs(case, rubric.cases_dir, cwd)
         outcome = self.session.call(case=case.id, cwd=cwd, function=case.function,
                                     args=call_args(case.function, case.ints),
@@ -318,7 +316,7 @@ class _CaseRunner:
 
     def _forbidden(self, paths: list[str], where: str) -> None:
         self.record["forbidden"] = True
-        shown = ", ".join(repr(p) for p in paths[:3])
+        shown = ", ".join(repr(p) for p in sorted(set(paths))[:3])
         self.record["notes"].append(f"Your code tried to access the grader's files {where} "
                                     f"({shown}). The access was refused; TAs are notified.")
 

@@ -240,8 +240,8 @@ def run_call(module, message: dict, cmd_fd: int, res_fd: int) -> None:
     try:
         cwd = message["cwd"]
         os.chdir(cwd)
-        for var in ("HOME", "TMPDIR"):
-            os.environ[var] = os.path.join(cwd, var.lower())
+        for var in ("HOME", "TMPDIR"):  # inside the case's own directory
+            os.environ[var] = cwd
         tempfile.tempdir = None
         cpu = int(message["cpu"])
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, resource.getrlimit(resource.RLIMIT_CPU)[1]))
