@@ -242,7 +242,8 @@ class Runner:
             _, expected = check.read_csv(str(run.expected))
             problem = check.first_difference(raw, expected, out.rows)
             if problem:
-                problem = f"differs from the reference output {run.expected.name}: {problem}"
+                where = run.expected.relative_to(ROOT).as_posix()
+                problem = f"differs from the reference output {where}: {problem}"
         if problem:
             pytest.fail(f"{run.describe()}: {problem}", pytrace=False)
 
