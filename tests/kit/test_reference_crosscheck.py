@@ -114,9 +114,9 @@ def _children(lines: list[tuple[int, str]]) -> dict[str, int]:
     return count
 
 
-def make_case(algorithm: str, seed: int, folder: Path) -> Case:
-    rng = random.Random(f"{algorithm}-{seed}")
-    n = rng.randint(6, 40)
+def make_case(algorithm: str, seed: int, folder: Path, sizes: tuple[int, int] = (6, 40)) -> Case:
+    rng = random.Random(f"{algorithm}-{seed}-{sizes}")
+    n = rng.randint(*sizes)
     m = rng.randint(1, 4)
     numeric_share = 0.45 if algorithm == "mondrian" else 0.2
     internal = rng.random() < 0.15
@@ -258,6 +258,22 @@ def test_reference_agrees_with_oracle(algorithm, chunk, tmp_path):
         seeds = [seed for _, seed, _, _ in failures]
         pytest.fail(f"{len(failures)} of {PER_CHUNK} {algorithm} cases disagree "
                     f"(seeds {seeds}); smallest:\n{problem}\n\n{case.describe()}")
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_reference_agrees_with_oracle_on_medium_cases(algorithm, tmp_path):
+    # 15 cases of 60-150 rows: longer clustering runs, deeper Mondrian recursions.
+    failures = []
+    for seed in range(15):
+        case = make_case(algorithm, seed, tmp_path / f"case{seed}", sizes=(60, 150))
+        problem = check_case(case)
+        if problem:
+            failures.append((case.n, seed, case, problem))
+    if failures:
+        failures.sort(key=lambda t: (t[0], t[1]))
+        _, _, case, problem = failures[0]
+        pytest.fail(f"{len(failures)} of 15 medium {algorithm} cases disagree (seeds "
+                    f"{[f[1] for f in failures]}); smallest:\n{problem}\n\n{case.describe()}")
 
 
 def test_generator_covers_the_interesting_shapes(tmp_path):
