@@ -113,7 +113,7 @@ def _import(path: Path):
 def describe(error: BaseException, solution: Path) -> str:
     """'ValueError: message (skeleton.py, line 12, in helper)'; the place is the innermost
     frame inside the solution."""
-    text = f"{type(error).__name__}: {error}".rstrip(": ")
+    text = f"{type(error).__name__}: {error}".rstrip(": ").replace("\n", " / ")
     place = None
     for frame in traceback.extract_tb(error.__traceback__):
         file = Path(frame.filename).resolve()
