@@ -1,18 +1,19 @@
 """Brute-force cross-checks: the reference against the naive oracle on many small random
 datasets and hierarchies (seeded, so every run tests the same cases).
 
-Each case: 6-40 rows, 1-4 QIs in random column positions, random hierarchies of height 0-4
-(unbalanced, sometimes a root with one child or a single node, sometimes labels that need CSV
-quoting, sometimes a relabeled copy of the first QI's hierarchy and values, which makes exact
-cost ties between lattice nodes), numeric QIs (with negative and decimal values, sometimes internal labels that look
-like Mondrian intervals), sometimes raw values that are internal nodes, 0-2 non-QI columns
+Each case: 6-40 rows (and 15 medium cases of 60-150 rows per algorithm), 1-4 QIs in random
+column positions, random hierarchies of height 0-4 (unbalanced, sometimes a root with one
+child or a single node, sometimes labels that need CSV quoting, sometimes a relabeled copy of
+the first QI's hierarchy and values, which makes exact cost ties between lattice nodes),
+numeric QIs (with negative and decimal values, sometimes internal labels that look like
+Mondrian intervals), sometimes raw values that are internal nodes, 0-2 non-QI columns
 (exactly 1 for bottom-up), sometimes a hierarchy file of no column. Skewed value frequencies
 give many exact ties. For every case the reference's output must equal the oracle's as parsed
 CSV (or both raise ValueError, leaving no file), pass the property checker, and the
 reference's costs of it must equal the oracle's exact costs.
 
 A failure lists every failing seed and prints the smallest failing case in full; rerun one
-case with `python tests/kit/test_reference_crosscheck.py ALGORITHM SEED`.
+case with `python tests/kit/test_reference_crosscheck.py ALGORITHM SEED [medium]`.
 """
 from __future__ import annotations
 
@@ -114,7 +115,8 @@ def _children(lines: list[tuple[int, str]]) -> dict[str, int]:
     return count
 
 
-def make_case(algorithm: str, seed: int, folder: Path, sizes: tuple[int, int] = (6, 40)) -> Case:
+def make_case(algorithm: str, seed: int, folder: Path,
+              sizes: tuple[int, int] = (6, 40)) -> Case:
     rng = random.Random(f"{algorithm}-{seed}-{sizes}")
     n = rng.randint(*sizes)
     m = rng.randint(1, 4)
@@ -300,9 +302,11 @@ def test_generator_covers_the_interesting_shapes(tmp_path):
     assert all(count >= 3 for count in seen.values()), seen
 
 
-if __name__ == "__main__":  # rerun one case: python test_reference_crosscheck.py ALGO SEED
+if __name__ == "__main__":  # rerun one case: python test_reference_crosscheck.py ALGO SEED [medium]
     import tempfile
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
     with tempfile.TemporaryDirectory() as tmp:
-        one = make_case(sys.argv[1], int(sys.argv[2]), Path(tmp) / "case")
+        size = (60, 150) if sys.argv[3:] == ["medium"] else (6, 40)
+        one = make_case(sys.argv[1], int(sys.argv[2]), Path(tmp) / "case", size)
         print(one.describe())
         print(check_case(one) or "agree")
