@@ -160,3 +160,42 @@ def test_a_label_that_looks_like_an_interval_is_never_read_as_one(tmp_path):
         message = str(e.value).replace(str(tmp_path), "")
         assert re.search(r"(?<![\d.])3(?![\d.])", message), message
         assert re.search(r"(?<![\w-])X(?![\w-])", message), message
+
+
+# Numeric columns whose values float() accepts but that are not ordinary distinct numbers.
+# The contract calls a QI numeric when every raw value parses with float(); "nan", "inf" and
+# two spellings of one number ("5", "5.0") parse too. Whatever the decision (treat such a
+# column as categorical, or refuse it with a ValueError), Mondrian must not crash, must keep
+# its k-anonymity promise and its output must have finite costs.
+ODD_NUMBERS = {
+    "nan": ["1", "2", "nan", "1"],
+    "inf": ["1", "2", "inf", "1"],
+    "minus-inf": ["-inf", "2", "3", "2"],
+    "two-spellings": ["5.0", "5", "7", "07", "5"],
+}
+
+
+@pytest.mark.parametrize("name", ODD_NUMBERS)
+def test_mondrian_on_odd_numeric_values_is_valid_or_refused(name, tmp_path):
+    import math
+
+    import reference
+
+    import properties
+    values = ODD_NUMBERS[name]
+    (tmp_path / "DGHs").mkdir()
+    (tmp_path / "DGHs" / "X.txt").write_text(
+        "R\n" + "".join(f"\t{v}\n" for v in dict.fromkeys(values)))
+    (tmp_path / "raw.csv").write_text("X,S\n" + "".join(f"{v},s{i}\n"
+                                                         for i, v in enumerate(values)))
+    raw, dghs, out = (str(tmp_path / "raw.csv"), str(tmp_path / "DGHs"),
+                      str(tmp_path / "out.csv"))
+    try:
+        reference.mondrian(raw, dghs, 2, out)
+    except ValueError:
+        assert not (tmp_path / "out.csv").exists()
+        return
+    problem = properties.check_output(raw, out, dghs, k=2, intervals=True)
+    assert problem is None, f"{problem}; output {(tmp_path / 'out.csv').read_text()!r}"
+    assert math.isfinite(reference.cost_LM(raw, out, dghs))
+    assert math.isfinite(reference.cost_MD(raw, out, dghs))
