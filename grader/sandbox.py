@@ -153,6 +153,13 @@ def usable_deny_list(deny: list[Path], scratch: Path) -> list[Path]:
     return result
 
 
+def _process_limit(extra: int) -> int:
+    """RLIMIT_NPROC counts every task of the user, so the limit is what runs now plus
+    `extra`; where that cannot be counted (no /proc), no limit (-1)."""
+    running = user_task_count()
+    return running + extra if running else -1
+
+
 def clean_environment(scratch: Path) -> dict[str, str]:
     """The child's whole environment: nothing inherited from the grader's."""
     return {
@@ -250,7 +257,7 @@ class Session:
             "limits": {"address_space": self.limits.memory_mb * mb,
                        "file_size": self.limits.file_size_mb * mb,
                        "open_files": self.limits.open_files,
-                       "processes": user_task_count() + self.limits.processes,
+                       "processes": _process_limit(self.limits.processes),
                        "import_cpu": int(import_limit) + 2,
                        "max_cpu": int(max(import_limit, max_call_seconds)) + 5},
             "paths": [str(p) for p in paths], "site": site_dirs(),
@@ -448,7 +455,7 @@ def _signal_name(code: int | None) -> str:
 def _unreported(result: dict | None, returncode: int | None, seconds: float) -> CallOutcome:
     """Turn a fork's result line (if any) and exit status into a CallOutcome."""
     if result is not None and result.get("status") in ("returned", "exception", "exit",
-                                                       "memory", "setup-failed"):
+                                                       "memory", "file-size", "setup-failed"):
         status = result["status"]
         error = {k: result[k] for k in ("type", "message", "traceback", "code", "mro")
                  if k in result}

@@ -58,7 +58,7 @@ def set_limits(limits: dict) -> None:
     cap(resource.RLIMIT_FSIZE, limits["file_size"])
     cap(resource.RLIMIT_NOFILE, limits["open_files"])
     cap(resource.RLIMIT_CORE, 0)
-    if hasattr(resource, "RLIMIT_NPROC"):
+    if hasattr(resource, "RLIMIT_NPROC") and limits["processes"] > 0:
         cap(resource.RLIMIT_NPROC, limits["processes"])
     cap(resource.RLIMIT_CPU, limits["import_cpu"], limits["max_cpu"])
 
@@ -202,6 +202,8 @@ def outcome_of(error: BaseException) -> dict:
         return {"status": "exit", "code": repr(error.code)[:200]}
     if isinstance(error, MemoryError):
         return {"status": "memory", **describe_exception(error)}
+    if isinstance(error, OSError) and error.errno == 27:  # EFBIG: RLIMIT_FSIZE reached
+        return {"status": "file-size", **describe_exception(error)}
     return {"status": "exception", **describe_exception(error)}
 
 
