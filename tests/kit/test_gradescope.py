@@ -21,7 +21,7 @@ TEST_KEYS = {"score", "max_score", "name", "number", "output", "tags", "visibili
 TOP_KEYS = {"score", "execution_time", "output", "visibility", "stdout_visibility", "extra_data",
             "tests", "leaderboard", "output_format", "test_output_format", "test_name_format"}
 
-# A small rubric over cases whose expected outputs the kit already stores: one public case,
+# A small rubric over cases whose expected outputs the kit already stores: two public cases,
 # one hidden case (its visibility defaults to after_published). Fast to grade.
 SMALL_RUBRIC = """\
 [settings]
@@ -35,6 +35,16 @@ points = 4
 name = "adult-hw1, generalized levels"
 data = "public/adult"
 anonymized = "anonymized/levels.csv"
+
+[[part]]
+function = "random_anonymizer"
+points = 5
+
+[[part.case]]
+name = "adult-hw1, k=4, s=7"
+data = "public/adult"
+k = 4
+s = 7
 
 [[part]]
 function = "mondrian"
@@ -171,11 +181,14 @@ def test_stale_cases_are_refused_with_one_line(repo: Path, tmp_path: Path) -> No
 # ------------------------------------------------------------------------------ running it
 
 
-def test_correct_submission_gets_full_marks(repo: Path, autograder_zip: Path,
-                                            tmp_path: Path) -> None:
+@pytest.mark.parametrize("sandbox", ["auto", "none"])
+def test_correct_submission_gets_full_marks(repo: Path, autograder_zip: Path, tmp_path: Path,
+                                            sandbox: str) -> None:
+    """alice (a macOS zip, unpacked as Gradescope does) with bubblewrap when available, and
+    without it (as in most hosted containers)."""
     root = unpack(autograder_zip, tmp_path / "autograder")
     extract_submission(repo / "examples" / "submissions" / "alice.zip", root / "submission")
-    done, results = run_autograder(root)
+    done, results = run_autograder(root, sandbox=sandbox)
     assert done.returncode == 0, done.stdout + done.stderr
     check_format(results)
     from grader.rubric import load
@@ -194,14 +207,14 @@ def test_same_results_as_grader_grade(repo: Path, small_zip: Path, tmp_path: Pat
     root = unpack(small_zip, tmp_path / "autograder")
     shutil.copytree(repo / "examples" / "submissions" / "bob", root / "submission",
                     dirs_exist_ok=True)
-    done, results = run_autograder(root)
+    done, results = run_autograder(root, sandbox="none")
     assert done.returncode == 0, done.stdout + done.stderr
     check_format(results)
 
     subs = tmp_path / "subs"
     shutil.copytree(repo / "examples" / "submissions" / "bob", subs / "bob")
     graded = subprocess.run([sys.executable, "-m", "grader", "grade", str(subs), "--out",
-                             str(tmp_path / "out"), "--jobs", "1", "--quiet", "--rubric",
+                             str(tmp_path / "out"), "--jobs", "1", "--quiet", "--sandbox", "none", "--rubric",
                              str(root / "source" / "grader" / "rubric.toml")],
                             env=kit_env(), capture_output=True, text=True, timeout=900)
     assert graded.returncode == 0, graded.stderr
@@ -211,7 +224,8 @@ def test_same_results_as_grader_grade(repo: Path, small_zip: Path, tmp_path: Pat
     statuses = {t["name"]: t["status"] for t in results["tests"]}
     assert statuses["mondrian: hidden case: ties, k=35 (n=36)"] == "failed"  # not attempted
     assert statuses["cost_MD: adult-hw1, generalized levels"] == "passed"
-    assert results["score"] == pytest.approx(4.0)
+    assert statuses["random_anonymizer: adult-hw1, k=4, s=7"] == "passed"
+    assert results["score"] == pytest.approx(4.0 + 5.0)
 
 
 def test_crashing_submission_still_gets_results(repo: Path, small_zip: Path,
@@ -220,11 +234,15 @@ def test_crashing_submission_still_gets_results(repo: Path, small_zip: Path,
     root = unpack(small_zip, tmp_path / "autograder")
     shutil.copyfile(repo / "examples" / "submissions" / "oscar.zip",
                     root / "submission" / "oscar.zip")
-    done, results = run_autograder(root)
+    done, results = run_autograder(root, sandbox="none")
     assert done.returncode == 0, done.stdout + done.stderr
     check_format(results)
-    assert len(results["tests"]) == 2
-    assert "Status:" in results["output"]
+    assert len(results["tests"]) == 3
+    assert results["output"].startswith("Status: crash")
+    random = next(t for t in results["tests"] if t["name"].startswith("random_anonymizer"))
+    assert random["status"] == "failed" and random["score"] == 0
+    assert "exit code 3" in random["output"]
+    assert results["score"] == pytest.approx(4 + 6)  # cost_MD and mondrian still count
 
 
 @pytest.mark.parametrize("sandbox", ["auto", "none"])
