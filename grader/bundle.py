@@ -355,7 +355,7 @@ def _configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     return parser
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParser:
     """Register `bundle` on the grader's sub-command parser."""
     return _configure(subparsers.add_parser(
         "bundle", help="build the zip handed to students (skeleton, data, handout, public tests)",

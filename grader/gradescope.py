@@ -276,7 +276,7 @@ def _configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     return parser
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParser:
     """Register `gradescope` on the grader's sub-command parser."""
     return _configure(subparsers.add_parser(
         "gradescope", help="build a Gradescope autograder zip from this grader and rubric",

@@ -214,8 +214,8 @@ def test_same_results_as_grader_grade(repo: Path, small_zip: Path, tmp_path: Pat
     subs = tmp_path / "subs"
     shutil.copytree(repo / "examples" / "submissions" / "bob", subs / "bob")
     graded = subprocess.run([sys.executable, "-m", "grader", "grade", str(subs), "--out",
-                             str(tmp_path / "out"), "--jobs", "1", "--quiet", "--sandbox", "none", "--rubric",
-                             str(root / "source" / "grader" / "rubric.toml")],
+                             str(tmp_path / "out"), "--jobs", "1", "--quiet", "--sandbox",
+                             "none", "--rubric", str(root / "source" / "grader" / "rubric.toml")],
                             env=kit_env(), capture_output=True, text=True, timeout=900)
     assert graded.returncode == 0, graded.stderr
     local = json.loads((tmp_path / "out" / "results" / "bob" / "results.json").read_text())
