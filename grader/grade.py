@@ -252,6 +252,12 @@ class _CaseRunner:
         outcome = self.session.call(case=case.id, cwd=cwd, function=case.function,
                                     args=call_args(case.function, case.ints),
                                     time_limit=case.time_limit)
+        if outcome.output_dropped and not self.record.get("capped_calls"):
+            self.record["capped_calls"] = True
+            self.record["notes"].append(
+                f"Your functions print a lot (case {case.id}: {outcome.output_dropped} bytes "
+                f"beyond the {self.ctx.limits.output_kb} KB the grader keeps). Printing costs "
+                f"time; remove debugging output.")
         if outcome.output_dropped:
             self.record["capped"] = True
         try:
@@ -338,6 +344,7 @@ def _totals(record: dict, rubric: Rubric) -> dict:
         statuses.add(IMPORT_STATUS.get(record["import"]["status"], "import-error"))
     if record.pop("forbidden", False):
         statuses.add("forbidden")
+    record.pop("capped_calls", None)
     if record.pop("capped", False):
         statuses.add("output-capped")
     record["status"] = next((s for s in STATUS_ORDER if s in statuses), "ok")

@@ -1,0 +1,96 @@
+"""End to end: grade examples/submissions with one command against the golden grades.
+
+Each misbehaving example gets its own status and the batch finishes. The golden file is
+examples/expected-grades.csv; after changing the examples or the reference, rebuild them
+(`python examples/make_examples.py`), regenerate the cases (`python -m grader regen`) and
+refresh the golden file as README's grader section explains.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLES = REPO / "examples"
+STATUS = {"alice": "ok", "bob": "not-attempted", "carol": "import-timeout",
+          "dave": "import-error", "erin": "import-exit", "frank": "signature",
+          "grace": "timeout", "heidi": "memory", "ivan": "output-capped", "judy": "forbidden",
+          "mallory": "unsafe-archive", "olivia": "ok", "oscar": "crash"}
+
+
+def read(path: Path) -> list[dict]:
+    with open(path, encoding="utf-8", newline="") as f:
+        return list(csv.DictReader(f))
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("graded")
+    # --sandbox none: judy's hunt for the expected outputs must reach the grader's folder to
+    # be caught, which bubblewrap (when installed) would prevent earlier
+    done = subprocess.run([sys.executable, "-m", "grader", "grade", str(EXAMPLES / "submissions"),
+                           "--out", str(out), "--rubric", str(EXAMPLES / "rubric.toml"),
+                           "--jobs", "2", "--sandbox", "none"],
+                          cwd=REPO, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "graded 13, reused 0" in done.stderr
+    return out
+
+
+def test_grades_match_the_golden_file(graded: Path) -> None:
+    assert read(graded / "grades.csv") == read(EXAMPLES / "expected-grades.csv")
+
+
+def test_each_misbehaviour_has_its_own_status(graded: Path) -> None:
+    assert {g["student"]: g["status"] for g in read(graded / "grades.csv")} == STATUS
+
+
+def test_every_student_gets_feedback_and_gradescope_results(graded: Path) -> None:
+    for name in STATUS:
+        feedback = (graded / "feedback" / f"{name}.md").read_text(encoding="utf-8")
+        assert feedback.startswith(f"# Feedback for {name}\n")
+        results = json.loads((graded / "results" / name / "results.json").read_text())
+        assert len(results["tests"]) == 14
+        assert abs(results["score"] - sum(t["score"] for t in results["tests"])) < 1e-9
+    summary = json.loads((graded / "summary.json").read_text())
+    assert summary["stats"]["students"] == 13 and sum(summary["status_counts"].values()) == 13
+
+
+def feedback(graded: Path, name: str) -> str:
+    return (graded / "feedback" / f"{name}.md").read_text(encoding="utf-8")
+
+
+def test_feedback_says_what_went_wrong(graded: Path) -> None:
+    assert "was it renamed?" in feedback(graded, "frank")
+    assert "it takes 4 arguments, the contract passes 5" in feedback(graded, "frank")
+    assert "did not finish within the time limit of 2 s" in feedback(graded, "grace")
+    assert "ran out of memory (limit 2048 MB)" in feedback(graded, "heidi")
+    assert "took longer than the import time limit of 3 s" in feedback(graded, "carol")
+    assert "top-level code removed" in feedback(graded, "dave")
+    assert "called sys.exit / exit" in feedback(graded, "erin")
+    assert "the archive holds a path with '..'" in feedback(graded, "mallory")
+    assert "code cells of Homework 1.ipynb" in feedback(graded, "olivia")
+    assert "killed by SIGSEGV" in feedback(graded, "oscar")
+    assert "Your functions print a lot" in feedback(graded, "ivan")
+    assert "more than the grader keeps while it was imported" in feedback(graded, "ivan")
+    assert "tried to access the grader's files" in feedback(graded, "judy")
+    bob = feedback(graded, "bob")
+    assert "valid and k-anonymous, but not the reference output" in bob
+    assert "raised NotImplementedError" in bob or "only raises NotImplementedError" in bob
+
+
+def test_hidden_data_never_appears_in_feedback(graded: Path) -> None:
+    cases = REPO / "grader" / "cases" / "hidden"
+    secrets = {"Brussels", "Antwerp", "Zürich", "Seoul, KR", "Omnivore", "naïve café"}
+    hidden_text = "".join(p.read_text(encoding="utf-8") for p in cases.glob("*/adult-hw1.csv"))
+    assert all(s in hidden_text for s in secrets)  # so their absence below means something
+    for name in STATUS:
+        text = feedback(graded, name) + (graded / "results" / name / "results.json").read_text(
+            encoding="utf-8")
+        leaked = [s for s in secrets if s in text]
+        assert leaked == [], (name, leaked)
