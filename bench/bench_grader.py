@@ -1,0 +1,84 @@
+"""Benchmark of the grader (not a test: numbers depend on the machine).
+
+    python bench/bench_grader.py [--sandbox none|bwrap|auto] [--skip-default]
+
+1. Wall time of grading examples/submissions with examples/rubric.toml, --jobs 1 and 2.
+2. Grader overhead per submission: its wall time minus the time the student's code itself
+   ran (import + every call, as measured inside the child), from timings.csv, for the
+   well-behaved examples (their wall time is not dominated by timeouts).
+3. The same overhead for alice (a correct solution) under the default rubric (35 cases, 12 of
+   them on the 9,999-row adult-hw1.csv), graded alone with --jobs 1.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLES = REPO / "examples"
+WELL_BEHAVED = ("alice", "bob", "frank", "heidi", "ivan", "judy", "olivia", "oscar")
+
+
+def grade(out: Path, jobs: int, sandbox: str, rubric: Path | None, only: list[str] | None
+          ) -> float:
+    cmd = [sys.executable, "-m", "grader", "grade", str(EXAMPLES / "submissions"), "--out",
+           str(out), "--jobs", str(jobs), "--sandbox", sandbox, "--quiet"]
+    if rubric:
+        cmd += ["--rubric", str(rubric)]
+    if only:
+        cmd += ["--only", *only]
+    start = time.monotonic()
+    subprocess.run(cmd, cwd=REPO, check=True)
+    return time.monotonic() - start
+
+
+def overheads(out: Path) -> dict[str, tuple[float, float, float]]:
+    """student -> (wall seconds, student-code seconds, overhead)."""
+    with open(out / "timings.csv", encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    result = {}
+    for student in sorted({r["student"] for r in rows}):
+        mine = [r for r in rows if r["student"] == student]
+        wall = sum(float(r["seconds"]) for r in mine if r["what"] == "grading (wall)")
+        own = sum(float(r["seconds"]) for r in mine if r["what"] != "grading (wall)")
+        result[student] = (wall, own, wall - own)
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sandbox", default="none", choices=("none", "bwrap", "auto"))
+    parser.add_argument("--skip-default", action="store_true")
+    args = parser.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="kanon-bench-"))
+    try:
+        print(f"sandbox: {args.sandbox}")
+        for jobs in (1, 2):
+            out = tmp / f"jobs{jobs}"
+            wall = grade(out, jobs, args.sandbox, EXAMPLES / "rubric.toml", None)
+            print(f"examples ({len(list((out / 'feedback').iterdir()))} submissions, "
+                  f"examples/rubric.toml), --jobs {jobs}: {wall:.1f} s")
+        print("overhead per submission (examples/rubric.toml, 14 cases, --jobs 1):")
+        for student, (wall, own, extra) in overheads(tmp / "jobs1").items():
+            if student in WELL_BEHAVED:
+                print(f"  {student:8} wall {wall:6.2f} s  student code {own:6.2f} s  "
+                      f"overhead {extra:5.2f} s")
+        if not args.skip_default:
+            out = tmp / "default"
+            wall = grade(out, 1, args.sandbox, None, ["alice"])
+            w, own, extra = overheads(out)["alice"]
+            print(f"alice, default rubric (35 cases), --jobs 1: command {wall:.1f} s, grading "
+                  f"{w:.2f} s, student code {own:.2f} s, overhead {extra:.2f} s")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
