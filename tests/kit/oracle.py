@@ -182,14 +182,20 @@ class Problem:
         return self.others[0]
 
     def is_numeric(self, c: int) -> bool:
-        """Every raw value of the column parses with float()."""
+        """Every raw value of the column parses with float() to a finite number, and no two
+        different raw strings give the same number (the course's reading of CONTRACT §2)."""
         if c not in self._numeric:
-            self._numeric[c] = True
+            self._numeric[c] = bool(self.rows)
+            spelling: dict[float, str] = {}
             for row in self.rows:
                 try:
-                    float(row[c])
+                    x = float(row[c])
                 except ValueError:
                     self._numeric[c] = False
+                    break
+                if x != x or x in (float("inf"), float("-inf")) or spelling.setdefault(x, row[c]) != row[c]:
+                    self._numeric[c] = False
+                    break
         return self._numeric[c]
 
     def bounds(self, c: int) -> tuple[float, float]:

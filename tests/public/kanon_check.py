@@ -8,6 +8,7 @@ the first difference from an expected output. Every function returns a problem d
 from __future__ import annotations
 
 import csv
+import math
 import gzip
 import io
 import os
@@ -83,12 +84,16 @@ def parse_interval(cell: str) -> tuple[float, float] | None:
     return None
 
 
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-        return True
-    except ValueError:
-        return False
+def _numeric_column(values: list[str]) -> bool:
+    spelling: dict[float, str] = {}
+    for text in values:
+        try:
+            number = float(text)
+        except ValueError:
+            return False
+        if not math.isfinite(number) or spelling.setdefault(number, text) != text:
+            return False
+    return bool(values)
 
 
 def rows_text(rows: list[int], limit: int = 8) -> str:
@@ -118,9 +123,10 @@ class Table:
         return others[0]
 
     def numeric(self, column: int) -> bool:
-        """Every raw value of the column parses with float()."""
+        """Every raw value of the column parses with float() to a finite number, and no two
+        different raw strings give the same number (HANDOUT.md, "Generalized cells")."""
         if column not in self._numeric:
-            self._numeric[column] = all(_is_number(r[column]) for r in self.rows)
+            self._numeric[column] = _numeric_column([r[column] for r in self.rows])
         return self._numeric[column]
 
 
