@@ -45,7 +45,8 @@ def _parser() -> argparse.ArgumentParser:
 
     r = commands.add_parser("regen", help="regenerate case datasets and expected outputs")
     r.add_argument("--rubric", type=Path, action="append", default=None,
-                   help="rubric(s) whose cases to produce (default: the built-in rubric)")
+                   help="rubric(s) whose cases to produce (default: the built-in rubric and "
+                        "examples/rubric.toml)")
     r.add_argument("--keep-datasets", action="store_true",
                    help="keep the datasets, only recompute expected outputs")
 
@@ -83,8 +84,14 @@ def _grade(args: argparse.Namespace) -> int:
 
 
 def _rubrics(paths: list[Path] | None):
+    """The given rubrics; by default the built-in one and, in a checkout, the examples'."""
     from . import rubric as rubric_mod
-    return [rubric_mod.load(p) for p in (paths or [None])]
+    if not paths:
+        paths = [rubric_mod.DEFAULT_RUBRIC]
+        examples = KIT_ROOT / "examples" / "rubric.toml"
+        if examples.is_file():
+            paths.append(examples)
+    return [rubric_mod.load(p) for p in paths]
 
 
 def _regen(args: argparse.Namespace) -> int:
