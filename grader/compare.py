@@ -82,6 +82,26 @@ def _expected_table(path: str, stamp: float) -> Table:
     return read_table(path)
 
 
+@lru_cache(maxsize=64)
+def _hidden_values(folder: str, stamp: float) -> tuple[str, ...]:
+    data = _load_case_data(folder, stamp)
+    values = {cell for row in data.raw.rows for cell in row}
+    values |= {label for dgh in data.dghs for label in dgh.labels}
+    values -= set(data.raw.header)
+    return tuple(sorted((v for v in values if len(v.strip()) >= 3), key=lambda v: (-len(v), v)))
+
+
+def redact(text: str, folder: Path) -> str:
+    """`text` with every cell value and hierarchy label of a (hidden) case's data replaced by
+    `<hidden>`: a student's printed output or exception message may quote the data."""
+    if not text:
+        return text
+    for value in _hidden_values(str(folder), (folder / RAW_FILE).stat().st_mtime):
+        if value in text:
+            text = text.replace(value, "<hidden>")
+    return text
+
+
 def parse_interval(cell: str) -> tuple[float, float] | None:
     """`[lo-hi]` split at the first `-` after the first character that leaves two numbers."""
     if len(cell) < 5 or cell[0] != "[" or cell[-1] != "]":

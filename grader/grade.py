@@ -153,9 +153,12 @@ class _CaseRunner:
             max_call_seconds=self.max_call)
 
     def _first_import(self) -> None:
-        first_case = self.ctx.rubric.cases()[0]
+        """Import in a folder holding the first public case's data (so experiments at import
+        time find adult-hw1.csv and DGHs/), never a hidden case's."""
         self.import_cwd.mkdir()
-        copy_inputs(first_case, self.ctx.rubric.cases_dir, self.import_cwd)
+        public = [c for c in self.ctx.rubric.cases() if not c.hidden]
+        if public:
+            copy_inputs(public[0], self.ctx.rubric.cases_dir, self.import_cwd)
         outcome = self._start("full")
         self.record["timing"]["import"] = outcome.seconds
         info = {"status": outcome.status, "mode": "full", "output": self.scrub(outcome.output)}
@@ -270,6 +273,9 @@ class _CaseRunner:
             message = (f"tried to access the grader's own files ({outcome.forbidden[0]}); "
                        f"the access was refused and this case earns no points")
         shown = "" if status in SCORED else self.scrub(outcome.output)
+        if case.hidden:  # what the student's code printed or raised may quote hidden data
+            shown = compare.redact(shown, rubric.cases_dir / case.data)
+            message = compare.redact(message, rubric.cases_dir / case.data)
         return _case_entry(rubric, case, status, message, output=shown, fraction=fraction,
                            seconds=round(outcome.seconds, 4))
 

@@ -117,6 +117,27 @@ def test_batch_outputs_and_same_bytes_on_every_run(batch, tmp_path: Path) -> Non
     assert tree_bytes(tmp_path / "out1") == tree_bytes(tmp_path / "out2")
 
 
+def test_printed_output_and_messages_of_hidden_cases_are_redacted(tmp_path: Path) -> None:
+    r = tiny_rubric(tmp_path)
+    subs = tmp_path / "subs"
+    student(subs / "dee", "0.0", "0.0", extra=(
+        "def cost_MD(raw_dataset_file, anonymized_dataset_file, DGH_folder):\n"
+        "    text = open(raw_dataset_file, encoding='utf-8').read()\n"
+        "    print(text)\n"
+        "    raise ValueError('unexpected value ' + text.splitlines()[1])\n\n"))
+    (subs / "dee" / "skeleton.py").write_text(
+        (subs / "dee" / "skeleton.py").read_text().replace(
+            "def cost_MD(raw_dataset_file, anonymized_dataset_file, DGH_folder):\n    return 0.0",
+            "def unused():\n    return 0.0"), encoding="utf-8")
+    run_batch(subs, tmp_path / "out", r, sandbox="none", progress=False)
+    text = (tmp_path / "out" / "feedback" / "dee.md").read_text(encoding="utf-8")
+    raw = (CASES / "hidden" / "unbalanced" / "adult-hw1.csv").read_text(encoding="utf-8")
+    assert ",<hidden>,<hidden>,<hidden>\n" in text  # values of 3+ characters are redacted
+    assert "Printed:" in text and "age,region,job,disease" in text  # column names stay
+    for value in ("Brussels", "Antwerp", "Oceania", "Asthma", "Covid"):
+        assert value in raw and value not in text
+
+
 def test_rerun_reuses_unchanged_submissions_only(batch, tmp_path: Path) -> None:
     r, subs = batch
     out = tmp_path / "out"
