@@ -135,6 +135,7 @@ class _CaseRunner:
         self.import_failure: str | None = None  # import-* status when no mode worked
         self.functions: dict = {}
         self.max_call = max(c.time_limit for c in ctx.rubric.cases())
+        self.count = 0
 
     def close(self) -> None:
         if self.session is not None:
@@ -247,9 +248,8 @@ class _CaseRunner:
             return _case_entry(rubric, case, self.import_failure,
                                f"your file could not be imported again: "
                                f"{self.record['import']['problem']}")
-        cwd = self.scratch / "case"
-        if cwd.exists():
-            shutil.rmtree(cwd)
+        self.count += 1
+        cwd = self.scratch / f"case-{self.count:03d}"  # a fresh name even if a deletion failed
         cwd.mkdir()
         copy_inputs(case, rubric.cases_dir, cwd)
         outcome = self.session.call(case=case.id, cwd=cwd, function=case.function,
@@ -317,11 +317,16 @@ class _CaseRunner:
                                            float(self.ctx.rubric.settings["cost_tolerance"]))
         else:
             output = cwd / OUTPUT_FILE
-            if not output.is_file():
+            if not output.exists() and not output.is_symlink():
                 return "no-output", (f"returned without writing the output file "
                                      f"(`output_file`, here {OUTPUT_FILE!r})"), 0
+            try:
+                produced = compare.read_output(output)
+            except (compare.NotARegularFile, OSError):
+                return "forbidden", (f"the output file {OUTPUT_FILE!r} is a link or not a "
+                                     f"regular file; the grader does not follow links"), 0
             data = compare.load_case_data(self.ctx.rubric.cases_dir / case.data)
-            verdict = compare.compare_table(output, expected.path, data, case.function,
+            verdict = compare.compare_table(produced, expected.path, data, case.function,
                                             case.ints, case.hidden)
         fraction = {"passed": 1.0, "partial": partial}.get(verdict.status, 0.0)
         return verdict.status, verdict.message, fraction

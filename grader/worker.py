@@ -88,11 +88,11 @@ FORBIDDEN: list[str] = []  # paths the student's code tried to reach (reported, 
 
 def install_guard(deny: list[str]) -> None:
     """An audit hook that refuses Python-level access to the grader's own folders (cases,
-    expected outputs, the kit, other submissions) and records each attempt. Code that calls
-    the C library directly can get around it; bubblewrap is the real boundary."""
+    expected outputs, the kit, other submissions) and signals to the grader's process (or to
+    every process, pid -1), and records each attempt. Code that calls the C library directly
+    can get around it; bubblewrap is the real boundary."""
     roots = tuple(os.path.realpath(d).rstrip(os.sep) + os.sep for d in deny if d)
-    if not roots:
-        return
+    grader, group = os.getppid(), os.getpgrp()
     realpath, fspath, fsdecode = os.path.realpath, os.fspath, os.fsdecode
 
     def refuse(what: str) -> None:
@@ -113,7 +113,13 @@ def install_guard(deny: list[str]) -> None:
                     continue
                 if real.startswith(roots):
                     refuse(path)
-        elif event in COMMAND_EVENTS:
+        elif event in ("os.kill", "os.killpg"):
+            target = args[0] if args else 0
+            if isinstance(target, int) and (target == -1 or abs(target) == grader or (
+                    target < -1 and -target != group) or (event == "os.killpg" and target
+                                                           not in (0, group))):
+                refuse(f"a signal to process {target} (the grader)")
+        elif event in COMMAND_EVENTS and roots:
             text = repr(args)
             for root in roots:
                 if root.rstrip(os.sep) in text:

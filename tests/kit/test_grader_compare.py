@@ -6,7 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from grader.compare import (compare_cost, compare_table, load_case_data, parse_interval)
+import os
+
+from grader.compare import (NotARegularFile, compare_cost, compare_table, load_case_data,
+                            parse_interval, read_output)
 
 CASES = Path(__file__).resolve().parents[2] / "grader" / "cases"
 QUOTED = CASES / "hidden" / "quoted"  # city, score (numeric), note, diet
@@ -55,17 +58,17 @@ def test_identical_output_passes_even_with_other_line_endings(tmp_path: Path, da
     expected = reference_output(tmp_path, "clustering_anonymizer", k=2)
     same = tmp_path / "same.csv"
     same.write_bytes(expected.read_bytes())
-    assert compare_table(same, expected, data, "clustering_anonymizer", {"k": 2},
+    assert compare_table(same.read_bytes(), expected, data, "clustering_anonymizer", {"k": 2},
                          hidden=True).status == "passed"
     crlf = write_rows(tmp_path / "crlf.csv", rows_of(expected), quoting=csv.QUOTE_ALL)
-    verdict = compare_table(crlf, expected, data, "clustering_anonymizer", {"k": 2}, hidden=True)
+    verdict = compare_table(crlf.read_bytes(), expected, data, "clustering_anonymizer", {"k": 2}, hidden=True)
     assert verdict.status == "passed" and "parsed CSV" in verdict.message
 
 
 def test_a_different_valid_private_output_earns_partial(tmp_path: Path, data) -> None:
     expected = reference_output(tmp_path, "clustering_anonymizer", k=2)
     other = reference_output(tmp_path, "random_anonymizer", k=2, s=5)
-    verdict = compare_table(other, expected, data, "clustering_anonymizer", {"k": 2},
+    verdict = compare_table(other.read_bytes(), expected, data, "clustering_anonymizer", {"k": 2},
                             hidden=False)
     assert verdict.status == "partial"
     assert "valid and k-anonymous" in verdict.message and "expected " in verdict.message
@@ -79,8 +82,8 @@ def test_all_root_output_is_private_for_every_function(tmp_path: Path, data) -> 
     expected = reference_output(tmp_path, "mondrian", k=2)
     for function, ints in [("mondrian", {"k": 40}), ("bottomup_anonymizer", {"k": 40, "l": 2}),
                            ("samarati", {"k": 40, "max_sup": 0})]:
-        assert compare_table(out, expected, data, function, ints, True).status == "partial"
-    verdict = compare_table(out, expected, data, "clustering_anonymizer", {"k": 41}, True)
+        assert compare_table(out.read_bytes(), expected, data, function, ints, True).status == "partial"
+    verdict = compare_table(out.read_bytes(), expected, data, "clustering_anonymizer", {"k": 41}, True)
     assert verdict.status == "wrong" and "has 40 row(s); k = 41" in verdict.message
 
 
@@ -92,11 +95,11 @@ def test_validity_failures_name_row_and_column_but_hide_hidden_values(tmp_path: 
     secret = rows_of(QUOTED / "adult-hw1.csv")[3][city]  # the raw value of data row 3
     rows[3][city] = "São Paulo" if secret != "São Paulo" else "東京"  # another leaf
     bad = write_rows(tmp_path / "bad.csv", rows, lineterminator="\n")
-    hidden = compare_table(bad, expected, data, "mondrian", {"k": 2}, hidden=True)
+    hidden = compare_table(bad.read_bytes(), expected, data, "mondrian", {"k": 2}, hidden=True)
     assert hidden.status == "wrong"
     assert "data row 3, column 'city'" in hidden.message
     assert secret not in hidden.message and rows[3][city] not in hidden.message
-    shown = compare_table(bad, expected, data, "mondrian", {"k": 2}, hidden=False)
+    shown = compare_table(bad.read_bytes(), expected, data, "mondrian", {"k": 2}, hidden=False)
     assert repr(rows[3][city]) in shown.message
 
 
@@ -106,13 +109,13 @@ def test_intervals_only_for_mondrian_and_numeric_columns(tmp_path: Path, data) -
     wide = [rows[0]] + [r[:score] + ["[1.5-10]"] + r[score + 1:] for r in rows[1:]]
     out = write_rows(tmp_path / "wide.csv", wide, lineterminator="\n")
     expected = reference_output(tmp_path, "mondrian", k=1)
-    m = compare_table(out, expected, data, "mondrian", {"k": 1}, hidden=False)
+    m = compare_table(out.read_bytes(), expected, data, "mondrian", {"k": 1}, hidden=False)
     assert m.status == "partial"
-    c = compare_table(out, expected, data, "clustering_anonymizer", {"k": 1}, hidden=False)
+    c = compare_table(out.read_bytes(), expected, data, "clustering_anonymizer", {"k": 1}, hidden=False)
     assert c.status == "wrong" and "not a label of the column's hierarchy" in c.message
     narrow = [rows[0]] + [r[:score] + ["[7-9.5]"] + r[score + 1:] for r in rows[1:]]
     out2 = write_rows(tmp_path / "narrow.csv", narrow, lineterminator="\n")
-    n = compare_table(out2, expected, data, "mondrian", {"k": 1}, hidden=False)
+    n = compare_table(out2.read_bytes(), expected, data, "mondrian", {"k": 1}, hidden=False)
     assert n.status == "wrong" and "does not contain" in n.message
 
 
@@ -124,12 +127,12 @@ def test_l_diversity_and_suppression_budget(tmp_path: Path, data) -> None:
     top = [header] + [[qi.get(h, c) for h, c in zip(header, r)] for r in rows[1:]]
     out = write_rows(tmp_path / "top.csv", top, lineterminator="\n")
     expected = reference_output(tmp_path, "samarati", k=2, max_sup=0)
-    assert compare_table(out, expected, data, "samarati", {"k": 50, "max_sup": 40},
+    assert compare_table(out.read_bytes(), expected, data, "samarati", {"k": 50, "max_sup": 40},
                          True).status == "partial"
-    verdict = compare_table(out, expected, data, "samarati", {"k": 50, "max_sup": 39}, True)
+    verdict = compare_table(out.read_bytes(), expected, data, "samarati", {"k": 50, "max_sup": 39}, True)
     assert verdict.status == "wrong" and "max_sup = 39" in verdict.message
     notes = len({r[header.index("note, free text")] for r in rows[1:]})
-    verdict = compare_table(out, expected, data, "bottomup_anonymizer",
+    verdict = compare_table(out.read_bytes(), expected, data, "bottomup_anonymizer",
                             {"k": 2, "l": notes + 1}, True)
     assert verdict.status == "wrong" and f"{notes} distinct value(s)" in verdict.message
 
@@ -138,10 +141,22 @@ def test_unreadable_and_misshapen_outputs(tmp_path: Path, data) -> None:
     expected = reference_output(tmp_path, "mondrian", k=2)
     rows = rows_of(expected)
     short = write_rows(tmp_path / "short.csv", rows[:-1], lineterminator="\n")
-    verdict = compare_table(short, expected, data, "mondrian", {"k": 2}, True)
+    verdict = compare_table(short.read_bytes(), expected, data, "mondrian", {"k": 2}, True)
     assert verdict.status == "wrong" and "39 data rows, the raw file has 40" in verdict.message
     ragged = tmp_path / "ragged.csv"
     ragged.write_text("a,b\n1\n", encoding="utf-8")
-    verdict = compare_table(ragged, expected, data, "mondrian", {"k": 2}, True)
+    verdict = compare_table(ragged.read_bytes(), expected, data, "mondrian", {"k": 2}, True)
     assert verdict.status == "wrong" and "not a readable dataset" in verdict.message
     assert str(ragged) not in verdict.message
+
+
+def test_output_files_that_are_links_are_never_followed(tmp_path: Path) -> None:
+    secret = tmp_path / "expected.csv"
+    secret.write_text("a\n1\n")
+    (tmp_path / "soft.csv").symlink_to(secret)
+    os.link(secret, tmp_path / "hard.csv")
+    for name in ("soft.csv", "hard.csv"):
+        with pytest.raises((NotARegularFile, OSError)):
+            read_output(tmp_path / name)
+    (tmp_path / "plain.csv").write_bytes(b"a\n2\n")
+    assert read_output(tmp_path / "plain.csv") == b"a\n2\n"

@@ -188,3 +188,17 @@ def test_bubblewrap_hides_files_and_blocks_network_and_writes(child, tmp_path: P
     assert lines[1].startswith("network ") and lines[2] == "write 30"  # EROFS
     assert not (REPO / "written-by-child").exists()
     assert (c.tmp / "case1" / "ok.txt").read_text() == "fine"
+
+
+def test_signals_to_the_grader_are_refused(child) -> None:
+    c = child("import os, signal\n"
+              "def cost_MD(a, b, d):\n"
+              "    grader = os.getppid() if a == 1 else -1\n"
+              "    if a == 1:\n        grader = int(open(f'/proc/{os.getppid()}/stat').read()"
+              ".rsplit(')', 1)[1].split()[1])\n"
+              "    os.kill(grader, signal.SIGKILL)\n    return 0\n")
+    for which in (1, 2):
+        out = c.call(args=(which, 0, 0))
+        assert out.status == "exception" and out.error["type"] == "PermissionError"
+        assert "(the grader)" in out.forbidden[0]
+    assert c.call(args=(1, 0, 0)).forbidden == [f"a signal to process {os.getpid()} (the grader)"]
