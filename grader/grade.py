@@ -288,6 +288,9 @@ class _CaseRunner:
         if outcome.status == "memory":
             return "memory", (f"ran out of memory (limit {self.ctx.limits.memory_mb} MB): "
                               f"{self._error_text(error)}"), 0
+        if outcome.status == "file-size" and "disk" in error:
+            return "file-too-large", (f"wrote more than {self.ctx.limits.disk_mb} MB of files "
+                                      f"in its folder"), 0
         if outcome.status == "file-size":
             return "file-too-large", (f"wrote a file larger than "
                                       f"{self.ctx.limits.file_size_mb} MB"), 0

@@ -38,6 +38,7 @@ SETTINGS: dict[str, tuple[type, object]] = {
     "cost_tolerance": (float, 1e-6),
     "memory_mb": (int, 2048),
     "file_size_mb": (int, 64),
+    "disk_mb": (int, 1024),
     "processes": (int, 64),
     "open_files": (int, 256),
     "output_kb": (int, 16),

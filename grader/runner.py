@@ -49,15 +49,6 @@ def grader_fingerprint() -> str:
     return f"{__version__}+{digest[:16]}"
 
 
-def default_scratch() -> Path | None:
-    """/dev/shm when it is a writable memory file system (creating and deleting the many
-    small case folders there is much faster than on a disk), else the system temp folder."""
-    shm = Path("/dev/shm")
-    if shm.is_dir() and os.access(shm, os.W_OK | os.X_OK):
-        return shm
-    return None
-
-
 def _sandbox_mode(choice: str) -> str:
     if choice == "none":
         return "none"
@@ -117,13 +108,12 @@ def run_batch(submissions: Path, out: Path, rubric: Rubric, *, jobs: int | None 
     limits = Limits(memory_mb=int(settings["memory_mb"]),
                     file_size_mb=int(settings["file_size_mb"]),
                     processes=int(settings["processes"]), open_files=int(settings["open_files"]),
-                    output_kb=int(settings["output_kb"]))
+                    output_kb=int(settings["output_kb"]), disk_mb=int(settings["disk_mb"]))
     base_key = sha256_bytes(json.dumps({
         "rubric": rubric.sha256, "manifest": sha256_file(rubric.cases_dir / "manifest.json"),
         "grader": grader_fingerprint(), "sandbox": mode, "python": sys.version,
         "limits": limits.__dict__}, sort_keys=True).encode())
-    scratch_base = Path(tempfile.mkdtemp(prefix="kanon-grader-",
-                                         dir=scratch if scratch else default_scratch()))
+    scratch_base = Path(tempfile.mkdtemp(prefix="kanon-grader-", dir=scratch))
     hidden = [rubric.cases_dir, GRADER_DIR, submissions.resolve(), out]
     cancel = threading.Event()
     deny = hidden + [GRADER_DIR.parent / "reference", GRADER_DIR.parent / "tests"]

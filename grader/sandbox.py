@@ -30,6 +30,29 @@ BLOCKED_MODULES = ("grader", "reference", "tests")
 KIT_ROOT = Path(__file__).resolve().parent.parent
 
 
+DISK_CHECK_SECONDS = 0.25
+
+
+def folder_bytes(folder: Path) -> int:
+    """Total size of the files under `folder` (links not followed)."""
+    total = 0
+    stack = [str(folder)]
+    while stack:
+        try:
+            with os.scandir(stack.pop()) as entries:
+                for entry in entries:
+                    try:
+                        if entry.is_dir(follow_symlinks=False):
+                            stack.append(entry.path)
+                        else:
+                            total += entry.stat(follow_symlinks=False).st_size
+                    except OSError:
+                        continue
+        except OSError:
+            continue
+    return total
+
+
 class Cancelled(Exception):
     """The batch was interrupted (Ctrl-C); the child has been killed."""
 
@@ -43,6 +66,7 @@ class Limits:
     processes: int = 64  # extra processes/threads beyond those the user already runs
     open_files: int = 256
     output_kb: int = 16  # captured stdout+stderr kept per phase (import, each call)
+    disk_mb: int = 1024  # all files under the scratch folder together
 
 
 @dataclass
@@ -195,7 +219,8 @@ def bwrap_prefix(scratch: Path, hidden: list[Path]) -> list[str]:
     """bubblewrap arguments: read-only root, private /tmp, /dev and /proc, no network, the
     `hidden` folders replaced by empty ones, and only `scratch` writable."""
     args = [shutil.which("bwrap") or "bwrap", "--ro-bind", "/", "/", "--dev", "/dev",
-            "--proc", "/proc", "--tmpfs", "/tmp", "--unshare-all", "--die-with-parent",
+            "--proc", "/proc", "--size", str(256 * 2**20), "--tmpfs", "/tmp",
+            "--unshare-all", "--die-with-parent",
             "--new-session"]
     python_home = Path(sys.base_prefix).resolve()
     for folder in hidden:
@@ -312,7 +337,15 @@ class Session:
         deadline = start + time_limit
         result = None
         while True:
-            event = self._wait_for(("result", "exited"), deadline)
+            check = min(deadline, time.monotonic() + DISK_CHECK_SECONDS)
+            event = self._wait_for(("result", "exited"), check)
+            if event is None and self.alive() and time.monotonic() < deadline:
+                used = folder_bytes(self.scratch)
+                if used > self.limits.disk_mb * 2**20:
+                    self.kill()
+                    return self._finish(CallOutcome("file-size", time.monotonic() - start,
+                                                    error={"disk": used}))
+                continue
             if event is None:
                 if self.alive() and time.monotonic() >= deadline:
                     self.kill()

@@ -252,7 +252,10 @@ def run_call(module, message: dict, cmd_fd: int, res_fd: int) -> None:
             os.environ[var] = cwd
         tempfile.tempdir = None
         cpu = int(message["cpu"])
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, resource.getrlimit(resource.RLIMIT_CPU)[1]))
+        hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
+        if hard != resource.RLIM_INFINITY:
+            cpu = min(cpu, hard)
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, hard))
         function = getattr(module, message["function"])
     except BaseException as error:  # noqa: BLE001
         send(res_fd, {"event": "result", "case": case, "status": "setup-failed",

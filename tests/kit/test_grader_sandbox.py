@@ -122,6 +122,16 @@ def test_output_is_captured_up_to_the_cap_and_file_size_is_limited(child) -> Non
     assert c.call("mondrian", (1, 2, 3, 4)).status == "file-size"
 
 
+def test_many_files_over_the_disk_limit_are_stopped(child) -> None:
+    c = child("def cost_MD(a, b, d):\n"
+              "    for i in range(10 ** 6):\n"
+              "        open(f'part{i}', 'wb').write(b'0' * 2 ** 20)\n",
+              limits=Limits(memory_mb=512, file_size_mb=2, disk_mb=20))
+    out = c.call(limit=20)
+    assert out.status == "file-size" and 20 * 2**20 < out.error["disk"] < 2**30
+    assert out.seconds < 10
+
+
 def test_import_failures(child) -> None:
     assert child("raise KeyError('boom')\n").imported.error["type"] == "KeyError"
     assert child("import sys\nsys.exit(2)\n").imported.status == "exit"
