@@ -19,7 +19,7 @@ from .contract import FUNCTIONS, OUTPUT_FILE, SIGNATURES, call_args, is_cost
 from .expected import Expected, copy_inputs
 from .intake import ArchiveProblem, Caps, Submission, unpack
 from .rubric import Case, Rubric
-from .sandbox import CallOutcome, Cancelled, ImportOutcome, Limits, Session
+from .sandbox import CallOutcome, ImportOutcome, Limits, Session
 from .solution import Solution, choose
 from .static import FunctionCheck, positional_problem, signature_check
 
@@ -163,9 +163,11 @@ class _CaseRunner:
         outcome = self._start("full")
         self.record["timing"]["import"] = outcome.seconds
         info = {"status": outcome.status, "mode": "full", "output": self.scrub(outcome.output)}
+        forbidden = list(outcome.forbidden)
         if outcome.status != "ok":
             info["problem"] = self._describe_import(outcome)
             fallback = self._start("defs")
+            forbidden += fallback.forbidden
             if fallback.status == "ok":
                 self.mode = "defs"
                 info["mode"] = "defs"
@@ -176,8 +178,8 @@ class _CaseRunner:
                 outcome = fallback
             else:
                 self.import_failure = IMPORT_STATUS[outcome.status]
-        if outcome.forbidden:
-            self._forbidden(outcome.forbidden, "while your file was imported")
+        if forbidden:
+            self._forbidden(forbidden, "while your file was imported")
         if outcome.output_dropped:
             self.record["notes"].append(f"Your file printed {outcome.output_dropped} bytes more "
                                         f"than the grader keeps while it was imported.")
