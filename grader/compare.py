@@ -18,6 +18,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from reference.dgh import DGH, read_dgh_folder
+from reference.generalize import numeric_values
+from reference.generalize import parse_interval as _reference_interval
 from reference.io import Table, read_table
 
 from .contract import DGH_DIR, RAW_FILE
@@ -52,20 +54,13 @@ class CaseData:
         return others[0] if len(others) == 1 else None
 
 
-def _float(text: str) -> float | None:
-    try:
-        return float(text)
-    except ValueError:
-        return None
-
-
 @lru_cache(maxsize=64)
 def _load_case_data(folder: str, stamp: float) -> CaseData:
     raw = read_table(os.path.join(folder, RAW_FILE))
     dgh_by_name = read_dgh_folder(os.path.join(folder, DGH_DIR))
     qi_columns = [c for c, name in enumerate(raw.header) if name in dgh_by_name]
     dghs = [dgh_by_name[raw.header[c]] for c in qi_columns]
-    numeric = [all(_float(row[c]) is not None for row in raw.rows) for c in qi_columns]
+    numeric = [numeric_values([row[c] for row in raw.rows]) is not None for c in qi_columns]
     raw_nodes = [[d.index[row[c]] for row in raw.rows] for c, d in zip(qi_columns, dghs)]
     return CaseData(raw, dghs, qi_columns, numeric, raw_nodes)
 
@@ -106,16 +101,12 @@ def redact(text: str, folder: Path) -> str:
 
 
 def parse_interval(cell: str) -> tuple[float, float] | None:
-    """`[lo-hi]` split at the first `-` after the first character that leaves two numbers."""
-    if len(cell) < 5 or cell[0] != "[" or cell[-1] != "]":
+    """`[lo-hi]` split at the first `-` after the first character that leaves two numbers,
+    both finite (HANDOUT.md, "Generalized cells"); None otherwise."""
+    bounds = _reference_interval(cell)
+    if bounds is None or not all(math.isfinite(b) for b in bounds):
         return None
-    inner = cell[1:-1]
-    for i in range(1, len(inner)):
-        if inner[i] == "-":
-            lo, hi = _float(inner[:i]), _float(inner[i + 1:])
-            if lo is not None and hi is not None:
-                return lo, hi
-    return None
+    return bounds
 
 
 def compare_cost(value: float, expected: float, tolerance: float) -> Verdict:

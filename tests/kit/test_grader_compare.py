@@ -45,6 +45,7 @@ def test_parse_interval_follows_the_contract() -> None:
     assert parse_interval("[-5-10]") == (-5.0, 10.0)
     assert parse_interval("[1e-3-2]") == (0.001, 2.0)
     assert parse_interval("1-2") is None and parse_interval("[a-b]") is None
+    assert parse_interval("[1-inf]") is None and parse_interval("[nan-2]") is None
 
 
 def test_costs_within_relative_tolerance() -> None:
