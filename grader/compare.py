@@ -18,8 +18,6 @@ from functools import lru_cache
 from pathlib import Path
 
 from reference.dgh import DGH, read_dgh_folder
-from reference.generalize import numeric_values
-from reference.generalize import parse_interval as _reference_interval
 from reference.io import Table, read_table
 
 from .contract import DGH_DIR, RAW_FILE
@@ -60,7 +58,7 @@ def _load_case_data(folder: str, stamp: float) -> CaseData:
     dgh_by_name = read_dgh_folder(os.path.join(folder, DGH_DIR))
     qi_columns = [c for c, name in enumerate(raw.header) if name in dgh_by_name]
     dghs = [dgh_by_name[raw.header[c]] for c in qi_columns]
-    numeric = [numeric_values([row[c] for row in raw.rows]) is not None for c in qi_columns]
+    numeric = [is_numeric([row[c] for row in raw.rows]) for c in qi_columns]
     raw_nodes = [[d.index[row[c]] for row in raw.rows] for c, d in zip(qi_columns, dghs)]
     return CaseData(raw, dghs, qi_columns, numeric, raw_nodes)
 
@@ -100,13 +98,29 @@ def redact(text: str, folder: Path) -> str:
     return text
 
 
+def is_numeric(raw_values: list[str]) -> bool:
+    """A numeric QI (HANDOUT.md, "Generalized cells"): every raw value parses with float() to
+    a finite number, and no two different raw strings give the same number."""
+    spelling: dict[float, str] = {}
+    for text in raw_values:
+        value = _float(text)
+        if value is None or not math.isfinite(value) or spelling.setdefault(value, text) != text:
+            return False
+    return bool(raw_values)
+
+
 def parse_interval(cell: str) -> tuple[float, float] | None:
     """`[lo-hi]` split at the first `-` after the first character that leaves two numbers,
-    both finite (HANDOUT.md, "Generalized cells"); None otherwise."""
-    bounds = _reference_interval(cell)
-    if bounds is None or not all(math.isfinite(b) for b in bounds):
+    both finite; None otherwise."""
+    if len(cell) < 5 or cell[0] != "[" or cell[-1] != "]":
         return None
-    return bounds
+    inner = cell[1:-1]
+    for i in range(1, len(inner)):
+        if inner[i] == "-":
+            lo, hi = _float(inner[:i]), _float(inner[i + 1:])
+            if lo is not None and hi is not None:
+                return (lo, hi) if math.isfinite(lo) and math.isfinite(hi) else None
+    return None
 
 
 def compare_cost(value: float, expected: float, tolerance: float) -> Verdict:

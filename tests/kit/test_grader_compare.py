@@ -48,6 +48,13 @@ def test_parse_interval_follows_the_contract() -> None:
     assert parse_interval("[1-inf]") is None and parse_interval("[nan-2]") is None
 
 
+def test_numeric_columns_as_the_handout_reads_them() -> None:
+    from grader.compare import is_numeric
+    assert is_numeric(["1", "2.5", "-3"]) and not is_numeric([])
+    assert not is_numeric(["1", "x"]) and not is_numeric(["1", "inf"])
+    assert not is_numeric(["5", "5.0"])  # two spellings of one number
+
+
 def test_costs_within_relative_tolerance() -> None:
     assert compare_cost(100.001, 100.0, 1e-6).status == "wrong"
     assert compare_cost(100.00001, 100.0, 1e-6).status == "passed"
