@@ -98,6 +98,13 @@ def redact(text: str, folder: Path) -> str:
     return text
 
 
+def _float(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
 def is_numeric(raw_values: list[str]) -> bool:
     """A numeric QI (HANDOUT.md, "Generalized cells"): every raw value parses with float() to
     a finite number, and no two different raw strings give the same number."""
