@@ -4,6 +4,8 @@
     regen [--rubric FILE ...]      regenerate datasets and expected outputs with the reference
     check [--rubric FILE ...]      exit 1 when the stored expected outputs are stale
     similarity SUBMISSIONS --out FILE [--threshold T]
+    bundle --out student.zip       the student bundle (no reference, grader or hidden cases)
+    gradescope --out autograder.zip  a Gradescope autograder running the same grader
 
 Mistakes in the inputs are reported as one-line messages (exit status 2), never tracebacks.
 """
@@ -59,6 +61,10 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--threshold", type=float, default=0.8)
     s.add_argument("--rubric", type=Path, default=None, help="for the student id pattern")
     s.add_argument("--id-pattern", default=None)
+
+    from . import bundle, gradescope
+    bundle.add_parser(commands)
+    gradescope.add_parser(commands)
     return parser
 
 
@@ -121,8 +127,10 @@ def _similarity(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    from . import bundle, gradescope
     handler = {"grade": _grade, "regen": _regen, "check": _check,
-               "similarity": _similarity}[args.command]
+               "similarity": _similarity, "bundle": bundle.run,
+               "gradescope": gradescope.run}[args.command]
     try:
         return handler(args)
     except UserError as e:
