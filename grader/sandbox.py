@@ -223,12 +223,29 @@ def bwrap_prefix(scratch: Path, hidden: list[Path]) -> list[str]:
             "--unshare-all", "--die-with-parent",
             "--new-session"]
     python_home = Path(sys.base_prefix).resolve()
+    for folder in _python_folders_under(Path("/tmp"), hidden):
+        args += ["--ro-bind", str(folder), str(folder)]  # a venv in /tmp stays usable
     for folder in hidden:
         folder = folder.resolve()
         if folder.is_dir() and not (python_home == folder or folder in python_home.parents):
             args += ["--tmpfs", str(folder)]
     args += ["--bind", str(scratch), str(scratch), "--chdir", str(scratch)]
     return args
+
+
+def _python_folders_under(mount: Path, hidden: list[Path]) -> list[Path]:
+    """The interpreter's prefixes and import folders that lie below `mount` (which bubblewrap
+    replaces by an empty tmpfs), minus anything inside a hidden folder."""
+    candidates = {sys.prefix, sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix,
+                  *(p for p in sys.path if p)}
+    hidden_resolved = [h.resolve() for h in hidden]
+    found: set[Path] = set()
+    for text in candidates:
+        for folder in {Path(text).absolute(), Path(text).resolve()}:
+            inside_hidden = any(folder == h or h in folder.parents for h in hidden_resolved)
+            if folder.is_dir() and mount in folder.parents and not inside_hidden:
+                found.add(folder)
+    return sorted(found)
 
 
 class Session:
