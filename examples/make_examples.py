@@ -29,6 +29,7 @@ from __future__ import annotations
 import io
 import json
 import shutil
+import sys
 import zipfile
 from pathlib import Path
 
@@ -89,10 +90,11 @@ def write_folder(path: Path, files: dict[str, bytes]) -> None:
         target.write_bytes(data)
 
 
-def build() -> None:
-    if OUT.exists():
-        shutil.rmtree(OUT)
-    OUT.mkdir(parents=True)
+def build(out: Path = OUT) -> None:
+    """Write every example submission into `out` (replaced), byte for byte reproducibly."""
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
     enc = str.encode
 
     # alice: correct, zipped on a Mac
@@ -102,7 +104,7 @@ def build() -> None:
              "__MACOSX/alice_hw1/._skeleton.py": b"\x00\x05\x16\x07mac",
              "alice_hw1/.DS_Store": b"\x00\x00\x00\x01Bud1"}
     files.update({k: v for k, v in helper_files("alice_hw1/").items()})
-    write_zip(OUT / "alice.zip", files)
+    write_zip(out / "alice.zip", files)
 
     # bob: partly wrong, a plain folder
     bob = solution("Bob", {
@@ -119,23 +121,23 @@ def build() -> None:
                     "    impl.bottomup_anonymizer(raw_dataset_file, DGH_folder, k, 1, "
                     "output_file)\n",
         "mondrian": '    """Mondrian."""\n    raise NotImplementedError("mondrian")\n'})
-    write_folder(OUT / "bob", {"skeleton.py": enc(bob), **helper_files()})
+    write_folder(out / "bob", {"skeleton.py": enc(bob), **helper_files()})
 
     # carol: slow experiments at import time
     carol = solution("Carol", tail="\n\n# my experiments\nimport time\nfor k in (2, 4, 8):\n"
                                    "    time.sleep(60)  # stands in for a long experiment\n")
-    write_zip(OUT / "carol.zip", {"skeleton.py": enc(carol), **helper_files()})
+    write_zip(out / "carol.zip", {"skeleton.py": enc(carol), **helper_files()})
 
     # dave: an experiment at import time on a file that does not exist
     dave = solution("Dave", tail="\n\nresult = cost_MD('adult-hw1.csv', 'my_anonymized.csv', "
                                  "'DGHs')\nprint('MD cost:', result)\n")
-    write_zip(OUT / "dave.zip", {"skeleton.py": enc(dave), **helper_files()})
+    write_zip(out / "dave.zip", {"skeleton.py": enc(dave), **helper_files()})
 
     # erin: a command line without a __main__ guard
     erin = solution("Erin", tail="\n\nimport argparse\nparser = argparse.ArgumentParser()\n"
                                  "parser.add_argument('algorithm')\n"
                                  "args = parser.parse_args()\nsys.exit(0)\n")
-    write_zip(OUT / "erin.zip", {"skeleton.py": enc(erin), **helper_files()})
+    write_zip(out / "erin.zip", {"skeleton.py": enc(erin), **helper_files()})
 
     # frank: renamed and re-parametrised functions, zipped on Windows (backslashes)
     frank = solution("Frank", {
@@ -145,25 +147,25 @@ def build() -> None:
         sigs={"samarati": "raw_dataset_file, DGH_folder, k, output_file"})
     files = {"frank_hw1\\skeleton.py": enc(frank)}
     files.update({k.replace("/", "\\"): v for k, v in helper_files("frank_hw1/").items()})
-    write_zip(OUT / "frank.zip", files)
+    write_zip(out / "frank.zip", files)
 
     # grace: an infinite loop
     grace = solution("Grace", {"clustering_anonymizer": "    used = set()\n    while len(used) "
                                "< 10 ** 9:\n        used.discard(0)  # never grows\n"})
-    write_zip(OUT / "grace.zip", {"skeleton.py": enc(grace), **helper_files()})
+    write_zip(out / "grace.zip", {"skeleton.py": enc(grace), **helper_files()})
 
     # heidi: a distance matrix far beyond the memory limit
     heidi = solution("Heidi", {"bottomup_anonymizer": "    n = 20000  # pairs of records\n"
                                "    distances = np.zeros((n, n))  # 3.2 GB\n"
                                "    return distances\n"})
-    write_zip(OUT / "heidi.zip", {"skeleton.py": enc(heidi), **helper_files()})
+    write_zip(out / "heidi.zip", {"skeleton.py": enc(heidi), **helper_files()})
 
     # ivan: prints megabytes (debug output left in)
     loud = "    for i in range(60000):\n        print('debug: row', i, 'x' * 80)\n"
     ivan = solution("Ivan", {name: loud + f"    return impl.{name}({sig})\n"
                              for name, sig in SIGS.items() if name.startswith("cost")},
                     head="\nprint('loading... ' * 100000)\n")
-    write_zip(OUT / "ivan.zip", {"skeleton.py": enc(ivan), **helper_files()})
+    write_zip(out / "ivan.zip", {"skeleton.py": enc(ivan), **helper_files()})
 
     # judy: hunts for the grader's expected outputs
     judy = solution("Judy", {"mondrian": '''    # "borrow" the staff's answer
@@ -188,10 +190,10 @@ def build() -> None:
             continue
     raise FileNotFoundError("no expected outputs found")
 '''})
-    write_zip(OUT / "judy.zip", {"skeleton.py": enc(judy), **helper_files()})
+    write_zip(out / "judy.zip", {"skeleton.py": enc(judy), **helper_files()})
 
     # mallory: a zip that would write outside its folder
-    write_zip(OUT / "mallory.zip", {"skeleton.py": enc(solution("Mallory")),
+    write_zip(out / "mallory.zip", {"skeleton.py": enc(solution("Mallory")),
                                     "../../evil.py": b"print('outside')\n", **helper_files()})
 
     # olivia: a notebook only
@@ -203,7 +205,7 @@ def build() -> None:
              {"cell_type": "code", "metadata": {}, "execution_count": 3, "outputs": [],
               "source": ["print('all functions defined')\n"]}]
     notebook = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
-    write_zip(OUT / "olivia.zip", {"Homework 1.ipynb": enc(json.dumps(notebook, indent=1)),
+    write_zip(out / "olivia.zip", {"Homework 1.ipynb": enc(json.dumps(notebook, indent=1)),
                                    **helper_files()})
 
     # oscar: crashes of several kinds
@@ -212,9 +214,10 @@ def build() -> None:
         "samarati": "    import ctypes\n    ctypes.string_at(0)  # segmentation fault\n",
         "cost_LM": "    return str(impl.cost_LM(raw_dataset_file, anonymized_dataset_file, "
                    "DGH_folder))\n"})
-    write_zip(OUT / "oscar.zip", {"skeleton.py": enc(oscar), **helper_files()})
+    write_zip(out / "oscar.zip", {"skeleton.py": enc(oscar), **helper_files()})
 
 
 if __name__ == "__main__":
-    build()
-    print(f"wrote {len(list(OUT.iterdir()))} submissions to {OUT}")
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else OUT
+    build(target)
+    print(f"wrote {len(list(target.iterdir()))} submissions to {target}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .dgh import DGH
-from .generalize import as_number, parse_interval
+from .generalize import as_number, numeric_values, parse_interval
 from .io import Problem, load_problem, read_table
 
 
@@ -18,10 +18,10 @@ class _Column:
 
     def __init__(self, name: str, dgh: DGH, raw_values: list[str]):
         self.name, self.dgh = name, dgh
-        numbers = [as_number(v) for v in raw_values]
-        self.numeric = all(x is not None for x in numbers)
-        self.low = min(numbers) if self.numeric and numbers else 0.0
-        self.high = max(numbers) if self.numeric and numbers else 0.0
+        numbers = numeric_values(raw_values)
+        self.numeric = numbers is not None
+        self.low = float(numbers.min()) if numbers is not None else 0.0
+        self.high = float(numbers.max()) if numbers is not None else 0.0
         self.leaf_numbers: list[tuple[float, int]] = []
         if self.numeric:
             for node, label in enumerate(dgh.labels):
@@ -52,6 +52,8 @@ class _Column:
             return f"{cell!r} is an interval, but column {self.name!r} is not numeric"
         lo, hi = bounds
         value = float(raw)
+        if not (np.isfinite(lo) and np.isfinite(hi)):
+            return f"interval {cell!r} needs finite bounds"
         if not lo < hi:
             return f"interval {cell!r} needs lo < hi"
         if not lo <= value <= hi:

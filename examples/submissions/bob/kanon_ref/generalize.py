@@ -46,8 +46,24 @@ def parse_interval(cell: str) -> tuple[float, float] | None:
 
 
 def as_number(text: str) -> float | None:
-    """The value of a raw cell as a number, or None when float() rejects it."""
+    """The value of a cell as a number, or None when float() rejects it."""
     try:
         return float(text)
     except ValueError:
         return None
+
+
+def numeric_values(raw_values: list[str]) -> np.ndarray | None:
+    """The column's values as floats when the column is numeric, else None.
+
+    Numeric (the course's reading of CONTRACT.md section 2): every raw value parses with
+    float() to a finite number, and no two different raw strings give the same number (so
+    "5" and "5.0", or "nan" and "inf", make a column categorical)."""
+    if not raw_values:
+        return None
+    spelling: dict[float, str] = {}
+    for text in raw_values:
+        value = as_number(text)
+        if value is None or not np.isfinite(value) or spelling.setdefault(value, text) != text:
+            return None
+    return np.asarray([float(v) for v in raw_values], dtype=np.float64)

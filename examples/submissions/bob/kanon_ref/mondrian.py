@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .generalize import as_number
+from .generalize import numeric_values
 from .io import Problem, check_int, check_output_path, load_problem, write_table
 from .ties import tie_ranks
 
@@ -24,10 +24,9 @@ class _Partitioner:
         self.paths: list[np.ndarray] = []  # per QI: (n, h+1) ancestors of each raw value
         for j, (col, dgh) in enumerate(zip(problem.qi_columns, problem.dghs)):
             strings = [row[col] for row in problem.table.rows]
-            numbers = [as_number(v) for v in strings]
+            values = numeric_values(strings)
             self.raw_strings.append(strings)
-            if problem.n and all(x is not None for x in numbers):
-                values = np.asarray(numbers, dtype=np.float64)
+            if values is not None:
                 self.numbers.append(values)
                 self.spans.append(float(values.max() - values.min()))
             else:
@@ -105,9 +104,9 @@ def _generalize(problem: Problem, part: _Partitioner, rows_out: list[list[str]],
             low, high = values.min(), values.max()
             if low == high:
                 continue  # every row keeps its own raw value
-            strings = part.raw_strings[j]
-            lo = strings[int(rows[np.flatnonzero(values == low)[0]])]
-            hi = strings[int(rows[np.flatnonzero(values == high)[0]])]
+            strings = part.raw_strings[j]  # one spelling per number in a numeric column
+            lo = strings[int(rows[np.argmin(values)])]
+            hi = strings[int(rows[np.argmax(values)])]
             cell = f"[{lo}-{hi}]"
         else:
             cell = dgh.labels[int(part.paths[j][rows[0], part.lca_depth(j, rows)])]
