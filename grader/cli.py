@@ -1,6 +1,7 @@
 """The command line: `python -m grader <command>` (or the `kanon-grader` script).
 
-    grade SUBMISSIONS --out DIR [--jobs N] [--rubric FILE] [--sandbox auto|bwrap|none] ...
+    grade SUBMISSIONS --out DIR [--jobs N] [--rubric FILE] [--sandbox auto|bwrap|none]
+          [--run-as USER|auto|none] ...
     regen [--rubric FILE ...]      regenerate datasets and expected outputs with the reference
     check [--rubric FILE ...]      exit 1 when the stored expected outputs are stale
     similarity SUBMISSIONS --out FILE [--threshold T]
@@ -40,6 +41,9 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default="auto",
                    help="bwrap: bubblewrap (no network, read-only system); auto: bwrap when "
                         "installed; none: resource limits only")
+    g.add_argument("--run-as", default=None, metavar="USER",
+                   help="when the grader runs as root, run student code as USER (default: "
+                        "the rubric's run_as, normally auto = nobody; none: as root)")
     g.add_argument("--scratch", type=Path, default=None,
                    help="where children's scratch folders go (default: the system temp folder)")
     g.add_argument("--only", nargs="+", metavar="ID", help="grade only these student ids")
@@ -74,18 +78,21 @@ def _grade(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise UserError("--jobs must be at least 1")
     overrides = {"time_limit": args.time_limit, "import_time_limit": args.import_time_limit,
-                 "student_id_pattern": args.id_pattern}
+                 "student_id_pattern": args.id_pattern, "run_as": args.run_as}
     rubric = rubric_mod.load(args.rubric, overrides)
     result = run_batch(args.submissions, args.out, rubric, jobs=args.jobs, sandbox=args.sandbox,
                        scratch=args.scratch, progress=not args.quiet, limit_to=args.only)
+    for warning in result.warnings or []:
+        print(f"warning: {warning}", file=sys.stderr)
     if result.interrupted:
         print(f"interrupted after {len(result.records)} of the submissions; rerun the same "
               f"command to resume (finished ones are kept)", file=sys.stderr)
         return 130
     if not args.quiet:
+        who = result.run_as or "the grader's user"
         print(f"graded {result.graded}, reused {result.cached} in {result.seconds:.1f} s "
-              f"(sandbox: {result.sandbox}); see {args.out / 'grades.csv'}, "
-              f"{args.out / 'summary.md'} and {args.out / 'feedback'}/", file=sys.stderr)
+              f"(sandbox: {result.sandbox}, student code runs as {who}); see "
+              f"{args.out / 'grades.csv'}, {args.out / 'summary.md'} and {args.out / 'feedback'}/", file=sys.stderr)
     return 0
 
 

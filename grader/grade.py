@@ -19,7 +19,7 @@ from .contract import FUNCTIONS, OUTPUT_FILE, SIGNATURES, call_args, is_cost
 from .expected import Expected, copy_inputs
 from .intake import ArchiveProblem, Caps, Submission, unpack
 from .rubric import Case, Rubric
-from .sandbox import CallOutcome, ImportOutcome, Limits, Session
+from .sandbox import CallOutcome, ImportOutcome, Limits, RunAs, Session
 from .solution import Solution, choose
 from .static import FunctionCheck, positional_problem, signature_check
 
@@ -44,6 +44,7 @@ class Context:
     bwrap_hidden: list[Path] | None = None
     cancel: threading.Event | None = None
     deny: list[Path] | None = None  # folders the child's Python code may not open
+    run_as: RunAs | None = None  # the unprivileged user children run as (grader is root)
 
 
 class _Scrub:
@@ -146,7 +147,8 @@ class _CaseRunner:
     def _start(self, mode: str) -> ImportOutcome:
         self.close()
         self.session = Session(self.scratch, self.ctx.limits, bwrap_hidden=self.ctx.bwrap_hidden,
-                               cancel=self.ctx.cancel, deny=self.ctx.deny)
+                               cancel=self.ctx.cancel, deny=self.ctx.deny,
+                               run_as=self.ctx.run_as)
         return self.session.start(
             file=self.file, module=self.module, paths=self.paths, import_cwd=self.import_cwd,
             functions=list(FUNCTIONS), mode=mode,

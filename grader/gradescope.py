@@ -43,6 +43,7 @@ EXECUTABLES = ("setup.sh", "run_autograder")
 REQUIREMENTS = "numpy>=1.24\n"
 ROOT_ENV = "KANON_AUTOGRADER_ROOT"
 SANDBOX_ENV = "KANON_AUTOGRADER_SANDBOX"  # auto (default), bwrap or none, as `grade --sandbox`
+RUN_AS_ENV = "KANON_AUTOGRADER_RUN_AS"  # overrides the rubric's run_as, as `grade --run-as`
 STUDENT = "submission"  # the one student's id inside the container
 SKIPPED_DIRS = {"__pycache__", ".pytest_cache"}
 FAILURE_OUTPUT = ("The autograder could not grade this submission (a problem on the course "
@@ -205,7 +206,8 @@ def grade_submission(root: Path) -> dict:
     from .runner import run_batch
     source = root / "source"
     submission = root / "submission"
-    rubric = rubric_mod.load(source / "grader" / "rubric.toml")
+    rubric = rubric_mod.load(source / "grader" / "rubric.toml",
+                             {"run_as": os.environ.get(RUN_AS_ENV)})
     with tempfile.TemporaryDirectory(prefix="kanon-autograde-") as tmp:
         if not submission.is_dir() or not any(submission.iterdir()):
             raise NothingSubmitted(f"{submission} is empty")
@@ -221,8 +223,11 @@ def grade_submission(root: Path) -> dict:
     results = json.loads(export.gradescope_json(record, rubric))
     if any(case["hidden"] for case in record["cases"]):
         results["output"] = results.get("output", "").rstrip("\n") + "\n" + HIDDEN_NOTE
+    for warning in result.warnings or []:
+        print(f"warning: {warning}")
     print(f"graded with Python {sys.version.split()[0]} ({sys.executable}), sandbox "
-          f"{result.sandbox}: {record['status']}, {record['score']} / {record['max']}")
+          f"{result.sandbox}, student code run as {result.run_as or 'the grader'}: "
+          f"{record['status']}, {record['score']} / {record['max']}")
     return results
 
 

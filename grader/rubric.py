@@ -5,6 +5,7 @@
     time_limit = 60.0                # seconds per call (wall clock)
     partial_credit = 0.5             # share of a case's points for a valid, private output
     memory_mb = 2048                 # address-space limit of each child
+    run_as = "auto"                  # grader run as root: children run as `nobody` ("none": root)
     ...
     [[part]]
     function = "clustering_anonymizer"
@@ -46,10 +47,12 @@ SETTINGS: dict[str, tuple[type, object]] = {
     "max_archive_files": (int, 500),
     "student_id_pattern": (str, r"^(?P<id>[^_]+)"),
     "cases_dir": (str, "cases"),
+    "run_as": (str, "auto"),  # the user children run as when the grader is root
 }
 PART_KEYS = {"function", "points", "partial_credit", "time_limit", "case", "name"}
 CASE_KEYS = {"name", "data", "anonymized", "hidden", "weight", "time_limit", "expect",
              "visibility", "description"}
+RUN_AS = re.compile(r"(?:[A-Za-z0-9_][A-Za-z0-9_.-]{0,31})?")  # "" (= none) or a user
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
 
 
@@ -192,7 +195,12 @@ def _settings(where: _Where, raw: object, overrides: dict[str, object]) -> dict[
     for key, (kind, default) in SETTINGS.items():
         value = merged.get(key, default)
         name = f"settings.{key}"
-        if kind is str:
+        if key == "run_as":
+            if not isinstance(value, str) or not RUN_AS.fullmatch(value):
+                raise where.error(name, f"expected a user name, \"auto\" or \"none\", "
+                                  f"got {value!r}")
+            result[key] = value
+        elif kind is str:
             result[key] = _string(where, name, value)
         elif key == "partial_credit":
             result[key] = _number(where, name, value, float, 0.0, 1.0)

@@ -27,7 +27,7 @@ from .fsutil import atomic_write_text, dump_json, sha256_bytes, sha256_file
 from .grade import Context, grade
 from .intake import Caps, Submission, discover
 from .rubric import Rubric
-from .sandbox import Cancelled, Limits, bwrap_available
+from .sandbox import Cancelled, Limits, RunAs, bwrap_available, python_problem
 
 GRADER_DIR = Path(__file__).resolve().parent
 
@@ -40,6 +40,8 @@ class BatchResult:
     seconds: float
     sandbox: str
     interrupted: bool = False
+    run_as: str | None = None  # the user children ran as, None: the grader's own
+    warnings: list[str] | None = None  # one line each, for the TA
 
 
 def grader_fingerprint() -> str:
@@ -49,10 +51,52 @@ def grader_fingerprint() -> str:
     return f"{__version__}+{digest[:16]}"
 
 
-def _sandbox_mode(choice: str) -> str:
+def resolve_run_as(choice: str, scratch_base: Path, warnings: list[str]) -> RunAs | None:
+    """The user children run as: only when the grader runs as root (otherwise children run
+    as the grader's own user whatever `choice` says). "auto" means `nobody`; "none" or ""
+    keeps root. A missing or unusable user is an error when named, a warning under "auto"."""
+    choice = choice.strip()
+    if choice in ("", "none") or os.geteuid() != 0:
+        return None
+    name = "nobody" if choice == "auto" else choice
+    named = choice != "auto"
+    run_as = RunAs.lookup(name)
+    problem = None
+    if run_as is None:
+        problem = f"there is no user {name!r}"
+    elif run_as.uid == 0:
+        if named:
+            raise UserError(f"run_as: {name!r} is root; use --run-as none to keep root")
+        return None
+    else:
+        problem = python_problem(run_as, scratch_base)
+        if problem:
+            problem = (f"user {name!r} cannot run {sys.executable} with its packages here "
+                       f"({problem}); make the Python installation readable for it")
+    if problem and named:
+        raise UserError(f"--run-as / run_as {name}: {problem}")
+    if problem:
+        warnings.append(f"run_as auto: {problem}; student code runs as root")
+        return None
+    return run_as
+
+
+def hidden_exposed(folders: list[Path], run_as: RunAs) -> list[str]:
+    """A warning for each hidden folder holding a file that `run_as` could read."""
+    found = []
+    for folder in folders:
+        if folder.is_dir():
+            leak = run_as.readable_inside(folder)
+            if leak is not None:
+                found.append(f"{run_as.name} can read {leak} (hidden from student code only by "
+                             f"the audit hook); e.g. chmod -R go-rwx {folder}")
+    return found
+
+
+def _sandbox_mode(choice: str, run_as: RunAs | None = None) -> str:
     if choice == "none":
         return "none"
-    available = bwrap_available()
+    available = bwrap_available(run_as)
     if choice == "bwrap" and not available:
         raise UserError("--sandbox bwrap: bubblewrap is not installed or cannot create "
                         "namespaces here (install it with `sudo apt-get install bubblewrap`)")
@@ -91,10 +135,26 @@ def run_batch(submissions: Path, out: Path, rubric: Rubric, *, jobs: int | None 
               sandbox: str = "auto", scratch: Path | None = None, progress: bool = True,
               limit_to: list[str] | None = None) -> BatchResult:
     """Grade every submission in `submissions` into `out`; see the module docstring."""
+    scratch_base = Path(tempfile.mkdtemp(prefix="kanon-grader-", dir=scratch))
+    try:
+        return _run_batch(submissions, out, rubric, jobs, sandbox, progress, limit_to,
+                          scratch_base)
+    finally:
+        shutil.rmtree(scratch_base, ignore_errors=True)
+
+
+def _run_batch(submissions: Path, out: Path, rubric: Rubric, jobs: int | None, sandbox: str,
+               progress: bool, limit_to: list[str] | None, scratch_base: Path) -> BatchResult:
     started = time.monotonic()
     out = out.resolve()
-    out.mkdir(parents=True, exist_ok=True)
     settings = rubric.settings
+    warnings: list[str] = []
+    run_as = resolve_run_as(str(settings["run_as"]), scratch_base, warnings)
+    if run_as is not None:
+        scratch_base.chmod(0o711)  # the children pass through to their own scratch folders
+        if not out.exists():
+            out.mkdir(parents=True, mode=0o700)  # other students' results: not for children
+    out.mkdir(parents=True, exist_ok=True)
     caps = Caps(max_bytes=int(settings["max_archive_mb"]) * 2**20,
                 max_files=int(settings["max_archive_files"]))
     subs = discover(submissions.resolve(), out / ".work", rubric.id_pattern, caps)
@@ -104,7 +164,7 @@ def run_batch(submissions: Path, out: Path, rubric: Rubric, *, jobs: int | None 
         raise UserError(f"no submissions found in {submissions}")
     manifest = load_manifest(rubric.cases_dir)
     expected = {case.id: lookup(case, rubric.cases_dir, manifest) for case in rubric.cases()}
-    mode = _sandbox_mode(sandbox)
+    mode = _sandbox_mode(sandbox, run_as)
     limits = Limits(memory_mb=int(settings["memory_mb"]),
                     file_size_mb=int(settings["file_size_mb"]),
                     processes=int(settings["processes"]), open_files=int(settings["open_files"]),
@@ -112,13 +172,16 @@ def run_batch(submissions: Path, out: Path, rubric: Rubric, *, jobs: int | None 
     base_key = sha256_bytes(json.dumps({
         "rubric": rubric.sha256, "manifest": sha256_file(rubric.cases_dir / "manifest.json"),
         "grader": grader_fingerprint(), "sandbox": mode, "python": sys.version,
-        "limits": limits.__dict__}, sort_keys=True).encode())
-    scratch_base = Path(tempfile.mkdtemp(prefix="kanon-grader-", dir=scratch))
+        "limits": limits.__dict__, "run_as": run_as and run_as.name}, sort_keys=True).encode())
     hidden = [rubric.cases_dir, GRADER_DIR, submissions.resolve(), out]
     cancel = threading.Event()
     deny = hidden + [GRADER_DIR.parent / "reference", GRADER_DIR.parent / "tests"]
+    if run_as is not None and mode != "bwrap":  # bubblewrap hides them anyway
+        warnings += hidden_exposed([rubric.cases_dir, submissions.resolve(), out,
+                                    GRADER_DIR.parent / "reference"], run_as)
     ctx = Context(rubric, expected, limits, caps, scratch_base,
-                  bwrap_hidden=deny if mode == "bwrap" else None, cancel=cancel, deny=deny)
+                  bwrap_hidden=deny if mode == "bwrap" else None, cancel=cancel, deny=deny,
+                  run_as=run_as)
     bar = Progress(len(subs), progress)
     records: dict[str, dict] = {}
     todo: list[tuple[Submission, str]] = []
@@ -159,11 +222,11 @@ def run_batch(submissions: Path, out: Path, rubric: Rubric, *, jobs: int | None 
         pool.shutdown(wait=True, cancel_futures=True)
         if in_main:
             signal.signal(signal.SIGTERM, previous)
-        shutil.rmtree(scratch_base, ignore_errors=True)
     ordered = [records[s.student] for s in subs if s.student in records]
     if not interrupted:
         export.write_batch(out, ordered, rubric)
-    return BatchResult(ordered, len(todo), cached, time.monotonic() - started, mode, interrupted)
+    return BatchResult(ordered, len(todo), cached, time.monotonic() - started, mode, interrupted,
+                       run_as.name if run_as else None, warnings)
 
 
 def _raise_interrupt(signum, frame) -> None:

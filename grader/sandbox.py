@@ -8,12 +8,14 @@ TMPDIR inside the scratch directory, a fixed hash seed), limits on address space
 processes and open files, stdin from /dev/null, and its output captured up to a cap. With
 `bwrap=True` the child also runs under bubblewrap: no network, a read-only view of the
 machine, and the grader's cases, the submissions and the results hidden; only the scratch
-directory is writable.
+directory is writable. With `run_as` (a `RunAs`, used when the grader runs as root) the child
+runs as that unprivileged user, and the folders it writes are handed to that user.
 """
 from __future__ import annotations
 
 import json
 import os
+import pwd
 import selectors
 import shutil
 import signal
@@ -51,6 +53,95 @@ def folder_bytes(folder: Path) -> int:
         except OSError:
             continue
     return total
+
+
+@dataclass(frozen=True)
+class RunAs:
+    """The unprivileged user a child runs as (when the grader itself runs as root)."""
+
+    name: str
+    uid: int
+    gid: int
+
+    @classmethod
+    def lookup(cls, name: str) -> "RunAs | None":
+        """The user called `name` (or with that numeric uid); None when there is none."""
+        try:
+            entry = pwd.getpwuid(int(name)) if name.isdigit() else pwd.getpwnam(name)
+        except (KeyError, ValueError, OverflowError):
+            return None
+        return cls(entry.pw_name, entry.pw_uid, entry.pw_gid)
+
+    def popen_args(self) -> dict:
+        """subprocess.Popen arguments that start the child as this user, with no
+        supplementary groups (the kernel then drops every capability)."""
+        return {"user": self.uid, "group": self.gid, "extra_groups": []}
+
+    def give(self, folder: Path) -> None:
+        """Hand a folder the grader just filled (still root's, so the user cannot change it
+        meanwhile) to this user: its contents first, bottom-up, links not followed; then the
+        folder. A folder the user already owns is left alone (never walk what they control)."""
+        try:
+            if folder.lstat().st_uid == self.uid:
+                return
+        except FileNotFoundError:
+            return
+        for top, dirs, files in os.walk(folder, topdown=False):
+            for name in dirs + files:
+                os.chown(os.path.join(top, name), self.uid, self.gid, follow_symlinks=False)
+        os.chown(folder, self.uid, self.gid, follow_symlinks=False)
+
+    def can(self, st: os.stat_result, bit: int) -> bool:
+        """Whether the mode bits of `st` grant this user `bit` (4 read, 2 write, 1 search)."""
+        shift = 6 if st.st_uid == self.uid else 3 if st.st_gid == self.gid else 0
+        return bool((st.st_mode >> shift) & bit)
+
+    def readable_inside(self, folder: Path, limit: int = 20000) -> Path | None:
+        """A file under `folder` this user could read (judged from the mode bits of the file
+        and of every folder above it), or None."""
+        folder = folder.resolve()
+        try:
+            for above in reversed(folder.parents):
+                if not self.can(above.stat(), 1):
+                    return None
+            if not self.can(folder.stat(), 1):
+                return None
+        except OSError:
+            return None
+        stack, seen = [folder], 0
+        while stack and seen < limit:
+            try:
+                with os.scandir(stack.pop()) as entries:
+                    for entry in entries:
+                        seen += 1
+                        st = entry.stat(follow_symlinks=False)
+                        if entry.is_dir(follow_symlinks=False):
+                            if self.can(st, 1):
+                                stack.append(Path(entry.path))
+                        elif entry.is_file(follow_symlinks=False) and self.can(st, 4):
+                            return Path(entry.path)
+            except OSError:
+                continue
+        return None
+
+
+def python_problem(run_as: RunAs, folder: Path, python: str | None = None) -> str | None:
+    """None when `run_as` can start the child's Python in `folder` and import from the site
+    folders (numpy); otherwise what went wrong, in one line."""
+    code = ("import os, sys; os.chdir(sys.argv[1]); sys.path.extend(sys.argv[2:]); "
+            "import json; import importlib.util as u; "
+            "u.find_spec('numpy') is None or __import__('numpy')")
+    try:
+        done = subprocess.run(
+            [python or sys.executable, "-S", "-s", "-P", "-B", "-c", code, str(folder),
+             *site_dirs()], stdin=subprocess.DEVNULL, capture_output=True, timeout=60,
+            cwd="/", env=clean_environment(folder), **run_as.popen_args())
+    except (OSError, subprocess.SubprocessError) as e:
+        return f"{type(e).__name__}: {e}"
+    if done.returncode != 0:
+        lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        return lines[-1] if lines else f"exit status {done.returncode}"
+    return None
 
 
 class Cancelled(Exception):
@@ -143,9 +234,10 @@ def site_dirs() -> list[str]:
     return result
 
 
-def user_task_count() -> int:
-    """Processes and threads the current user runs now (RLIMIT_NPROC counts them all)."""
-    uid, count = os.getuid(), 0
+def user_task_count(uid: int | None = None) -> int:
+    """Processes and threads the user (by default the current one) runs now (RLIMIT_NPROC
+    counts them all)."""
+    uid, count = os.getuid() if uid is None else uid, 0
     try:
         entries = os.listdir("/proc")
     except OSError:
@@ -177,10 +269,10 @@ def usable_deny_list(deny: list[Path], scratch: Path) -> list[Path]:
     return result
 
 
-def _process_limit(extra: int) -> int:
+def _process_limit(extra: int, uid: int | None = None) -> int:
     """RLIMIT_NPROC counts every task of the user, so the limit is what runs now plus
     `extra`; where that cannot be counted (no /proc), no limit (-1)."""
-    running = user_task_count()
+    running = user_task_count(uid)
     return running + extra if running else -1
 
 
@@ -202,14 +294,15 @@ def clean_environment(scratch: Path) -> dict[str, str]:
     }
 
 
-def bwrap_available() -> bool:
-    """Whether bubblewrap is installed and can create its namespaces here."""
+def bwrap_available(run_as: RunAs | None = None) -> bool:
+    """Whether bubblewrap is installed and can create its namespaces here (as `run_as`)."""
     exe = shutil.which("bwrap")
     if not exe:
         return False
     try:
         result = subprocess.run([exe, "--ro-bind", "/", "/", "--dev", "/dev", "--unshare-all",
-                                 "--die-with-parent", "true"], capture_output=True, timeout=10)
+                                 "--die-with-parent", "true"], capture_output=True, timeout=10,
+                                cwd="/", **(run_as.popen_args() if run_as else {}))
     except (OSError, subprocess.SubprocessError):
         return False
     return result.returncode == 0
@@ -252,8 +345,11 @@ class Session:
     """One child process: the student's module imported once, calls run in forks of it."""
 
     def __init__(self, scratch: Path, limits: Limits, *, bwrap_hidden: list[Path] | None = None,
-                 cancel: threading.Event | None = None, deny: list[Path] | None = None):
+                 cancel: threading.Event | None = None, deny: list[Path] | None = None,
+                 run_as: RunAs | None = None, python: str | None = None):
         self.scratch = scratch
+        self.run_as = run_as  # None: the child runs as the grader's user
+        self.python = python or sys.executable
         self.deny = usable_deny_list(deny or [], scratch)
         self.limits = limits
         self.bwrap_hidden = bwrap_hidden  # None: no bubblewrap
@@ -272,9 +368,15 @@ class Session:
         """Start the child and import the solution file; the outcome says how that went."""
         for sub in ("home", "tmp"):
             (self.scratch / sub).mkdir(exist_ok=True)
+        if self.run_as is not None:
+            # the scratch folder stays the grader's (the child cannot add or swap entries in
+            # it) but the user may pass through it to the folders handed to them
+            self.scratch.chmod(0o711)
+            for folder in (self.scratch / "home", self.scratch / "tmp", import_cwd):
+                self.run_as.give(folder)
         cmd_r, cmd_w = os.pipe()
         res_r, res_w = os.pipe()
-        argv = [sys.executable, "-S", "-s", "-P", "-B", "-c", WORKER_SOURCE,
+        argv = [self.python, "-S", "-s", "-P", "-B", "-c", WORKER_SOURCE,
                 str(cmd_r), str(res_w)]
         if self.bwrap_hidden is not None:
             argv = bwrap_prefix(self.scratch, self.bwrap_hidden) + argv
@@ -282,7 +384,7 @@ class Session:
             self.proc = subprocess.Popen(
                 argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 pass_fds=(cmd_r, res_w), cwd=self.scratch, env=clean_environment(self.scratch),
-                start_new_session=True)
+                start_new_session=True, **(self.run_as.popen_args() if self.run_as else {}))
         finally:
             os.close(cmd_r)
             os.close(res_w)
@@ -299,7 +401,8 @@ class Session:
             "limits": {"address_space": self.limits.memory_mb * mb,
                        "file_size": self.limits.file_size_mb * mb,
                        "open_files": self.limits.open_files,
-                       "processes": _process_limit(self.limits.processes),
+                       "processes": _process_limit(self.limits.processes,
+                                                   self.run_as.uid if self.run_as else None),
                        "import_cpu": int(import_limit) + 2,
                        "max_cpu": int(max(import_limit, max_call_seconds)) + 5},
             "paths": [str(p) for p in paths], "site": site_dirs(),
@@ -346,6 +449,8 @@ class Session:
              ) -> CallOutcome:
         """Run `function(*args)` in a fork of the child, in `cwd`, within `time_limit`."""
         self._output = Captured(self.limits.output_kb * 1024)
+        if self.run_as is not None:
+            self.run_as.give(cwd)  # the case's inputs, copied by the grader: now the child's
         start = time.monotonic()
         message = {"case": case, "cwd": str(cwd), "function": function, "args": args,
                    "cpu": int(time_limit) + 1}

@@ -31,11 +31,12 @@ def read(path: Path) -> list[dict]:
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("graded")
-    # --sandbox none: judy's hunt for the expected outputs must reach the grader's folder to
-    # be caught, which bubblewrap (when installed) would prevent earlier
+    # --sandbox none and --run-as none: judy's hunt for the expected outputs must reach the
+    # grader's folder to be caught, which bubblewrap (when installed) or running her as
+    # `nobody` (when the tests run as root) would prevent earlier
     done = subprocess.run([sys.executable, "-m", "grader", "grade", str(EXAMPLES / "submissions"),
                            "--out", str(out), "--rubric", str(EXAMPLES / "rubric.toml"),
-                           "--jobs", "2", "--sandbox", "none"],
+                           "--jobs", "2", "--sandbox", "none", "--run-as", "none"],
                           cwd=REPO, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     assert "graded 13, reused 0" in done.stderr

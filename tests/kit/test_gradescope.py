@@ -103,10 +103,12 @@ def extract_submission(zip_path: Path, dest: Path) -> None:
             archive.extract(info, dest)
 
 
-def run_autograder(root: Path, python: str = sys.executable, sandbox: str = "auto"
-                   ) -> tuple[subprocess.CompletedProcess, dict]:
+def run_autograder(root: Path, python: str = sys.executable, sandbox: str = "auto",
+                   run_as: str | None = None) -> tuple[subprocess.CompletedProcess, dict]:
     env = dict(os.environ, KANON_AUTOGRADER_ROOT=str(root), KANON_AUTOGRADER_PYTHON=python,
                KANON_AUTOGRADER_SANDBOX=sandbox)
+    if run_as is not None:
+        env["KANON_AUTOGRADER_RUN_AS"] = run_as
     env.pop("PYTHONPATH", None)  # the autograder must run from its own source/ folder
     done = subprocess.run([str(root / "source" / "run_autograder")], cwd=root, env=env,
                           capture_output=True, text=True, timeout=900)
@@ -200,6 +202,11 @@ def test_correct_submission_gets_full_marks(repo: Path, autograder_zip: Path, tm
     hidden = [t for t in results["tests"] if "hidden case" in t["name"]]
     assert hidden and all(t["visibility"] == "after_published" for t in hidden)
     assert all(t["visibility"] == "visible" for t in results["tests"] if t not in hidden)
+    if os.geteuid() == 0:  # as on Gradescope: what student code never needs is root-only
+        for folder in (root / "source" / "grader" / "cases", root / "source" / "reference",
+                       root / "submission"):
+            assert all(p.lstat().st_mode & 0o077 == 0 for p in [folder, *folder.rglob("*")])
+        assert "run as" in done.stdout
 
 
 def test_same_results_as_grader_grade(repo: Path, small_zip: Path, tmp_path: Path) -> None:
@@ -252,7 +259,10 @@ def test_forbidden_reads_are_refused_as_in_grader_grade(repo: Path, small_zip: P
     bubblewrap is available (auto) or not (none, as in most hosted containers)."""
     root = unpack(small_zip, tmp_path / "autograder")
     extract_submission(repo / "examples" / "submissions" / "judy.zip", root / "submission")
-    done, results = run_autograder(root, sandbox=sandbox)
+    # without bubblewrap, as root: the guard must catch her (as `nobody`, which run_as gives
+    # when the tests run as root, she could not even look at the grader's working folder)
+    done, results = run_autograder(root, sandbox=sandbox,
+                                   run_as="none" if sandbox == "none" else None)
     check_format(results)
     mondrian = next(t for t in results["tests"] if t["name"].startswith("mondrian"))
     assert mondrian["status"] == "failed" and mondrian["score"] == 0
