@@ -370,10 +370,15 @@ def run(args: argparse.Namespace) -> int:
     except UserError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    print_listing(entries, out)
+    return 0
+
+
+def print_listing(entries: list, out: Path) -> None:
+    """Every file of a written zip with its size, then the zip's own size."""
     for entry in entries:
         print(f"{len(entry.data):>10}  {entry.name}")
     print(f"wrote {out} ({out.stat().st_size} bytes, {len(entries)} files)")
-    return 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -35,7 +35,7 @@ import traceback
 import zipfile
 from pathlib import Path
 
-from .bundle import Entry, kit_root, write_atomically, zip_bytes
+from .bundle import Entry, kit_root, print_listing, write_atomically, zip_bytes
 from .errors import UserError
 
 TEMPLATES = Path(__file__).resolve().parent / "publish_templates" / "gradescope"
@@ -295,9 +295,7 @@ def run(args: argparse.Namespace) -> int:
     except UserError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    for entry in entries:
-        print(f"{len(entry.data):>10}  {entry.name}")
-    print(f"wrote {args.out} ({args.out.stat().st_size} bytes, {len(entries)} files)")
+    print_listing(entries, args.out)
     return 0
 
 
