@@ -18,6 +18,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from reference.dgh import DGH, read_dgh_folder
+from reference.generalize import numeric_values
+from reference.generalize import parse_interval as reference_interval
 from reference.io import Table, read_table
 
 from .contract import DGH_DIR, RAW_FILE
@@ -98,36 +100,17 @@ def redact(text: str, folder: Path) -> str:
     return text
 
 
-def _float(text: str) -> float | None:
-    try:
-        return float(text)
-    except ValueError:
-        return None
-
-
 def is_numeric(raw_values: list[str]) -> bool:
-    """A numeric QI (HANDOUT.md, "Generalized cells"): every raw value parses with float() to
-    a finite number, and no two different raw strings give the same number."""
-    spelling: dict[float, str] = {}
-    for text in raw_values:
-        value = _float(text)
-        if value is None or not math.isfinite(value) or spelling.setdefault(value, text) != text:
-            return False
-    return bool(raw_values)
+    """A numeric QI (HANDOUT.md, "Generalized cells"), by the reference's own rule: every raw
+    value parses to a finite number, and no two different raw strings give the same number."""
+    return numeric_values(raw_values) is not None
 
 
 def parse_interval(cell: str) -> tuple[float, float] | None:
     """`[lo-hi]` split at the first `-` after the first character that leaves two numbers,
     both finite; None otherwise."""
-    if len(cell) < 5 or cell[0] != "[" or cell[-1] != "]":
-        return None
-    inner = cell[1:-1]
-    for i in range(1, len(inner)):
-        if inner[i] == "-":
-            lo, hi = _float(inner[:i]), _float(inner[i + 1:])
-            if lo is not None and hi is not None:
-                return (lo, hi) if math.isfinite(lo) and math.isfinite(hi) else None
-    return None
+    span = reference_interval(cell)
+    return span if span is not None and all(map(math.isfinite, span)) else None
 
 
 def compare_cost(value: float, expected: float, tolerance: float) -> Verdict:

@@ -8,7 +8,7 @@ into /autograder/source) holds:
   grader/*.py                  the grader package: intake, sandbox, rubric, scoring, export
   grader/rubric.toml           the rubric (the kit's, or --rubric; its cases_dir becomes "cases")
   grader/cases/**              every case's datasets, the expected outputs and the manifest
-  reference/                   only the modules the scoring imports (the DGH and CSV readers)
+  reference/                   only the modules the scoring imports (readers, cell rules)
                                and a stub __init__.py: the algorithms are not shipped, as
                                expected outputs are precomputed (`python -m grader regen`)
 
