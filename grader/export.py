@@ -54,6 +54,18 @@ def _case_title(case: dict) -> str:
     return ("hidden case: " if case["hidden"] else "") + case["name"]
 
 
+def _time_text(case: dict) -> str:
+    """"0.42 s of its 11 s CPU-time limit" ("" for a case that did not run); the measured
+    time varies from run to run, the limit does not."""
+    limit = case.get("time_limit")
+    if limit is None:
+        return ""
+    used = case.get("cpu_seconds")
+    if used is None:
+        return f"not run; CPU-time limit {fmt(limit)} s"
+    return f"{used:.2f} s of its {fmt(limit)} s CPU-time limit"
+
+
 def feedback_md(record: dict, rubric: Rubric) -> str:
     """One student's feedback: score, notes, then every case of every part."""
     lines = [f"# Feedback for {record['student']}", "",
@@ -79,7 +91,8 @@ def feedback_md(record: dict, rubric: Rubric) -> str:
         for case in cases:
             label = LABEL.get(case["status"], "FAIL")
             lines.append(f"- **{label}** {_case_title(case)} — {fmt(case['points'])} / "
-                         f"{fmt(case['max_points'])} — `{case['status']}`")
+                         f"{fmt(case['max_points'])} — `{case['status']}`"
+                         + (f" — {_time_text(case)}" if _time_text(case) else ""))
             message = case["message"]
             head, _, rest = message.partition("\n")
             lines.append(f"  {head}")
@@ -100,7 +113,8 @@ def gradescope_json(record: dict, rubric: Rubric) -> str:
     tests = []
     for n, case in enumerate(record["cases"], start=1):
         part_index = next(i for i, p in enumerate(rubric.parts, start=1) if p.key == case["part"])
-        output = case["message"]
+        output = case["message"] + (f"\n\nTime: {_time_text(case)}." if _time_text(case)
+                                     else "")
         if case.get("output"):
             output += "\n\nPrinted:\n" + case["output"][:OUTPUT_SHOWN]
         tests.append({"name": f"{case['part']}: {_case_title(case)}",
@@ -157,15 +171,19 @@ def summary(records: list[dict], rubric: Rubric) -> tuple[str, dict]:
 def timings_csv(records: list[dict]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["student", "what", "seconds"])
+    writer.writerow(["student", "what", "seconds", "cpu_seconds", "cpu_limit"])
     for r in sorted(records, key=lambda r: r["student"]):
         if r.get("timing", {}).get("import") is not None:
-            writer.writerow([r["student"], "import", f"{r['timing']['import']:.4f}"])
+            writer.writerow([r["student"], "import", f"{r['timing']['import']:.4f}", "", ""])
         for c in r["cases"]:
             if c.get("seconds") is not None:
-                writer.writerow([r["student"], c["id"], f"{c['seconds']:.4f}"])
+                cpu, limit = c.get("cpu_seconds"), c.get("time_limit")
+                writer.writerow([r["student"], c["id"], f"{c['seconds']:.4f}",
+                                 "" if cpu is None else f"{cpu:.2f}",
+                                 "" if limit is None else fmt(limit)])
         if r.get("timing", {}).get("total") is not None:
-            writer.writerow([r["student"], "grading (wall)", f"{r['timing']['total']:.4f}"])
+            writer.writerow([r["student"], "grading (wall)", f"{r['timing']['total']:.4f}", "",
+                             ""])
     return buffer.getvalue()
 
 

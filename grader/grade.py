@@ -3,8 +3,14 @@ in the sandbox, score the results. Returns a plain, JSON-ready record (see `grad
 
 Statuses of a case: passed, partial, wrong (graded outputs); not-attempted, missing,
 signature (static or runtime checks); error, exit, crash, timeout, memory, file-too-large,
-bad-return, no-output (the call misbehaved); import-* (the module could not be imported).
-A submission's status is its most serious problem (STATUS_ORDER), or "ok".
+bad-return, no-output, forbidden (the call misbehaved); import-* (the module could not be
+imported, even one statement at a time); no-solution, syntax-error, unsafe-archive,
+bad-archive (the submission could not be graded at all). A submission's status is its most
+serious problem (STATUS_ORDER), or "ok".
+
+Time policy: each call has a CPU-time limit that grows with its dataset (Case.cpu_limit) and
+a generous wall-clock backstop; a function's cases run from the smallest dataset up, and once
+one runs out of time the function's larger cases are not run (they would too).
 """
 from __future__ import annotations
 
@@ -19,9 +25,9 @@ from .contract import FUNCTIONS, OUTPUT_FILE, SIGNATURES, call_args, is_cost
 from .expected import Expected, copy_inputs
 from .intake import ArchiveProblem, Caps, Submission, unpack
 from .rubric import Case, Rubric
-from .sandbox import CallOutcome, ImportOutcome, Limits, RunAs, Session
+from .sandbox import CallOutcome, ImportOutcome, Limits, RunAs, Session, wall_backstop
 from .solution import Solution, choose
-from .static import FunctionCheck, positional_problem, signature_check
+from .static import FunctionCheck, keyword_order, positional_problem, signature_check
 
 STATUS_ORDER = ["grader-error", "forbidden", "unsafe-archive", "bad-archive", "no-solution", "syntax-error",
                 "import-timeout", "import-exit", "import-crash", "import-memory", "import-error",
@@ -111,12 +117,14 @@ def _fill(record: dict, rubric: Rubric, status: str, message: str) -> None:
 
 
 def _case_entry(rubric: Rubric, case: Case, status: str, message: str, *, output: str = "",
-                fraction: float = 0.0, seconds: float | None = None) -> dict:
+                fraction: float = 0.0, seconds: float | None = None,
+                time_limit: float | None = None, cpu_seconds: float | None = None) -> dict:
     points = rubric.part_of(case).case_points(case)
     return {"id": case.id, "part": case.part, "function": case.function, "name": case.name,
             "hidden": case.hidden, "visibility": case.visibility, "status": status,
             "message": message, "output": output, "max_points": round(points, 6),
-            "points": round(points * fraction, 6), "seconds": seconds}
+            "points": round(points * fraction, 6), "seconds": seconds,
+            "cpu_seconds": cpu_seconds, "time_limit": time_limit}
 
 
 class _CaseRunner:
@@ -135,8 +143,10 @@ class _CaseRunner:
         self.mode = "full"
         self.import_failure: str | None = None  # import-* status when no mode worked
         self.functions: dict = {}
-        self.max_call = max(c.time_limit for c in ctx.rubric.cases())
+        self.max_call = max(self._limit(c) for c in ctx.rubric.cases())
         self.count = 0
+        self.keyword: set[str] = set()  # functions called by keyword (names in another order)
+        self.unavailable: dict[str, str] = {}  # name bound by a dropped import -> why
 
     def close(self) -> None:
         if self.session is not None:
@@ -153,7 +163,15 @@ class _CaseRunner:
             file=self.file, module=self.module, paths=self.paths, import_cwd=self.import_cwd,
             functions=list(FUNCTIONS), mode=mode,
             import_limit=float(self.ctx.rubric.settings["import_time_limit"]),
-            max_call_seconds=self.max_call)
+            max_call_seconds=self.max_call,
+            allowed=list(self.ctx.rubric.settings["allowed_packages"]))
+
+    def _rows(self, case: Case) -> int:
+        """Data rows of the case's dataset."""
+        return len(compare.load_case_data(self.ctx.rubric.cases_dir / case.data).raw.rows)
+
+    def _limit(self, case: Case) -> float:
+        return case.cpu_limit(self._rows(case))
 
     def _first_import(self) -> None:
         """Import in a folder holding the first public case's data (so experiments at import
@@ -168,18 +186,24 @@ class _CaseRunner:
         forbidden = list(outcome.forbidden)
         if outcome.status != "ok":
             info["problem"] = self._describe_import(outcome)
-            fallback = self._start("defs")
+            fallback = self._start("retry")
             forbidden += fallback.forbidden
+            info["retried"] = True
             if fallback.status == "ok":
-                self.mode = "defs"
-                info["mode"] = "defs"
-                self.record["notes"].append(
-                    f"Importing your file failed ({info['problem']}). It was graded with its "
-                    f"top-level code removed (only imports, functions, classes and simple "
-                    f"assignments kept). Keep experiments under `if __name__ == \"__main__\":`.")
+                self.mode = "retry"
+                info["mode"] = "retry"
+                info["dropped"] = [{**d, "reason": self.scrub(d["reason"])}
+                                   for d in fallback.dropped]
+                self.record["notes"].append(self._retry_note(info))
+                self._note_unavailable(info["dropped"])
                 outcome = fallback
             else:
+                info["retry_problem"] = self._describe_import(fallback)
                 self.import_failure = IMPORT_STATUS[outcome.status]
+                self.record["notes"].append(
+                    f"Importing your file failed ({info['problem']}). The grader imported it "
+                    f"again one top-level statement at a time, and that failed too: "
+                    f"{info['retry_problem']}.")
         if forbidden:
             self._forbidden(forbidden, "while your file was imported")
         if outcome.output_dropped:
@@ -189,11 +213,38 @@ class _CaseRunner:
         self.record["import"] = info
         self.functions = outcome.functions
 
+    @staticmethod
+    def _retry_note(info: dict) -> str:
+        """What a successful retry left out, for the student."""
+        shown = [d for d in info["dropped"] if not d["reason"].startswith("the `if __name__")]
+        items = []
+        for d in shown[:12]:
+            first, last = d["lines"]
+            where = f"line {first}" if first == last else f"lines {first}-{last}"
+            items.append(f"{where} (`{d['code']}`: {d['reason']})")
+        if len(shown) > 12:
+            items.append(f"and {len(shown) - 12} more")
+        left_out = "; ".join(items) if items else "nothing"
+        return (f"Importing your file failed ({info['problem']}). It was imported again one "
+                f"top-level statement at a time and graded that way, leaving out: {left_out}. "
+                f"Keep command-line code and experiments under "
+                f"`if __name__ == \"__main__\":`.")
+
+    def _note_unavailable(self, dropped: list[dict]) -> None:
+        """Remember the names that dropped imports would have bound (for NameError hints)."""
+        for d in dropped:
+            for name in d.get("binds", []):
+                first = d["lines"][0]
+                self.unavailable[name] = f"line {first}, `{d['code']}`, was left out: {d['reason']}"
+
     def _describe_import(self, outcome: ImportOutcome) -> str:
         limit = self.ctx.rubric.settings["import_time_limit"]
         error = outcome.error
+        if outcome.status == "timeout" and error.get("wall"):
+            return (f"it did not finish within the import's wall-clock backstop of "
+                    f"{wall_backstop(limit):g} s (it waited rather than computed)")
         if outcome.status == "timeout":
-            return f"it took longer than the import time limit of {limit:g} s"
+            return f"it used more than the import's CPU-time limit of {limit:g} s"
         if outcome.status == "exit":
             return f"it called sys.exit / exit (code {error.get('code', '?')}) while importing"
         if outcome.status == "crash":
@@ -209,12 +260,26 @@ class _CaseRunner:
                   if static[c.function].state not in ("not-attempted", "signature")}
         if needed:
             self._first_import()
-        for case in rubric.cases():
+        cases = rubric.cases()
+        entries: list[dict | None] = [None] * len(cases)
+        timed_out: dict[str, Case] = {}  # function -> the case where it ran out of time
+        for i in sorted(range(len(cases)), key=lambda i: (self._rows(cases[i]), i)):
+            case = cases[i]
             state, message = self._function_state(case.function, static[case.function])
+            smaller = timed_out.get(case.function)
             if state != "ok":
-                self.record["cases"].append(_case_entry(rubric, case, state, message))
-                continue
-            self.record["cases"].append(self._run_case(case))
+                entries[i] = _case_entry(rubric, case, state, message)
+            elif smaller is not None and self._rows(case) > self._rows(smaller):
+                entries[i] = _case_entry(
+                    rubric, case, "timeout",
+                    f"not run: `{case.function}` ran out of time on the smaller case "
+                    f"\"{smaller.name}\" ({self._rows(smaller)} rows), so it would on this one "
+                    f"({self._rows(case)} rows) too", time_limit=self._limit(case))
+            else:
+                entries[i] = self._run_case(case)
+                if entries[i]["status"] == "timeout":
+                    timed_out.setdefault(case.function, case)
+        self.record["cases"] = entries
 
     def _function_state(self, name: str, check: FunctionCheck) -> tuple[str, str]:
         if check.state in ("not-attempted", "signature"):
@@ -234,6 +299,8 @@ class _CaseRunner:
             problem = positional_problem([tuple(p) for p in params], len(SIGNATURES[name]))
             if problem:
                 return "signature", f"`{name}` cannot be called as the handout says: {problem}"
+        if params is not None and keyword_order([tuple(p) for p in params], name):
+            self.keyword.add(name)
         return "ok", ""
 
     def _ensure_session(self) -> bool:
@@ -242,6 +309,8 @@ class _CaseRunner:
         outcome = self._start(self.mode)
         if outcome.status != "ok":
             self.import_failure = IMPORT_STATUS[outcome.status]
+            self.record["notes"].append(f"Your file could not be imported again after a case "
+                                        f"ended its process: {self._describe_import(outcome)}.")
             self.record.setdefault("import", {})["problem"] = self._describe_import(outcome)
             return False
         return True
@@ -256,9 +325,13 @@ class _CaseRunner:
         cwd = self.scratch / f"case-{self.count:03d}"  # a fresh name even if a deletion failed
         cwd.mkdir()
         copy_inputs(case, rubric.cases_dir, cwd)
+        args = call_args(case.function, case.ints)
+        kwargs = {}
+        if case.function in self.keyword:
+            kwargs, args = dict(zip(SIGNATURES[case.function], args)), []
+        limit = self._limit(case)
         outcome = self.session.call(case=case.id, cwd=cwd, function=case.function,
-                                    args=call_args(case.function, case.ints),
-                                    time_limit=case.time_limit)
+                                    args=args, kwargs=kwargs, time_limit=limit)
         if outcome.output_dropped and not self.record.get("capped_calls"):
             self.record["capped_calls"] = True
             self.record["notes"].append(
@@ -280,15 +353,23 @@ class _CaseRunner:
         if case.hidden:  # what the student's code printed or raised may quote hidden data
             shown = compare.redact(shown, rubric.cases_dir / case.data)
             message = compare.redact(message, rubric.cases_dir / case.data)
+        cpu = outcome.cpu_seconds
         return _case_entry(rubric, case, status, message, output=shown, fraction=fraction,
-                           seconds=round(outcome.seconds, 4))
+                           seconds=round(outcome.seconds, 4), time_limit=limit,
+                           cpu_seconds=None if cpu is None else round(cpu, 2))
 
     def _judge(self, case: Case, outcome: CallOutcome, cwd: Path) -> tuple[str, str, float]:
         expected = self.ctx.expected[case.id]
         partial = self.ctx.rubric.part_of(case).partial_credit
         error = outcome.error
         if outcome.status == "timeout":
-            return "timeout", f"did not finish within the time limit of {case.time_limit:g} s", 0
+            limit, rows = self._limit(case), self._rows(case)
+            if outcome.error.get("wall"):
+                return "timeout", (f"did not finish within the wall-clock backstop of "
+                                   f"{wall_backstop(limit):g} s (it waited rather than "
+                                   f"computed; its CPU-time limit is {limit:g} s)"), 0
+            return "timeout", (f"ran out of time: it used its whole CPU-time limit of "
+                               f"{limit:g} s for this case ({rows} rows)"), 0
         if outcome.status == "memory":
             return "memory", (f"ran out of memory (limit {self.ctx.limits.memory_mb} MB): "
                               f"{self._error_text(error)}"), 0
@@ -311,7 +392,10 @@ class _CaseRunner:
                 return "passed", f"raised {error.get('type')} as the contract requires", 1.0
             if error.get("type") == "NotImplementedError":
                 return "not-attempted", "raised NotImplementedError", 0
-            return "error", self._error_text(error), 0
+            text = self._error_text(error)
+            hint = self._unavailable_hint(error)
+            return "error", (text.replace("\n", f" ({hint})\n", 1) if hint and "\n" in text
+                             else text + (f" ({hint})" if hint else "")), 0
         # returned normally
         if expected.kind == "error":
             return "wrong", f"should raise {expected.error}, but returned normally", 0
@@ -343,6 +427,15 @@ class _CaseRunner:
         shown = ", ".join(repr(p) for p in sorted(set(paths))[:3])
         self.record["notes"].append(f"Your code tried to access the grader's files {where} "
                                     f"({shown}). The access was refused; TAs are notified.")
+
+    def _unavailable_hint(self, error: dict) -> str:
+        """For a NameError on a name a dropped import would have bound: which line and why."""
+        if error.get("type") != "NameError":
+            return ""
+        for name, why in self.unavailable.items():
+            if f"'{name}'" in error.get("message", ""):
+                return why
+        return ""
 
     def _error_text(self, error: dict) -> str:
         head = f"raised {error.get('type', 'an exception')}: {error.get('message', '')}"

@@ -1,8 +1,10 @@
 """The rubric: a TOML file listing settings, parts, points, cases, arguments and time limits.
 
     [settings]                       # all optional; defaults below
-    import_time_limit = 10.0         # seconds for importing the student's file
-    time_limit = 60.0                # seconds per call (wall clock)
+    import_time_limit = 10.0         # CPU seconds for importing the student's file
+    time_limit = 10.0                # CPU seconds every call gets ...
+    time_per_1000_rows = 20.0        # ... plus this per 1,000 rows of the case's dataset
+    allowed_packages = ["numpy"]     # third-party packages student code may import
     partial_credit = 0.5             # share of a case's points for a valid, private output
     memory_mb = 2048                 # address-space limit of each child
     run_as = "auto"                  # grader run as root: children run as `nobody` ("none": root)
@@ -34,7 +36,8 @@ DEFAULT_RUBRIC = Path(__file__).with_name("rubric.toml")
 
 SETTINGS: dict[str, tuple[type, object]] = {
     "import_time_limit": (float, 10.0),
-    "time_limit": (float, 60.0),
+    "time_limit": (float, 10.0),
+    "time_per_1000_rows": (float, 20.0),
     "partial_credit": (float, 0.5),
     "cost_tolerance": (float, 1e-6),
     "memory_mb": (int, 2048),
@@ -48,8 +51,11 @@ SETTINGS: dict[str, tuple[type, object]] = {
     "student_id_pattern": (str, r"^(?P<id>[^_]+)"),
     "cases_dir": (str, "cases"),
     "run_as": (str, "auto"),  # the user children run as when the grader is root
+    "allowed_packages": (list, ["numpy"]),  # third-party imports student code may use
 }
-PART_KEYS = {"function", "points", "partial_credit", "time_limit", "case", "name"}
+PART_KEYS = {"function", "points", "partial_credit", "time_limit", "time_per_1000_rows", "case",
+             "name"}
+PACKAGE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 CASE_KEYS = {"name", "data", "anonymized", "hidden", "weight", "time_limit", "expect",
              "visibility", "description"}
 RUN_AS = re.compile(r"(?:[A-Za-z0-9_][A-Za-z0-9_.-]{0,31})?")  # "" (= none) or a user
@@ -69,10 +75,15 @@ class Case:
     anonymized: str | None  # cost functions: a file under the data folder
     hidden: bool
     weight: float
-    time_limit: float
+    time_limit: float  # CPU seconds every call gets ...
     expect: str | None  # an exception type name the call must raise, or None
     visibility: str
     description: str = ""
+    time_per_1000_rows: float = 0.0  # ... plus this per 1,000 rows of the case's dataset
+
+    def cpu_limit(self, rows: int) -> float:
+        """The CPU-time limit of this case's call when its dataset has `rows` data rows."""
+        return round(self.time_limit + self.time_per_1000_rows * rows / 1000, 1)
 
 
 @dataclass
@@ -178,7 +189,8 @@ def load(path: Path | None = None, overrides: dict[str, object] | None = None) -
     forced = (overrides or {}).get("time_limit")
     if forced is not None:  # a command-line limit applies to every case
         for part in parts:
-            part.cases = [replace(c, time_limit=float(forced)) for c in part.cases]
+            part.cases = [replace(c, time_limit=float(forced), time_per_1000_rows=0.0)
+                          for c in part.cases]
     digest = sha256_bytes(raw + repr(sorted(settings.items())).encode())
     return Rubric(path, digest, settings, parts)
 
@@ -195,7 +207,13 @@ def _settings(where: _Where, raw: object, overrides: dict[str, object]) -> dict[
     for key, (kind, default) in SETTINGS.items():
         value = merged.get(key, default)
         name = f"settings.{key}"
-        if key == "run_as":
+        if key == "allowed_packages":
+            if not isinstance(value, list) or not all(
+                    isinstance(v, str) and PACKAGE.fullmatch(v) for v in value):
+                raise where.error(name, f"expected a list of importable package names such as "
+                                  f"[\"numpy\", \"pandas\"], got {value!r}")
+            result[key] = sorted(set(value))
+        elif key == "run_as":
             if not isinstance(value, str) or not RUN_AS.fullmatch(value):
                 raise where.error(name, f"expected a user name, \"auto\" or \"none\", "
                                   f"got {value!r}")
@@ -233,16 +251,19 @@ def _part(where: _Where, key: str, raw: object, settings: dict) -> Part:
                       raw.get("partial_credit", settings["partial_credit"]), float, 0.0, 1.0)
     limit = _number(where, f"{key}.time_limit", raw.get("time_limit", settings["time_limit"]),
                     float, 0.001)
+    per_rows = _number(where, f"{key}.time_per_1000_rows",
+                       raw.get("time_per_1000_rows", settings["time_per_1000_rows"]), float, 0)
     part = Part(name, function, points, partial)
     cases = raw.get("case")
     if not isinstance(cases, list) or not cases:
         raise where.error(f"{key}.case", "each part needs at least one [[part.case]]")
     for j, case_raw in enumerate(cases, start=1):
-        part.cases.append(_case(where, f"{key}.case[{j}]", case_raw, part, limit))
+        part.cases.append(_case(where, f"{key}.case[{j}]", case_raw, part, limit, per_rows))
     return part
 
 
-def _case(where: _Where, key: str, raw: object, part: Part, limit: float) -> Case:
+def _case(where: _Where, key: str, raw: object, part: Part, limit: float,
+          per_rows: float) -> Case:
     if not isinstance(raw, dict):
         raise where.error(key, "expected a table")
     ints = int_params(part.function)
@@ -282,4 +303,5 @@ def _case(where: _Where, key: str, raw: object, part: Part, limit: float) -> Cas
         weight=_number(where, f"{key}.weight", raw.get("weight", 1.0), float, 0),
         time_limit=_number(where, f"{key}.time_limit", raw.get("time_limit", limit), float,
                            0.001),
-        expect=expect, visibility=visibility, description=description)
+        expect=expect, visibility=visibility, description=description,
+        time_per_1000_rows=0.0 if "time_limit" in raw else per_rows)

@@ -14,6 +14,7 @@ runs as that unprivileged user, and the folders it writes are handed to that use
 from __future__ import annotations
 
 import json
+import math
 import os
 import pwd
 import selectors
@@ -33,6 +34,14 @@ KIT_ROOT = Path(__file__).resolve().parent.parent
 
 
 DISK_CHECK_SECONDS = 0.25
+WALL_FACTOR, WALL_EXTRA = 3.0, 2.0  # the wall-clock backstop of a CPU-time limit
+
+
+def wall_backstop(cpu_seconds: float) -> float:
+    """The wall-clock limit that backs a CPU-time limit: generous, so that a busy machine
+    never turns a run within its CPU limit into a timeout; it only stops code that waits
+    (sleeps, blocks) instead of computing."""
+    return WALL_FACTOR * cpu_seconds + WALL_EXTRA
 
 
 def folder_bytes(folder: Path) -> int:
@@ -192,15 +201,18 @@ class ImportOutcome:
     output: str = ""
     output_dropped: int = 0
     forbidden: list[str] = field(default_factory=list)  # refused accesses to grader files
+    dropped: list[dict] = field(default_factory=list)  # retry: statements left out, and why
 
 
 @dataclass
 class CallOutcome:
-    """How one call went: status "returned", "exception", "exit", "memory", "timeout",
-    "crash" (died without reporting), "cpu-limit", "file-size" (killed by a limit)."""
+    """How one call went: status "returned", "exception", "exit", "memory", "timeout" (CPU
+    limit or wall-clock backstop), "crash" (died without reporting), "file-size" (killed by
+    a limit). `cpu_seconds` is the call's CPU time as the kernel counted it."""
 
     status: str
     seconds: float = 0.0
+    cpu_seconds: float | None = None
     value: dict = field(default_factory=dict)  # value_kind, value / type, repr
     error: dict = field(default_factory=dict)
     returncode: int | None = None
@@ -364,8 +376,11 @@ class Session:
     # -- lifecycle ---------------------------------------------------------------------
     def start(self, *, file: Path, module: str, paths: list[Path], import_cwd: Path,
               functions: list[str], mode: str, import_limit: float,
-              max_call_seconds: float) -> ImportOutcome:
-        """Start the child and import the solution file; the outcome says how that went."""
+              max_call_seconds: float, allowed: list[str] | None = None) -> ImportOutcome:
+        """Start the child and import the solution file (mode "full", or "retry": one
+        top-level statement at a time) within `import_limit` seconds of CPU time (and its
+        wall-clock backstop); the outcome says how that went. `allowed`: the third-party
+        packages student code may import (default numpy)."""
         for sub in ("home", "tmp"):
             (self.scratch / sub).mkdir(exist_ok=True)
         if self.run_as is not None:
@@ -403,30 +418,32 @@ class Session:
                        "open_files": self.limits.open_files,
                        "processes": _process_limit(self.limits.processes,
                                                    self.run_as.uid if self.run_as else None),
-                       "import_cpu": int(import_limit) + 2,
-                       "max_cpu": int(max(import_limit, max_call_seconds)) + 5},
+                       "import_cpu": math.ceil(import_limit) + 1,
+                       "max_cpu": math.ceil(max(import_limit, max_call_seconds)) + 5},
             "paths": [str(p) for p in paths], "site": site_dirs(),
             "blocked": list(BLOCKED_MODULES), "file": str(file), "module": module,
             "import_cwd": str(import_cwd), "functions": functions, "mode": mode,
             "deny": [str(d) for d in self.deny],
+            "allowed": list(["numpy"] if allowed is None else allowed),
+            "retry_budget": import_limit,
         }
         self._output = Captured(self.limits.output_kb * 1024)
         start = time.monotonic()
         if not self._send(setup):
             return self._import_death(start)
-        event = self._wait_for(("imported", "import-failed"), start + import_limit)
+        event = self._wait_for(("imported", "import-failed"), start + wall_backstop(import_limit))
         output = self._output
         if event is None:
             if self.alive():
                 self.kill()
                 return ImportOutcome("timeout", time.monotonic() - start, output=output.text(),
-                                     output_dropped=output.dropped)
+                                     output_dropped=output.dropped, error={"wall": True})
             return self._import_death(start)
         forbidden = [str(f) for f in event.get("forbidden", [])][:20]
         if event["event"] == "imported":
             return ImportOutcome("ok", event.get("seconds", 0.0), event.get("functions", {}),
                                  output=output.text(), output_dropped=output.dropped,
-                                 forbidden=forbidden)
+                                 forbidden=forbidden, dropped=list(event.get("dropped", [])))
         self._wait_exit(2.0)
         self.kill()
         status = event.get("status", "exception")
@@ -442,21 +459,25 @@ class Session:
         output = self._output
         status = "exit" if code is not None and code >= 0 else "crash"
         error = {"code": str(code)} if status == "exit" else {"signal": _signal_name(code)}
+        if error.get("signal") == "SIGXCPU":  # the import's CPU-time limit
+            status = "timeout"
         return ImportOutcome(status, time.monotonic() - start, error=error,
                              output=output.text(), output_dropped=output.dropped)
 
-    def call(self, *, case: str, cwd: Path, function: str, args: list, time_limit: float
-             ) -> CallOutcome:
-        """Run `function(*args)` in a fork of the child, in `cwd`, within `time_limit`."""
+    def call(self, *, case: str, cwd: Path, function: str, args: list, time_limit: float,
+             kwargs: dict | None = None, wall_limit: float | None = None) -> CallOutcome:
+        """Run `function(*args, **kwargs)` in a fork of the child, in `cwd`, within
+        `time_limit` seconds of CPU time (enforced by the kernel) and `wall_limit` seconds of
+        wall-clock time (default: the backstop of `time_limit`)."""
         self._output = Captured(self.limits.output_kb * 1024)
         if self.run_as is not None:
             self.run_as.give(cwd)  # the case's inputs, copied by the grader: now the child's
         start = time.monotonic()
         message = {"case": case, "cwd": str(cwd), "function": function, "args": args,
-                   "cpu": int(time_limit) + 1}
+                   "kwargs": kwargs or {}, "cpu": time_limit}
         if not self._send(message):
             return self._finish(CallOutcome("crash", returncode=self._wait_exit(1.0)))
-        deadline = start + time_limit
+        deadline = start + (wall_backstop(time_limit) if wall_limit is None else wall_limit)
         result = None
         while True:
             check = min(deadline, time.monotonic() + DISK_CHECK_SECONDS)
@@ -471,7 +492,8 @@ class Session:
             if event is None:
                 if self.alive() and time.monotonic() >= deadline:
                     self.kill()
-                    return self._finish(CallOutcome("timeout", time.monotonic() - start))
+                    return self._finish(CallOutcome("timeout", time.monotonic() - start,
+                                                    error={"wall": True}))
                 # the child itself died (killed from inside, or crashed)
                 self.kill()
                 return self._finish(_unreported(result, None, time.monotonic() - start))
@@ -479,8 +501,14 @@ class Session:
                 result = event
                 deadline = max(deadline, time.monotonic()) + 2.0  # let the fork exit
                 continue
-            return self._finish(_unreported(result, event.get("returncode"),
-                                            time.monotonic() - start))
+            outcome = _unreported(result, event.get("returncode"), time.monotonic() - start)
+            outcome.cpu_seconds = event.get("cpu")
+            if (outcome.status == "crash" and outcome.error.get("signal") == "SIGKILL"
+                    and outcome.cpu_seconds is not None and outcome.cpu_seconds >= time_limit):
+                outcome.status = "timeout"  # the hard CPU limit, after SIGXCPU was ignored
+            if outcome.status == "timeout":
+                self.kill()  # with whatever the call started; the next call re-imports
+            return self._finish(outcome)
 
     def _finish(self, outcome: CallOutcome) -> CallOutcome:
         outcome.output = self._output.text()

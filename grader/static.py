@@ -101,10 +101,27 @@ def signature_check(name: str, params: list[tuple[str, str, bool]]) -> tuple[str
                 f"`{name}({', '.join(expected)})`: {problem}", [])
     names = [p[0] for p in params if p[1] in ("POSITIONAL_ONLY", "POSITIONAL_OR_KEYWORD")]
     notes = []
-    if names[: len(expected)] != list(expected):
+    if keyword_order(params, name):
+        notes.append(f"`{name}({shown})`: the handout's parameter names in another order "
+                     f"(the handout's is `{name}({', '.join(expected)})`); called by keyword, "
+                     f"so each value reaches the parameter of that name.")
+    elif names[: len(expected)] != list(expected):
         notes.append(f"`{name}`: parameter names ({shown}) differ from the handout's "
                      f"({', '.join(expected)}); graded by position, as the handout calls it.")
     return "ok", "", notes
+
+
+def keyword_order(params: list[tuple[str, str, bool]], name: str) -> bool:
+    """Whether the function's parameters that the handout passes are exactly the handout's
+    names in another order (another year's signature): then it is called by keyword.
+    Parameters beyond those must have defaults; none may be positional-only."""
+    expected = SIGNATURES[name]
+    named = [p for p in params if p[1] == "POSITIONAL_OR_KEYWORD"]
+    if any(p[1] == "POSITIONAL_ONLY" for p in params) or len(named) < len(expected):
+        return False
+    first = [p[0] for p in named[: len(expected)]]
+    rest_ok = all(p[2] for p in named[len(expected):])
+    return sorted(first) == sorted(expected) and first != list(expected) and rest_ok
 
 
 def _is_stub(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

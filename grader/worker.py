@@ -6,11 +6,14 @@ the location of expected outputs: it only learns, over the command pipe, where t
 files and the current case's inputs are.
 
 Protocol: one JSON object per line. The grader sends a `setup` message first; the worker
-applies the resource limits, imports the student's module (normally, or with top-level code
-other than definitions removed: mode "defs"), reports `imported` or `import-failed`, then
-serves `call` messages: each call runs in a fork of the imported module (so every case starts
-from the same fresh module state), in the case's directory, and reports `started`, the
-grandchild's `result`, and `exited` with its exit status. Closing the command pipe ends it.
+applies the resource limits, imports the student's module (normally, or in mode "retry" one
+top-level statement at a time, leaving out the `__main__` block, command-line code,
+experiments and whatever fails), reports `imported` (with what a retry left out) or
+`import-failed`, then serves `call` messages: each call runs in a fork of the imported module
+(so every case starts from the same fresh module state), in the case's directory, under its
+CPU-time limit, and reports `started`, the grandchild's `result`, and `exited` with its exit
+status and CPU time. Closing the command pipe ends it. Student code may import the standard
+library, its own modules and the allowed packages only (PackageGate).
 """
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ import importlib.abc
 import importlib.machinery
 import importlib.util
 import json
+import math
 import numbers
 import os
 import resource
@@ -27,7 +31,7 @@ import tempfile
 import time
 import traceback
 
-_fork, _write, _exit, _waitpid = os.fork, os.write, os._exit, os.waitpid
+_fork, _write, _exit, _wait4 = os.fork, os.write, os._exit, os.wait4
 _dumps, _perf = json.dumps, time.perf_counter
 TRACEBACK_CHARS = 6000
 MESSAGE_CHARS = 2000
@@ -127,62 +131,181 @@ def install_guard(deny: list[str]) -> None:
     sys.addaudithook(hook)
 
 
-_KEEP = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+GRADED = ("cost_MD", "cost_LM", "random_anonymizer", "clustering_anonymizer",
+          "bottomup_anonymizer", "samarati", "mondrian")
+_COMMAND_LINE_CALLS = {"input", "parse_args", "parse_known_args", "getopt", "gnu_getopt",
+                       "breakpoint"}
 
 
-def _has_call(node: ast.AST) -> bool:
-    return any(isinstance(n, (ast.Call, ast.Await, ast.Yield)) for n in ast.walk(node))
+class StatementTimeout(BaseException):
+    """Raised by the CPU timer when one top-level statement of a retry runs too long."""
 
 
-def _keep_statement(node: ast.stmt) -> bool:
-    """Definitions mode keeps imports, functions, classes, plain assignments without calls,
-    `try:` blocks made only of imports, and `sys.setrecursionlimit(...)`."""
-    if isinstance(node, _KEEP):
-        return True
-    if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-        return node.value is not None and not _has_call(node.value) or _simple_call(node.value)
-    if isinstance(node, ast.Try):
-        return all(isinstance(n, (ast.Import, ast.ImportFrom, ast.Pass, ast.Assign))
-                   for part in (node.body, *[h.body for h in node.handlers])
-                   for n in part)
-    if isinstance(node, ast.Expr):
-        value = node.value
-        if isinstance(value, ast.Constant):
-            return True
-        if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
-            return value.func.attr == "setrecursionlimit"
-    return False
-
-
-_SIMPLE = {"set", "dict", "list", "tuple", "frozenset", "defaultdict", "OrderedDict",
-           "namedtuple", "TypeVar", "getLogger", "compile", "dataclass", "field"}
-
-
-def _simple_call(value: ast.AST | None) -> bool:
-    """`X = set()`, `CACHE = {}`, `log = logging.getLogger(...)`: cheap, common constructors."""
-    if not isinstance(value, ast.Call):
+def _main_guard(node: ast.stmt) -> bool:
+    """`if __name__ == "__main__":` (either operand order)."""
+    if not isinstance(node, ast.If) or not isinstance(node.test, ast.Compare):
         return False
-    func = value.func
-    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(
-        func, ast.Attribute) else ""
-    return name in _SIMPLE and not any(_has_call(a) for a in value.args)
+    parts = [node.test.left, *node.test.comparators]
+    names = {p.id for p in parts if isinstance(p, ast.Name)}
+    texts = {p.value for p in parts if isinstance(p, ast.Constant)}
+    return "__name__" in names and "__main__" in texts
 
 
-def load_module(path: str, name: str, mode: str):
-    """Import the solution file as module `name`; mode "defs" drops top-level statements that
-    are not definitions (experiments, prints, a command line) before running the file."""
+def static_reason(node: ast.stmt) -> str:
+    """Why a top-level statement is left out of a retry without running it ("" to run it):
+    the `__main__` block, reading the command line or standard input, or running a graded
+    function (an experiment)."""
+    if _main_guard(node):
+        return 'the `if __name__ == "__main__":` block'
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import,
+                         ast.ImportFrom)):
+        return ""
+    for n in ast.walk(node):
+        if isinstance(n, ast.Attribute) and n.attr in ("argv", "orig_argv") and isinstance(
+                n.value, ast.Name) and n.value.id == "sys":
+            return "it reads the command line (sys.argv)"
+        if isinstance(n, ast.Name) and n.id == "argv":
+            return "it reads the command line (argv)"
+        if isinstance(n, ast.Attribute) and n.attr == "stdin":
+            return "it reads standard input"
+        if isinstance(n, ast.Call):
+            func = n.func
+            name = func.id if isinstance(func, ast.Name) else (
+                func.attr if isinstance(func, ast.Attribute) else "")
+            if name in _COMMAND_LINE_CALLS:
+                return f"it reads the command line or standard input ({name})"
+            if name in GRADED:
+                return f"it runs {name} (an experiment)"
+    return ""
+
+
+def _future_flags(tree: ast.Module) -> int:
+    import __future__
+    flags = 0
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module == "__future__":
+            for alias in node.names:
+                feature = getattr(__future__, alias.name, None)
+                flags |= getattr(feature, "compiler_flag", 0)
+    return flags
+
+
+def _lines(node: ast.stmt) -> list[int]:
+    return [node.lineno, getattr(node, "end_lineno", None) or node.lineno]
+
+
+def _failure(error: BaseException) -> str:
+    if isinstance(error, StatementTimeout):
+        return str(error)
+    if isinstance(error, SystemExit):
+        return f"it called sys.exit / exit (code {error.code!r})"[:300]
+    try:
+        message = str(error)
+    except Exception:  # noqa: BLE001
+        message = ""
+    return f"it raised {type(error).__name__}: {message}"[:300]
+
+
+def run_statements(module, path: str, budget: float, statement_budget: float) -> list[dict]:
+    """Run the file's top-level statements one at a time in `module`, leaving out those
+    `static_reason` names and those that fail (exception, sys.exit, or more than
+    `statement_budget` CPU seconds); once `budget` CPU seconds are used, only definitions
+    and imports still run. Returns what was left out: lines, code, reason."""
+    import signal
+    with open(path, "rb") as f:
+        source = f.read()
+    tree = ast.parse(source, filename=path)
+    text = source.decode("utf-8", "replace").splitlines()
+    flags = _future_flags(tree)
+    dropped: list[dict] = []
+
+    def alarm(signum, frame):
+        raise StatementTimeout(f"it used more than {statement_budget:g} s of CPU time")
+    previous = signal.signal(signal.SIGPROF, alarm)
+    used_at_start = time.process_time()
+    try:
+        for node in tree.body:
+            lines = _lines(node)
+            code_line = text[node.lineno - 1].strip()[:120] if node.lineno <= len(text) else ""
+            reason = static_reason(node)
+            definition = isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
+                                           ast.Import, ast.ImportFrom))
+            remaining = budget - (time.process_time() - used_at_start)
+            if not reason and not definition and remaining <= 0:
+                reason = f"not run: the retry's budget of {budget:g} s of CPU time was used up"
+            if reason:
+                dropped.append({"lines": lines, "code": code_line, "reason": reason})
+                continue
+            code = compile(ast.Module(body=[node], type_ignores=[]), path, "exec",
+                           flags=flags, dont_inherit=True)
+            try:
+                signal.setitimer(signal.ITIMER_PROF, max(0.05, min(statement_budget,
+                                                                   max(remaining, 0.05))))
+                try:
+                    exec(code, module.__dict__)
+                finally:
+                    signal.setitimer(signal.ITIMER_PROF, 0)
+            except BaseException as error:  # noqa: BLE001 - every failure drops the statement
+                entry = {"lines": lines, "code": code_line, "reason": _failure(error)}
+                if isinstance(node, (ast.Import, ast.ImportFrom)):
+                    entry["binds"] = [(a.asname or a.name).partition(".")[0]
+                                      for a in node.names if a.name != "*"]
+                dropped.append(entry)
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
+    return dropped
+
+
+def load_module(path: str, name: str, mode: str, budget: float = 10.0):
+    """Import the solution file as module `name`; returns (module, dropped statements).
+    Mode "retry" runs the top-level statements one at a time (see `run_statements`)."""
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     if mode == "full":
         spec.loader.exec_module(module)
-        return module
-    with open(path, "rb") as f:
-        tree = ast.parse(f.read(), filename=path)
-    tree.body = [node for node in tree.body if _keep_statement(node)]
-    code = compile(tree, path, "exec")
-    exec(code, module.__dict__)
-    return module
+        return module, []
+    dropped = run_statements(module, path, budget, max(1.0, budget / 2))
+    return module, dropped
+
+
+class PackageGate(importlib.abc.MetaPathFinder):
+    """Student code may import the standard library, its own modules and the course's allowed
+    packages; any other package is refused with a message naming the rule. Imports made by
+    an allowed package itself (its dependencies) are not the student's and pass."""
+
+    def __init__(self, allowed: list[str], own: list[str], site: list[str]):
+        self.allowed = set(allowed)
+        self.own = tuple(os.path.realpath(p).rstrip(os.sep) + os.sep for p in own)
+        self.site = tuple(os.path.realpath(p).rstrip(os.sep) + os.sep for p in site)
+        names = sorted(self.allowed)
+        self.rule = ("only the standard library" if not names else
+                     f"only {', '.join(names)} and the standard library")
+
+    def find_spec(self, name, path=None, target=None):
+        top = name.partition(".")[0]
+        if path is not None or top in self.allowed or top in sys.stdlib_module_names \
+                or top in sys.builtin_module_names:
+            return None
+        if self.own and importlib.machinery.PathFinder.find_spec(
+                top, [p.rstrip(os.sep) for p in self.own]) is not None:
+            return None
+        if self._from_a_package():
+            return None
+        raise ModuleNotFoundError(f"{top} is not available: this course allows {self.rule}",
+                                  name=top)
+
+    def _from_a_package(self) -> bool:
+        """Whether the import statement at work is in an installed package's code."""
+        frame = sys._getframe(2)
+        while frame is not None:
+            filename = frame.f_code.co_filename
+            if not filename.startswith("<frozen") and not filename.endswith(
+                    os.sep + os.path.join("importlib", "__init__.py")):
+                return os.path.realpath(filename).startswith(self.site)
+            frame = frame.f_back
+        return False
 
 
 def describe_exception(error: BaseException) -> dict:
@@ -251,11 +374,10 @@ def run_call(module, message: dict, cmd_fd: int, res_fd: int) -> None:
         for var in ("HOME", "TMPDIR"):  # inside the case's own directory
             os.environ[var] = cwd
         tempfile.tempdir = None
-        cpu = int(message["cpu"])
+        cpu = max(1, math.ceil(float(message["cpu"])))  # SIGXCPU at the limit, then SIGKILL
         hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
-        if hard != resource.RLIM_INFINITY:
-            cpu = min(cpu, hard)
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, hard))
+        wanted = cpu + 1 if hard == resource.RLIM_INFINITY else min(cpu + 1, hard)
+        resource.setrlimit(resource.RLIMIT_CPU, (min(cpu, wanted), wanted))
         function = getattr(module, message["function"])
     except BaseException as error:  # noqa: BLE001
         send(res_fd, {"event": "result", "case": case, "status": "setup-failed",
@@ -263,7 +385,7 @@ def run_call(module, message: dict, cmd_fd: int, res_fd: int) -> None:
         _exit(70)
     start = _perf()
     try:
-        value = function(*message["args"])
+        value = function(*message.get("args", []), **message.get("kwargs", {}))
         outcome = {"status": "returned", **encode_value(value)}
     except BaseException as error:  # noqa: BLE001 - every student failure is reported
         outcome = outcome_of(error)
@@ -299,13 +421,16 @@ def main() -> None:
     sys.path[:0] = setup["paths"]
     sys.path.extend(setup["site"])
     sys.meta_path.insert(0, Blocker(setup["blocked"], setup["paths"]))
+    sys.meta_path.insert(1, PackageGate(setup.get("allowed", ["numpy"]), setup["paths"],
+                                        setup["site"]))
     install_guard(setup.get("deny", []))
     sys.argv = [os.path.basename(setup["file"])]
     sys.dont_write_bytecode = True
     os.chdir(setup["import_cwd"])
     start = _perf()
     try:
-        module = load_module(setup["file"], setup["module"], setup["mode"])
+        module, dropped = load_module(setup["file"], setup["module"], setup["mode"],
+                                      float(setup.get("retry_budget", 10.0)))
     except BaseException as error:  # noqa: BLE001 - import failures are reported, then exit
         flush_output()
         send(res_fd, {"event": "import-failed", "seconds": _perf() - start,
@@ -314,7 +439,7 @@ def main() -> None:
     seconds = _perf() - start
     flush_output()
     send(res_fd, {"event": "imported", "seconds": seconds, "forbidden": FORBIDDEN,
-                  "functions": function_info(module, setup["functions"])})
+                  "functions": function_info(module, setup["functions"]), "dropped": dropped})
     while True:
         line = commands.readline()
         if not line:
@@ -325,9 +450,10 @@ def main() -> None:
         if pid == 0:
             run_call(module, message, cmd_fd, res_fd)
         send(res_fd, {"event": "started", "case": message["case"], "pid": pid})
-        _, status = _waitpid(pid, 0)
+        _, status, usage = _wait4(pid, 0)
         send(res_fd, {"event": "exited", "case": message["case"],
-                      "returncode": os.waitstatus_to_exitcode(status)})
+                      "returncode": os.waitstatus_to_exitcode(status),
+                      "cpu": usage.ru_utime + usage.ru_stime})
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ class Child:
     def __init__(self, tmp: Path, source: str, *, mode: str = "full", import_limit: float = 5,
                  limits: Limits = Limits(memory_mb=512, output_kb=2), deny=(), bwrap=False):
         self.tmp = tmp
-        (tmp / "sub").mkdir(parents=True)
+        (tmp / "sub").mkdir(parents=True, exist_ok=True)
         (tmp / "sub" / "student.py").write_text(source, encoding="utf-8")
         (tmp / "import").mkdir()
         self.session = Session(tmp, limits, deny=list(deny),
@@ -141,14 +141,111 @@ def test_import_failures(child) -> None:
     assert child("x = [0] * 10 ** 10\n").imported.status == "memory"
 
 
-def test_definitions_mode_drops_top_level_experiments(child) -> None:
+def test_retry_runs_statements_one_at_a_time_and_says_what_it_left_out(child) -> None:
     source = ("import sys\nsys.setrecursionlimit(5000)\nCACHE = {}\nLIMIT = 2 * 3\n"
               "def cost_MD(a, b, d):\n    return LIMIT + len(CACHE) + sys.getrecursionlimit()\n"
               "print('experiment'); result = cost_MD(0, 0, 0); sys.exit(run())\n"
-              "for k in range(10 ** 9):\n    pass\n")
-    c = child(source, mode="defs")
-    assert c.imported.status == "ok" and c.imported.output == ""
+              "for k in range(10 ** 9):\n    pass\n"
+              "TABLE = {v: i for i, v in enumerate('abc')}\n")
+    c = child(source, mode="retry", import_limit=2)
+    assert c.imported.status == "ok" and c.imported.output == "experiment\n"
+    assert [(d["lines"], d["reason"]) for d in c.imported.dropped] == [
+        ([7, 7], "it runs cost_MD (an experiment)"),
+        ([7, 7], "it raised NameError: name 'run' is not defined"),
+        ([8, 9], "it used more than 1 s of CPU time")]
     assert c.call().value["value"] == 6 + 0 + 5000
+
+
+COURSE_SKELETON_CLI = """from __future__ import annotations
+import sys
+if sys.version_info[0] < 3 or sys.version_info[1] < 5:
+    sys.stdout.write("Requires Python 3.x.\\n")
+    sys.exit(1)
+if sys.version_info < (3, 9):
+    sys.exit("needs 3.9")
+if sys.version_info >= (3, 11):
+    sys.exit("tested on 3.10 only")
+RATE: float = 1.5
+
+
+def cost_MD(raw_dataset_file: str, anonymized_dataset_file: str, DGH_folder: str) -> float:
+    return RATE * 2
+
+
+if len(sys.argv) < 6:
+    print(f"Usage: python3 {sys.argv[0]} algorithm DGH-folder raw-dataset.csv anonymized.csv k")
+    sys.exit(1)
+algorithm = sys.argv[1]
+dgh_path = sys.argv[2]
+k = int(sys.argv[5])
+function = eval(f"{algorithm}_anonymizer")
+function(sys.argv[3], dgh_path, k, sys.argv[4])
+if __name__ == "__main__":
+    raise SystemExit(main())
+"""
+
+
+def test_the_course_skeletons_module_level_command_line_is_left_out(child) -> None:
+    first = child(COURSE_SKELETON_CLI)
+    assert first.imported.status == "exit"
+    c = child(COURSE_SKELETON_CLI, mode="retry")
+    assert c.imported.status == "ok" and c.imported.output == ""
+    got = [(d["lines"][0], d["reason"]) for d in c.imported.dropped]
+    assert got == [(8, "it called sys.exit / exit (code 'tested on 3.10 only')"),
+                   (17, "it reads the command line (sys.argv)"),
+                   (20, "it reads the command line (sys.argv)"),
+                   (21, "it reads the command line (sys.argv)"),
+                   (22, "it reads the command line (sys.argv)"),
+                   (23, "it raised NameError: name 'algorithm' is not defined"),
+                   (24, "it reads the command line (sys.argv)"),
+                   (25, 'the `if __name__ == "__main__":` block')]
+    assert c.call().value["value"] == 3.0
+
+
+def test_only_the_allowed_packages_can_be_imported(child, tmp_path: Path) -> None:
+    refused = child("import pytest\n")
+    assert refused.imported.error["type"] == "ModuleNotFoundError"
+    assert refused.imported.error["message"] == (
+        "pytest is not available: this course allows only numpy and the standard library")
+    c = child("import numpy as np, json\nimport pytest as pt\n"
+              "def cost_MD(a, b, d):\n    return float(np.float64(2.5))\n"
+              "def mondrian(a, b, k, o):\n    import _pytest\n", mode="retry")
+    assert [d["binds"] for d in c.imported.dropped] == [["pt"]]
+    assert c.call().value["value"] == 2.5
+    inside = c.call("mondrian", (1, 2, 3, 4))
+    assert inside.error["message"].startswith("_pytest is not available")
+    helper = tmp_path / "own"
+    (helper / "sub").mkdir(parents=True)
+    (helper / "sub" / "mytools.py").write_text("VALUE = 4.0\n")
+    own = Child(helper, "import mytools\ndef cost_MD(a, b, d):\n    return mytools.VALUE\n")
+    try:
+        assert own.call().value["value"] == 4.0  # the student's own modules are allowed
+    finally:
+        own.close()
+
+
+def test_keyword_arguments_reach_the_parameters_of_that_name(child) -> None:
+    c = child("def mondrian(raw_dataset_file, DGH_folder, output_file, k):\n"
+              "    return float(k)\n")
+    out = c.session.call(case="kw", cwd=c.tmp / "import", function="mondrian", args=[],
+                         kwargs={"raw_dataset_file": "r", "DGH_folder": "d", "k": 7,
+                                 "output_file": "o"}, time_limit=5)
+    assert out.value["value"] == 7.0
+
+
+def test_cpu_time_is_measured_and_limits_it(child) -> None:
+    c = child("import time\n"
+              "def cost_MD(a, b, d):\n    end = time.process_time() + 0.3\n"
+              "    while time.process_time() < end: pass\n    return 1.0\n"
+              "def mondrian(a, b, k, o):\n    while True: pass\n")
+    fine = c.call()
+    assert fine.status == "returned" and 0.3 <= fine.cpu_seconds < 1.0
+    spin = c.call("mondrian", (1, 2, 3, 4), limit=1.0)
+    assert spin.status == "timeout" and not spin.error.get("wall") and spin.cpu_seconds >= 1.0
+    sleepy = child("import time\ndef cost_MD(a, b, d):\n    time.sleep(60)\n")
+    waited = sleepy.session.call(case="w", cwd=sleepy.tmp / "import", function="cost_MD",
+                                 args=[1, 2, 3], time_limit=5, wall_limit=1.0)
+    assert waited.status == "timeout" and waited.error == {"wall": True}
 
 
 def test_the_child_sees_a_clean_environment(child, monkeypatch) -> None:
