@@ -1,9 +1,9 @@
 """`python -m grader bundle --out student.zip`: the zip handed to students.
 
 The file list comes from an explicit allow-list (ALLOW, plus the public tests' own helper
-modules, found by following their imports) and two generated files (requirements.txt,
-pytest.ini). Before anything is written the list is verified: no path under reference/ or
-grader/, no Python file importing them, no file equal to (or containing) a hidden case's
+modules, found by following their imports) and generated files (requirements.txt with the
+rubric's allowed packages, pytest.ini, tests/public/course.json from the rubric). Before
+anything is written the list is verified: no path under reference/ or grader/, no Python file importing them, no file equal to (or containing) a hidden case's
 secret files, no file carrying the reference solution's code. The zip is deterministic (sorted
 entries, fixed 1980-01-01 timestamps and permissions) and written atomically.
 """
@@ -22,7 +22,10 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from .course_file import COURSE_FILE, course_json
 from .errors import UserError
+from .packages import requirements
+from .rubric import load as load_rubric
 
 KIT_ROOT = Path(__file__).resolve().parents[1]
 TEMPLATES = Path(__file__).resolve().parent / "publish_templates"
@@ -127,6 +130,12 @@ def collect(root: Path, folder: str = DEFAULT_FOLDER) -> list[Entry]:
     entries = [Entry(p.relative_to(root).as_posix(), p.read_bytes()) for p in paths]
     for name, template in GENERATED.items():
         entries.append(Entry(name, (TEMPLATES / "student" / template).read_bytes()))
+    rubric = load_rubric(root / "grader" / "rubric.toml")
+    entries = [e for e in entries if e.name not in (COURSE_FILE.as_posix(), "requirements.txt")]
+    entries.append(Entry(COURSE_FILE.as_posix(), course_json(rubric).encode("utf-8")))
+    template = (TEMPLATES / "student" / "requirements.txt").read_text(encoding="utf-8")
+    entries.append(Entry("requirements.txt", template.replace(
+        "numpy>=1.24\n", requirements(list(rubric.settings["allowed_packages"]))).encode()))
     prefix = f"{folder.strip('/')}/" if folder.strip("/") else ""
     return sorted((Entry(prefix + e.name, e.data, e.executable) for e in entries),
                   key=lambda e: e.name)

@@ -108,8 +108,13 @@ def _rubrics(paths: list[Path] | None):
 
 
 def _regen(args: argparse.Namespace) -> int:
+    from . import rubric as rubric_mod
+    from .course_file import write_course_file
     from .expected import regenerate
-    manifest = regenerate(_rubrics(args.rubric), KIT_ROOT, datasets=not args.keep_datasets)
+    rubrics = _rubrics(args.rubric)
+    manifest = regenerate(rubrics, KIT_ROOT, datasets=not args.keep_datasets)
+    if rubrics[0].path == rubric_mod.DEFAULT_RUBRIC.resolve():  # the students' copy of its rules
+        write_course_file(rubrics[0], KIT_ROOT)
     print(f"{len(manifest['entries'])} expected outputs, {len(manifest['files'])} dataset "
           f"files", file=sys.stderr)
     return 0

@@ -4,7 +4,7 @@ kit's own grader, and the code that runs inside it for every submission.
 The zip (Gradescope's layout: setup.sh and run_autograder at its root, unpacked by Gradescope
 into /autograder/source) holds:
   setup.sh, run_autograder     install Python >= 3.11 + numpy; grade one submission
-  requirements.txt             numpy (the grader itself is standard library)
+  requirements.txt             numpy and the rubric's allowed_packages
   grader/*.py                  the grader package: intake, sandbox, rubric, scoring, export
   grader/rubric.toml           the rubric (the kit's, or --rubric; its cases_dir becomes "cases")
   grader/cases/**              every case's datasets, the expected outputs and the manifest
@@ -37,10 +37,10 @@ from pathlib import Path
 
 from .bundle import Entry, kit_root, print_listing, write_atomically, zip_bytes
 from .errors import UserError
+from .packages import requirements
 
 TEMPLATES = Path(__file__).resolve().parent / "publish_templates" / "gradescope"
 EXECUTABLES = ("setup.sh", "run_autograder")
-REQUIREMENTS = "numpy>=1.24\n"
 ROOT_ENV = "KANON_AUTOGRADER_ROOT"
 SANDBOX_ENV = "KANON_AUTOGRADER_SANDBOX"  # auto (default), bwrap or none, as `grade --sandbox`
 RUN_AS_ENV = "KANON_AUTOGRADER_RUN_AS"  # overrides the rubric's run_as, as `grade --run-as`
@@ -133,7 +133,8 @@ def collect(root: Path, rubric_path: Path | None = None) -> list[Entry]:
                         f"run `python -m grader regen` first")
     entries = [Entry(name, (TEMPLATES / name).read_bytes(), executable=True)
                for name in EXECUTABLES]
-    entries.append(Entry("requirements.txt", REQUIREMENTS.encode()))
+    entries.append(Entry("requirements.txt",
+                         requirements(list(rubric.settings["allowed_packages"])).encode()))
     entries += [e for e in _tree(root / "grader", "grader", (".py",)) if e.name.count("/") == 1]
     entries.append(Entry("grader/rubric.toml", _rubric_text(rubric.path).encode("utf-8")))
     entries += _tree(rubric.cases_dir, "grader/cases")

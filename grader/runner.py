@@ -27,7 +27,8 @@ from .fsutil import atomic_write_text, dump_json, sha256_bytes, sha256_file
 from .grade import Context, grade
 from .intake import Caps, Submission, discover
 from .rubric import Rubric
-from .sandbox import Cancelled, Limits, RunAs, bwrap_available, python_problem
+from .packages import check_installed
+from .sandbox import Cancelled, Limits, RunAs, bwrap_available, python_problem, site_dirs
 
 GRADER_DIR = Path(__file__).resolve().parent
 
@@ -149,6 +150,7 @@ def _run_batch(submissions: Path, out: Path, rubric: Rubric, jobs: int | None, s
     out = out.resolve()
     settings = rubric.settings
     warnings: list[str] = []
+    check_installed(list(settings["allowed_packages"]), site_dirs())
     run_as = resolve_run_as(str(settings["run_as"]), scratch_base, warnings)
     if run_as is not None:
         scratch_base.chmod(0o711)  # the children pass through to their own scratch folders

@@ -16,7 +16,6 @@ import shutil
 import sys
 import time
 import traceback
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
@@ -27,10 +26,12 @@ HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:  # the helpers below, whatever pytest's import mode
     sys.path.insert(0, str(HERE))
 
+import course_rules  # noqa: E402
 import kanon_check as check  # noqa: E402
 from public_cases import ADULT, ROOT, SHORT, BadCall, CostCase, Run, case_files  # noqa: E402
 
-SLOW_CALL = 60.0  # the grader's default time limit per call, in seconds
+TIMES: list[tuple[str, str, int, float, float]] = []
+"""(function, call, rows, CPU seconds, the grader's limit for that many rows), per call."""
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -65,6 +66,12 @@ class Solution:
         self.path = path.resolve()
         self.module = None
         self.error: str | None = None
+        unavailable = course_rules.unavailable_imports(self.path) if self.path.exists() else []
+        if unavailable:
+            more = f" (and {len(unavailable) - 1} more)" if len(unavailable) > 1 else ""
+            self.error = (f"could not import {self.path.name} as the grader does: "
+                          f"{unavailable[0]}{more}")
+            return
         try:
             self.module = _import(self.path)
         except KeyboardInterrupt:
@@ -199,15 +206,13 @@ class Runner:
     def _run(self, run: Run) -> Output:
         folder = self.tmp.mktemp(f"{SHORT[run.function]}-{run.id}")
         with case_folder(folder, run.case):
-            start = time.perf_counter()
+            start = time.process_time()
             _, failure = call(self.solution, run.function,
                               run.args("adult-hw1.csv", "DGHs", "anonymized.csv"), run.describe())
-            seconds = time.perf_counter() - start
+            seconds = time.process_time() - start
+        self.timed(run.describe(), run.function, run.case, seconds)
         if failure:
             return Output(failure=failure)
-        if seconds > SLOW_CALL:
-            warnings.warn(f"{run.describe()} took {seconds:.0f} s; the grader's default limit "
-                          f"is {SLOW_CALL:.0f} s per call", stacklevel=1)
         out = folder / "anonymized.csv"
         if not out.is_file():
             return Output(failure=f"{run.describe()} returned without writing its output_file "
@@ -217,6 +222,11 @@ class Runner:
         except (UnicodeDecodeError, ValueError) as e:
             return Output(failure=f"{run.describe()}: the output is not a UTF-8 CSV file ({e})")
         return Output(header=header, rows=rows, seconds=seconds)
+
+    def timed(self, what: str, function: str, case: str, seconds: float) -> None:
+        """Keep a call's CPU time next to the grader's limit for a dataset of that size."""
+        rows = len(self.table(case).rows)
+        TIMES.append((function, what, rows, seconds, course_rules.cpu_limit(function, rows)))
 
     def check_property(self, run: Run) -> None:
         """The output is a valid generalization with the function's privacy property."""
@@ -257,8 +267,10 @@ class Runner:
             shutil.copyfile(source, folder / "anonymized.csv")
         what = f"{name} on case {case.id!r}"
         with case_folder(folder, case.case):
+            start = time.process_time()
             value, failure = call(self.solution, name,
                                   ["adult-hw1.csv", "anonymized.csv", "DGHs"], what)
+            self.timed(what, name, case.case, time.process_time() - start)
         if failure:
             pytest.fail(failure, pytrace=False)
         if isinstance(value, bool) or not isinstance(value, (int, float)) and not hasattr(
@@ -330,6 +342,29 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
     failed = len(stats.get("failed", [])) + len(stats.get("error", []))
     if passed + failed == 0:
         return
+    _report_times(terminalreporter)
     terminalreporter.write_sep("-", "public self-check")
     terminalreporter.write_line(f"{passed} public tests passed, {failed} failed "
                                 f"\N{EM DASH} the grader also runs hidden cases")
+
+
+def _report_times(terminalreporter) -> None:
+    """Per function, its slowest call's CPU time next to the grader's limit for a dataset of
+    that size; a warning for any call using half its limit or more (the grader's machine may
+    be slower than yours)."""
+    if not TIMES:
+        return
+    terminalreporter.write_sep("-", "CPU time: each function's slowest public call")
+    slowest: dict[str, tuple] = {}
+    for entry in TIMES:
+        if entry[0] not in slowest or entry[3] > slowest[entry[0]][3]:
+            slowest[entry[0]] = entry
+    for function, what, rows, seconds, limit in slowest.values():
+        terminalreporter.write_line(f"{seconds:8.2f} s (grader's limit {limit:g} s)  {what}, "
+                                    f"{rows} rows")
+    close = [e for e in TIMES if e[3] >= course_rules.CLOSE * e[4]]
+    for function, what, rows, seconds, limit in close:
+        terminalreporter.write_line(
+            f"warning: {what} used {seconds:.1f} s of CPU time, half or more of the grader's "
+            f"limit of {limit:g} s for {rows} rows: on a slower machine it may run out of time "
+            f"(HANDOUT.md, \"Time limits\")", yellow=True)

@@ -1,0 +1,35 @@
+"""tests/public/course.json: the rubric's rules that the students' self-check applies too
+(allowed packages, CPU-time limits per function), so the two never disagree. Written by
+`python -m grader regen` and into every student bundle; a kit test keeps the committed copy
+fresh."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .rubric import Rubric
+
+COURSE_FILE = Path("tests") / "public" / "course.json"
+
+
+def course_settings(rubric: Rubric) -> dict:
+    """The allowed packages, the import limit and, per graded function, the CPU-time rule of
+    its first case (time_limit seconds plus time_per_1000_rows per 1,000 rows)."""
+    times: dict[str, dict[str, float]] = {}
+    for case in rubric.cases():
+        times.setdefault(case.function, {"time_limit": case.time_limit,
+                                         "time_per_1000_rows": case.time_per_1000_rows})
+    return {"allowed_packages": list(rubric.settings["allowed_packages"]),
+            "import_time_limit": float(rubric.settings["import_time_limit"]),
+            "time": times}
+
+
+def course_json(rubric: Rubric) -> str:
+    return json.dumps(course_settings(rubric), indent=2, sort_keys=True) + "\n"
+
+
+def write_course_file(rubric: Rubric, kit_root: Path) -> Path:
+    """Write the committed copy (tests/public/course.json) from `rubric`."""
+    path = kit_root / COURSE_FILE
+    path.write_text(course_json(rubric), encoding="utf-8")
+    return path

@@ -1,0 +1,83 @@
+"""The grader's rules that the self-check applies too: which packages your code may import and
+how much CPU time each call gets. They come from course.json, which the staff generate from
+the grader's rubric (`python -m grader regen`), so the self-check and the grader agree.
+"""
+from __future__ import annotations
+
+import ast
+import json
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+COURSE_FILE = HERE / "course.json"
+DEFAULT = {"allowed_packages": ["numpy"], "import_time_limit": 10.0,
+           "time": {"default": {"time_limit": 10.0, "time_per_1000_rows": 20.0}}}
+CLOSE = 0.5  # warn when a call uses this share of its limit or more
+
+
+def course() -> dict:
+    """The course's settings (the defaults when course.json is missing)."""
+    try:
+        return json.loads(COURSE_FILE.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return DEFAULT
+
+
+def rule(allowed: list[str]) -> str:
+    names = sorted(allowed)
+    return ("only the standard library" if not names
+            else f"only {', '.join(names)} and the standard library")
+
+
+def unavailable_message(name: str, allowed: list[str]) -> str:
+    """The grader's words when student code imports a package the course does not allow."""
+    return f"{name} is not available: this course allows {rule(allowed)}"
+
+
+def _imports(source: str, filename: str) -> list[tuple[str, int]]:
+    """(top-level package, line) of every absolute import in a file (functions included)."""
+    try:
+        tree = ast.parse(source, filename=filename)
+    except (SyntaxError, ValueError):
+        return []
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(a.name.partition(".")[0], node.lineno) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.append((node.module.partition(".")[0], node.lineno))
+    return found
+
+
+def unavailable_imports(solution: Path) -> list[str]:
+    """One message per import of a package the grader does not have, in the solution and in
+    the .py files beside it: 'pandas is not available: ... (skeleton.py, line 3)'."""
+    allowed = list(course().get("allowed_packages", ["numpy"]))
+    folder = solution if solution.is_dir() else solution.parent
+    files = [solution] if solution.is_file() else sorted(solution.rglob("*.py"))
+    local = {p.stem for p in folder.glob("*.py")} | {p.name for p in folder.iterdir()
+                                                     if (p / "__init__.py").is_file()}
+    known = set(sys.stdlib_module_names) | set(sys.builtin_module_names) | set(allowed) | local
+    messages, seen = [], set()
+    todo = list(files)
+    while todo:
+        path = todo.pop(0)
+        if path in seen or not path.is_file():
+            continue
+        seen.add(path)
+        for name, line in _imports(path.read_text(encoding="utf-8", errors="replace"),
+                                   str(path)):
+            if name in local:
+                todo.append(folder / f"{name}.py")
+            elif name not in known:
+                messages.append(f"{unavailable_message(name, allowed)} "
+                                f"({path.name}, line {line})")
+    return messages
+
+
+def cpu_limit(function: str, rows: int) -> float:
+    """The grader's CPU-time limit for one call of `function` on a dataset of `rows` rows."""
+    times = course().get("time", DEFAULT["time"])
+    rule_ = times.get(function, times.get("default", DEFAULT["time"]["default"]))
+    return round(rule_["time_limit"] + rule_["time_per_1000_rows"] * rows / 1000, 1)
