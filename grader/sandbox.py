@@ -426,6 +426,7 @@ class Session:
             "deny": [str(d) for d in self.deny],
             "allowed": list(["numpy"] if allowed is None else allowed),
             "retry_budget": import_limit,
+            "retry_wall": wall_backstop(import_limit) - 1.0,  # ends before the parent's limit
         }
         self._output = Captured(self.limits.output_kb * 1024)
         start = time.monotonic()

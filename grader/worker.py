@@ -206,11 +206,14 @@ def _failure(error: BaseException) -> str:
     return f"it raised {type(error).__name__}: {message}"[:300]
 
 
-def run_statements(module, path: str, budget: float, statement_budget: float) -> list[dict]:
+def run_statements(module, path: str, budget: float, statement_budget: float,
+                   wall_budget: float) -> list[dict]:
     """Run the file's top-level statements one at a time in `module`, leaving out those
-    `static_reason` names and those that fail (exception, sys.exit, or more than
-    `statement_budget` CPU seconds); once `budget` CPU seconds are used, only definitions
-    and imports still run. Returns what was left out: lines, code, reason."""
+    `static_reason` names and those that fail (exception, sys.exit, more than
+    `statement_budget` CPU seconds or three times that in wall-clock seconds). Once `budget`
+    CPU seconds or `wall_budget` wall-clock seconds are used, only definitions and imports
+    still run. Returns what was left out: lines, code, reason (and, for imports, the names
+    they would have bound)."""
     import signal
     with open(path, "rb") as f:
         source = f.read()
@@ -219,10 +222,13 @@ def run_statements(module, path: str, budget: float, statement_budget: float) ->
     flags = _future_flags(tree)
     dropped: list[dict] = []
 
-    def alarm(signum, frame):
+    def on_cpu(signum, frame):
         raise StatementTimeout(f"it used more than {statement_budget:g} s of CPU time")
-    previous = signal.signal(signal.SIGPROF, alarm)
-    used_at_start = time.process_time()
+
+    def on_wall(signum, frame):
+        raise StatementTimeout(f"it ran for more than {3 * statement_budget:g} s (waiting)")
+    previous = signal.signal(signal.SIGPROF, on_cpu), signal.signal(signal.SIGALRM, on_wall)
+    cpu_start, wall_start = time.process_time(), _perf()
     try:
         for node in tree.body:
             lines = _lines(node)
@@ -230,21 +236,25 @@ def run_statements(module, path: str, budget: float, statement_budget: float) ->
             reason = static_reason(node)
             definition = isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
                                            ast.Import, ast.ImportFrom))
-            remaining = budget - (time.process_time() - used_at_start)
-            if not reason and not definition and remaining <= 0:
-                reason = f"not run: the retry's budget of {budget:g} s of CPU time was used up"
+            cpu_left = budget - (time.process_time() - cpu_start)
+            wall_left = wall_budget - (_perf() - wall_start)
+            if not reason and not definition and min(cpu_left, wall_left) <= 0:
+                reason = f"not run: the retry's time budget ({budget:g} s of CPU) was used up"
             if reason:
                 dropped.append({"lines": lines, "code": code_line, "reason": reason})
                 continue
             code = compile(ast.Module(body=[node], type_ignores=[]), path, "exec",
                            flags=flags, dont_inherit=True)
             try:
-                signal.setitimer(signal.ITIMER_PROF, max(0.05, min(statement_budget,
-                                                                   max(remaining, 0.05))))
+                signal.setitimer(signal.ITIMER_PROF,
+                                 max(0.05, min(statement_budget, max(cpu_left, 0.05))))
+                signal.setitimer(signal.ITIMER_REAL,
+                                 max(0.05, min(3 * statement_budget, max(wall_left, 0.05))))
                 try:
                     exec(code, module.__dict__)
                 finally:
                     signal.setitimer(signal.ITIMER_PROF, 0)
+                    signal.setitimer(signal.ITIMER_REAL, 0)
             except BaseException as error:  # noqa: BLE001 - every failure drops the statement
                 entry = {"lines": lines, "code": code_line, "reason": _failure(error)}
                 if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -253,11 +263,14 @@ def run_statements(module, path: str, budget: float, statement_budget: float) ->
                 dropped.append(entry)
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0)
-        signal.signal(signal.SIGPROF, previous)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGPROF, previous[0])
+        signal.signal(signal.SIGALRM, previous[1])
     return dropped
 
 
-def load_module(path: str, name: str, mode: str, budget: float = 10.0):
+def load_module(path: str, name: str, mode: str, budget: float = 10.0,
+                wall_budget: float = 30.0):
     """Import the solution file as module `name`; returns (module, dropped statements).
     Mode "retry" runs the top-level statements one at a time (see `run_statements`)."""
     spec = importlib.util.spec_from_file_location(name, path)
@@ -266,7 +279,7 @@ def load_module(path: str, name: str, mode: str, budget: float = 10.0):
     if mode == "full":
         spec.loader.exec_module(module)
         return module, []
-    dropped = run_statements(module, path, budget, max(1.0, budget / 2))
+    dropped = run_statements(module, path, budget, max(1.0, budget / 2), wall_budget)
     return module, dropped
 
 
@@ -430,7 +443,8 @@ def main() -> None:
     start = _perf()
     try:
         module, dropped = load_module(setup["file"], setup["module"], setup["mode"],
-                                      float(setup.get("retry_budget", 10.0)))
+                                      float(setup.get("retry_budget", 10.0)),
+                                      float(setup.get("retry_wall", 30.0)))
     except BaseException as error:  # noqa: BLE001 - import failures are reported, then exit
         flush_output()
         send(res_fd, {"event": "import-failed", "seconds": _perf() - start,

@@ -69,10 +69,16 @@ def feedback(graded: Path, name: str) -> str:
 def test_feedback_says_what_went_wrong(graded: Path) -> None:
     assert "was it renamed?" in feedback(graded, "frank")
     assert "it takes 4 arguments, the contract passes 5" in feedback(graded, "frank")
-    assert "did not finish within the time limit of 2 s" in feedback(graded, "grace")
+    grace = feedback(graded, "grace")
+    assert "ran out of time: it used its whole CPU-time limit of 2 s for this case" in grace
+    assert "not run: `clustering_anonymizer` ran out of time on the smaller case" in grace
+    assert "s of its 2 s CPU-time limit" in grace  # each case's time and limit
     assert "ran out of memory (limit 2048 MB)" in feedback(graded, "heidi")
-    assert "took longer than the import time limit of 3 s" in feedback(graded, "carol")
-    assert "top-level code removed" in feedback(graded, "dave")
+    carol = feedback(graded, "carol")
+    assert "wall-clock backstop of 11 s (it waited rather than computed)" in carol
+    assert "(`for k in (2, 4, 8):`: it ran for more than 4.5 s (waiting))" in carol
+    dave = feedback(graded, "dave")
+    assert "imported again one top-level statement at a time and graded that way" in dave
     assert "called sys.exit / exit" in feedback(graded, "erin")
     assert "the archive holds a path with '..'" in feedback(graded, "mallory")
     assert "code cells of Homework 1.ipynb" in feedback(graded, "olivia")
