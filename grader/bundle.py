@@ -130,7 +130,8 @@ def collect(root: Path, folder: str = DEFAULT_FOLDER) -> list[Entry]:
     entries = [Entry(p.relative_to(root).as_posix(), p.read_bytes()) for p in paths]
     for name, template in GENERATED.items():
         entries.append(Entry(name, (TEMPLATES / "student" / template).read_bytes()))
-    rubric = load_rubric(root / "grader" / "rubric.toml")
+    own = root / "grader" / "rubric.toml"
+    rubric = load_rubric(own if own.is_file() else None)  # the rubric the grader will use
     entries = [e for e in entries if e.name not in (COURSE_FILE.as_posix(), "requirements.txt")]
     entries.append(Entry(COURSE_FILE.as_posix(), course_json(rubric).encode("utf-8")))
     template = (TEMPLATES / "student" / "requirements.txt").read_text(encoding="utf-8")

@@ -3,6 +3,7 @@ fresh unpack + fresh virtual environment in which the public tests judge skeleto
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import site
@@ -66,7 +67,7 @@ def test_bundle_holds_exactly_the_allow_listed_files(repo: Path, student_zip: Pa
     expected |= {p.relative_to(repo).as_posix()
                  for p in (repo / "tests" / "public" / "data").rglob("*") if p.is_file()}
     expected |= {f"tests/public/{p.name}" for p in (repo / "tests" / "public").glob("test_*.py")}
-    expected.add("tests/public/conftest.py")
+    expected |= {"tests/public/conftest.py", "tests/public/course.json"}
     assert expected <= inside
     extra = inside - expected
     # The only other files are the public tests' helper modules, all at tests/public/*.py.
@@ -267,3 +268,20 @@ def test_hidden_secrets_follow_the_rubric(repo: Path) -> None:
     assert files[True] and files[True] <= secrets
     assert not (files[False] - files[True]) & secrets  # public cases' outputs are not secret
     assert (repo / "adult-hw1.csv").resolve() not in secrets
+
+
+def test_course_file_is_fresh_and_the_bundle_carries_the_rubrics_rules(
+        repo: Path, student_zip: Path) -> None:
+    from grader import rubric
+    from grader.course_file import course_json
+    wanted = course_json(rubric.load())
+    assert (repo / "tests" / "public" / "course.json").read_text(encoding="utf-8") == wanted, \
+        "tests/public/course.json is stale: run `python -m grader regen`"
+    with zipfile.ZipFile(student_zip) as archive:
+        assert archive.read(f"{FOLDER}/tests/public/course.json").decode() == wanted
+        requirements = archive.read(f"{FOLDER}/requirements.txt").decode()
+    assert "numpy>=1.24" in requirements.splitlines()
+    settings = json.loads(wanted)
+    assert settings["allowed_packages"] == ["numpy"]
+    assert settings["time"]["clustering_anonymizer"] == {"time_limit": 10.0,
+                                                         "time_per_1000_rows": 30.0}

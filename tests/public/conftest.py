@@ -69,8 +69,7 @@ class Solution:
         unavailable = course_rules.unavailable_imports(self.path) if self.path.exists() else []
         if unavailable:
             more = f" (and {len(unavailable) - 1} more)" if len(unavailable) > 1 else ""
-            self.error = (f"could not import {self.path.name} as the grader does: "
-                          f"{unavailable[0]}{more}")
+            self.error = f"could not import {self.path.name}: {unavailable[0]}{more}"
             return
         try:
             self.module = _import(self.path)

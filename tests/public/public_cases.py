@@ -113,6 +113,8 @@ RUNS: list[Run] = [
     Run("clustering_anonymizer", "jobsex", 3, note="one leftover record"),
     Run("clustering_anonymizer", "world", 4),
     Run("clustering_anonymizer", "world", 5, note="two leftover records"),
+    Run("clustering_anonymizer", "mdscale", 2,
+        note="MD_dist / (2 * sum of heights): without the division row 1 looks nearest to row 0"),
     Run("clustering_anonymizer", ADULT, 16),
     # bottom-up: lowest LM at the first satisfying level, l-diversity, lexicographic ties
     Run("bottomup_anonymizer", "lattice", 2, 1, "(0,1) and (1,0) satisfy; (1,0) has lower LM"),
