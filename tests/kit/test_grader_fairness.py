@@ -1,0 +1,167 @@
+"""Fair grading of real student code: the retry's report, keyword calls, allowed packages and
+the time policy (smallest cases first, larger ones skipped after a timeout)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from grader import packages, rubric, static
+from grader.errors import UserError
+from grader.runner import run_batch
+from grader.sandbox import WORKER_SOURCE, wall_backstop
+
+REPO = Path(__file__).resolve().parents[2]
+CASES = REPO / "grader" / "cases"
+
+RUBRIC = f"""
+[settings]
+import_time_limit = 3.0
+time_limit = 1.0
+time_per_1000_rows = 0.0
+cases_dir = "{CASES.as_posix()}"
+{{extra}}
+
+[[part]]
+function = "mondrian"
+points = 10
+
+[[part.case]]
+name = "unbalanced, k=3"
+data = "hidden/unbalanced"
+k = 3
+hidden = true
+
+[[part.case]]
+name = "ties, k=35 (n=36)"
+data = "hidden/ties"
+k = 35
+hidden = true
+
+[[part]]
+function = "random_anonymizer"
+points = 10
+
+[[part.case]]
+name = "unbalanced, k=5 (n=53)"
+data = "hidden/unbalanced"
+k = 5
+s = 1
+hidden = true
+"""
+
+
+def make_rubric(tmp: Path, extra: str = "") -> rubric.Rubric:
+    path = tmp / "rubric.toml"
+    path.write_text(RUBRIC.replace("{extra}", extra), encoding="utf-8")
+    return rubric.load(path)
+
+
+def submit(subs: Path, name: str, source: str) -> None:
+    (subs / name).mkdir(parents=True)
+    (subs / name / "skeleton.py").write_text(source, encoding="utf-8")
+
+
+def test_one_wording_for_unavailable_packages() -> None:
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("course_rules",
+                                                  REPO / "tests" / "public" / "course_rules.py")
+    rules = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(rules)
+    for allowed in ([], ["numpy"], ["numpy", "pandas"]):
+        assert rules.unavailable_message("yaml", allowed) == packages.unavailable_message(
+            "yaml", allowed)
+    assert packages.unavailable_message("pandas", ["numpy"]) == (
+        "pandas is not available: this course allows only numpy and the standard library")
+    assert 'f"{top} is not available: this course allows {self.rule}"' in WORKER_SOURCE
+    assert packages.requirements(["pandas", "yaml"]) == "numpy>=1.24\npandas\nPyYAML\n"
+
+
+def test_an_allowed_package_that_is_not_installed_stops_the_batch_with_one_line(
+        tmp_path: Path) -> None:
+    r = make_rubric(tmp_path, 'allowed_packages = ["numpy", "no_such_package_kanon"]')
+    submit(tmp_path / "subs", "ann", "def mondrian(a, b, k, o):\n    pass\n")
+    with pytest.raises(UserError, match=r"allowed_packages: 'no_such_package_kanon' does not "
+                                        r"import in .*pip install no_such_package_kanon"):
+        run_batch(tmp_path / "subs", tmp_path / "out", r, jobs=1, sandbox="none",
+                  progress=False)
+    with pytest.raises(UserError, match=r"settings.allowed_packages: expected a list"):
+        make_rubric(tmp_path, 'allowed_packages = "numpy"')
+
+
+def test_keyword_order_is_only_the_handouts_names_permuted() -> None:
+    def params(*names: str, defaults: int = 0) -> list[tuple[str, str, bool]]:
+        n = len(names)
+        return [(x, "POSITIONAL_OR_KEYWORD", i >= n - defaults) for i, x in enumerate(names)]
+    other_year = params("raw_dataset_file", "DGH_folder", "k", "output_file", "s")
+    assert static.keyword_order(other_year, "random_anonymizer")
+    assert not static.keyword_order(params("raw_dataset_file", "DGH_folder", "k", "s",
+                                           "output_file"), "random_anonymizer")  # as handed out
+    assert not static.keyword_order(params("raw", "dghs", "k", "out", "seed"),
+                                    "random_anonymizer")  # other names: by position
+    assert static.keyword_order(params("raw_dataset_file", "DGH_folder", "output_file", "k",
+                                       "verbose", defaults=1), "mondrian")
+    assert not static.keyword_order(params("raw_dataset_file", "DGH_folder", "output_file", "k",
+                                           "verbose"), "mondrian")  # a required extra
+    state, _, notes = static.signature_check("random_anonymizer", other_year)
+    assert state == "ok" and "called by keyword" in notes[0]
+
+
+def test_time_policy_smallest_first_then_larger_cases_skipped(tmp_path: Path) -> None:
+    r = make_rubric(tmp_path)
+    submit(tmp_path / "subs", "loop", (
+        "def mondrian(raw_dataset_file, DGH_folder, k, output_file):\n"
+        "    while True:\n        pass\n\n"
+        "def random_anonymizer(raw_dataset_file, DGH_folder, k, output_file, s):\n"
+        "    return k + s\n"))
+    result = run_batch(tmp_path / "subs", tmp_path / "out", r, jobs=1, sandbox="none",
+                       progress=False)
+    cases = {c["name"]: c for c in result.records[0]["cases"]}
+    ties, unbalanced = cases["ties, k=35 (n=36)"], cases["unbalanced, k=3"]
+    assert ties["status"] == "timeout" and ties["time_limit"] == 1.0
+    assert ties["message"].startswith("ran out of time: it used its whole CPU-time limit of 1 s")
+    assert unbalanced["status"] == "timeout" and unbalanced["cpu_seconds"] is None
+    assert unbalanced["message"] == ('not run: `mondrian` ran out of time on the smaller case '
+                                     '"ties, k=35 (n=36)" (36 rows), so it would on this one '
+                                     '(53 rows) too')
+    assert [c["name"] for c in result.records[0]["cases"]] == [
+        "unbalanced, k=3", "ties, k=35 (n=36)", "unbalanced, k=5 (n=53)"]  # rubric order
+    rand = cases["unbalanced, k=5 (n=53)"]  # another year's order: called by keyword
+    assert rand["status"] == "no-output" and "called by keyword" in " ".join(
+        result.records[0]["notes"])
+    feedback = (tmp_path / "out" / "feedback" / "loop.md").read_text(encoding="utf-8")
+    assert "`timeout` — not run; CPU-time limit 1 s" in feedback
+    assert wall_backstop(1.0) == 5.0
+
+
+def test_record_says_the_file_was_retried_and_what_was_left_out(tmp_path: Path) -> None:
+    r = make_rubric(tmp_path)
+    submit(tmp_path / "subs", "cli", (
+        "import sys\nimport pandas as pd\n\n"
+        "def random_anonymizer(raw_dataset_file, DGH_folder, k, s, output_file):\n"
+        "    return pd.DataFrame()\n\n"
+        "def mondrian(raw_dataset_file, DGH_folder, k, output_file):\n"
+        "    return 1\n\n"
+        "if len(sys.argv) < 6:\n    print('usage')\n    sys.exit(1)\n"))
+    result = run_batch(tmp_path / "subs", tmp_path / "out", r, jobs=1, sandbox="none",
+                       progress=False)
+    record = json.loads((tmp_path / "out" / "results" / "cli" / "record.json").read_text())
+    assert record["import"]["retried"] is True and record["import"]["mode"] == "retry"
+    assert record["import"]["problem"] == ("ModuleNotFoundError: pandas is not available: "
+                                           "this course allows only numpy and the standard "
+                                           "library")
+    assert [(d["lines"], d["reason"]) for d in record["import"]["dropped"]] == [
+        ([2, 2], "it raised ModuleNotFoundError: pandas is not available: this course allows "
+                 "only numpy and the standard library"),
+        ([10, 12], "it reads the command line (sys.argv)")]
+    notes = " ".join(record["notes"])
+    assert "line 2 (`import pandas as pd`: it raised ModuleNotFoundError" in notes
+    assert "lines 10-12 (`if len(sys.argv) < 6:`: it reads the command line (sys.argv))" in notes
+    rand = next(c for c in record["cases"] if c["function"] == "random_anonymizer")
+    assert rand["status"] == "error" and ("(line 2, `import pandas as pd`, was left out: it "
+                                          "raised ModuleNotFoundError: pandas is not available"
+                                          in rand["message"])
+    mondrian = [c["status"] for c in record["cases"] if c["function"] == "mondrian"]
+    assert mondrian == ["no-output", "no-output"]  # graded: its import problem is not its own
+    assert result.records[0]["status"] == "import-error"
