@@ -8,6 +8,14 @@
    well-behaved examples (their wall time is not dominated by timeouts).
 3. The same overhead for alice (a correct solution) under the default rubric (35 cases, 12 of
    them on the 9,999-row adult-hw1.csv), graded alone with --jobs 1.
+4. The 13 examples under the default rubric with --jobs 2, as a ratio to grading alice alone
+   (the time policy's target: at most 25x).
+5. A submission that loops forever in every function, under the default rubric (target:
+   about 3 minutes at most).
+6. The realistic class (tests/kit/realistic_class, 20+ submissions in real students' styles)
+   under the default rubric with --jobs 2: wall time, and each student's score next to the
+   score its labels give (--skip-realistic to leave it out: plain Python on the adult data
+   takes minutes).
 """
 from __future__ import annotations
 
@@ -25,9 +33,9 @@ EXAMPLES = REPO / "examples"
 WELL_BEHAVED = ("alice", "bob", "frank", "heidi", "ivan", "judy", "olivia", "oscar")
 
 
-def grade(out: Path, jobs: int, sandbox: str, rubric: Path | None, only: list[str] | None
-          ) -> float:
-    cmd = [sys.executable, "-m", "grader", "grade", str(EXAMPLES / "submissions"), "--out",
+def grade(out: Path, jobs: int, sandbox: str, rubric: Path | None, only: list[str] | None,
+          submissions: Path = EXAMPLES / "submissions") -> float:
+    cmd = [sys.executable, "-m", "grader", "grade", str(submissions), "--out",
            str(out), "--jobs", str(jobs), "--sandbox", sandbox, "--quiet"]
     if rubric:
         cmd += ["--rubric", str(rubric)]
@@ -51,10 +59,45 @@ def overheads(out: Path) -> dict[str, tuple[float, float, float]]:
     return result
 
 
+def slowest(out: Path) -> str:
+    """The three submissions whose grading took longest (wall)."""
+    with open(out / "timings.csv", encoding="utf-8", newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r["what"] == "grading (wall)"]
+    rows.sort(key=lambda r: -float(r["seconds"]))
+    return ", ".join(f"{r['student']} {float(r['seconds']):.1f} s" for r in rows[:3])
+
+
+def realistic(tmp: Path, sandbox: str) -> None:
+    """Grade the realistic class under the default rubric; compare with its labels."""
+    import tomllib
+    sys.path.insert(0, str(REPO))
+    from grader import rubric as rubric_mod
+    folder = REPO / "tests" / "kit" / "realistic_class"
+    labels = tomllib.loads((folder / "labels.toml").read_text(encoding="utf-8"))
+    out = tmp / "realistic"
+    wall = grade(out, 2, sandbox, None, None, folder)
+    r = rubric_mod.load()
+    share = {"full": 1.0, "partial": r.settings["partial_credit"], "zero": 0.0}
+    with open(out / "grades.csv", encoding="utf-8", newline="") as f:
+        grades = {g["student"]: g for g in csv.DictReader(f)}
+    print(f"realistic class ({len(grades)} submissions), default rubric, --jobs 2: "
+          f"{wall:.1f} s")
+    agree = 0
+    for student, label in sorted(labels.items()):
+        wanted = sum(p.points * share[label[p.function]] for p in r.parts)
+        got = float(grades[student]["total"]) if student in grades else float("nan")
+        agree += abs(wanted - got) < 1e-6
+        print(f"  {student:24} {got:6.1f} (labels: {wanted:6.1f}) "
+              f"{grades.get(student, {}).get('status', '?')}")
+    print(f"  {agree} of {len(labels)} graded as labelled")
+    print(f"  slowest: {slowest(out)}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sandbox", default="none", choices=("none", "bwrap", "auto"))
     parser.add_argument("--skip-default", action="store_true")
+    parser.add_argument("--skip-realistic", action="store_true")
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="kanon-bench-"))
     try:
@@ -75,6 +118,21 @@ def main() -> int:
             w, own, extra = overheads(out)["alice"]
             print(f"alice, default rubric (35 cases), --jobs 1: command {wall:.1f} s, grading "
                   f"{w:.2f} s, student code {own:.2f} s, overhead {extra:.2f} s")
+            every = grade(tmp / "default-all", 2, args.sandbox, None, None)
+            print(f"13 examples, default rubric, --jobs 2: {every:.1f} s = "
+                  f"{every / wall:.1f} x alice alone (target: at most 25 x)")
+            print(f"  slowest: {slowest(tmp / 'default-all')}")
+            loops = tmp / "loops"
+            (loops / "loop").mkdir(parents=True)
+            (loops / "loop" / "skeleton.py").write_text("".join(
+                f"def {name}(*args):\n    while True:\n        pass\n\n" for name in
+                ("cost_MD", "cost_LM", "random_anonymizer", "clustering_anonymizer",
+                 "bottomup_anonymizer", "samarati", "mondrian")), encoding="utf-8")
+            looped = grade(tmp / "loops-out", 1, args.sandbox, None, None, loops)
+            print(f"a submission looping forever in every function, default rubric: "
+                  f"{looped:.1f} s (target: about 180 s at most)")
+        if not args.skip_default and not args.skip_realistic:
+            realistic(tmp, args.sandbox)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return 0

@@ -426,6 +426,46 @@ def function_info(module, names: list[str]) -> dict:
     return info
 
 
+class _SortedScandir:
+    """os.scandir's iterator, in name order (a context manager like the original)."""
+
+    def __init__(self, it):
+        self._it = it
+        try:
+            self._entries = iter(sorted(it, key=lambda e: e.name))
+        finally:
+            it.close()
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return next(self._entries)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._it.close()
+
+
+def sorted_listings() -> None:
+    """Folder listings in name order (os.listdir, os.scandir, and through them glob, os.walk
+    and Path.iterdir): the order a file system returns differs from machine to machine, and
+    a verdict must not."""
+    listdir, scandir = os.listdir, os.scandir
+
+    def sorted_listdir(path="."):
+        return sorted(listdir(path))
+
+    def sorted_scandir(path="."):
+        return _SortedScandir(scandir(path))
+    os.listdir, os.scandir = sorted_listdir, sorted_scandir
+
+
 def main() -> None:
     cmd_fd, res_fd = int(sys.argv[1]), int(sys.argv[2])
     commands = os.fdopen(cmd_fd, "r", encoding="utf-8")
@@ -437,6 +477,7 @@ def main() -> None:
     sys.meta_path.insert(1, PackageGate(setup.get("allowed", ["numpy"]), setup["paths"],
                                         setup["site"]))
     install_guard(setup.get("deny", []))
+    sorted_listings()
     sys.argv = [os.path.basename(setup["file"])]
     sys.dont_write_bytecode = True
     os.chdir(setup["import_cwd"])

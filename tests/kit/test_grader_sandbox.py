@@ -310,3 +310,19 @@ def test_signals_to_the_grader_are_refused(child) -> None:
         assert out.status == "exception" and out.error["type"] == "PermissionError"
         assert "(the grader)" in out.forbidden[0]
     assert c.call(args=(1, 0, 0)).forbidden == [f"a signal to process {os.getpid()} (the grader)"]
+
+
+def test_folder_listings_come_in_name_order(child, tmp_path: Path) -> None:
+    c = child("import glob, os, pathlib\n"
+              "def cost_MD(a, b, d):\n"
+              "    for name in ('zeta', 'alpha', 'mid', 'beta'):\n"
+              "        open(name + '.txt', 'w').close()\n"
+              "    with os.scandir('.') as it:\n"
+              "        scanned = [e.name for e in it]\n"
+              "    print(os.listdir('.'), glob.glob('*.txt'), scanned,\n"
+              "          [p.name for p in pathlib.Path('.').iterdir()], next(os.walk('.'))[2])\n"
+              "    return 1.0\n")
+    out = c.call()
+    names = ["alpha.txt", "beta.txt", "mid.txt", "zeta.txt"]
+    assert out.output.strip() == str((names, names, names, names, names)).replace(
+        "(", "").replace(")", "").replace("], [", "] [")
