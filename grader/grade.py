@@ -147,6 +147,7 @@ class _CaseRunner:
         self.count = 0
         self.keyword: set[str] = set()  # functions called by keyword (names in another order)
         self.unavailable: dict[str, str] = {}  # name bound by a dropped import -> why
+        self.known: dict[int, str] = {}  # first line -> why the first retry left it out
 
     def close(self) -> None:
         if self.session is not None:
@@ -164,7 +165,8 @@ class _CaseRunner:
             functions=list(FUNCTIONS), mode=mode,
             import_limit=float(self.ctx.rubric.settings["import_time_limit"]),
             max_call_seconds=self.max_call,
-            allowed=list(self.ctx.rubric.settings["allowed_packages"]))
+            allowed=list(self.ctx.rubric.settings["allowed_packages"]),
+            known=self.known if mode == "retry" else None)
 
     def _rows(self, case: Case) -> int:
         """Data rows of the case's dataset."""
@@ -194,6 +196,7 @@ class _CaseRunner:
                 info["mode"] = "retry"
                 info["dropped"] = [{**d, "reason": self.scrub(d["reason"])}
                                    for d in fallback.dropped]
+                self.known = {d["lines"][0]: d["reason"] for d in fallback.dropped}
                 self.record["notes"].append(self._retry_note(info))
                 self._note_unavailable(info["dropped"])
                 outcome = fallback

@@ -376,11 +376,13 @@ class Session:
     # -- lifecycle ---------------------------------------------------------------------
     def start(self, *, file: Path, module: str, paths: list[Path], import_cwd: Path,
               functions: list[str], mode: str, import_limit: float,
-              max_call_seconds: float, allowed: list[str] | None = None) -> ImportOutcome:
+              max_call_seconds: float, allowed: list[str] | None = None,
+              known: dict[int, str] | None = None) -> ImportOutcome:
         """Start the child and import the solution file (mode "full", or "retry": one
         top-level statement at a time) within `import_limit` seconds of CPU time (and its
         wall-clock backstop); the outcome says how that went. `allowed`: the third-party
-        packages student code may import (default numpy)."""
+        packages student code may import (default numpy). `known`: statements an earlier
+        retry left out (first line -> reason), left out again without running."""
         for sub in ("home", "tmp"):
             (self.scratch / sub).mkdir(exist_ok=True)
         if self.run_as is not None:
@@ -427,15 +429,17 @@ class Session:
             "allowed": list(["numpy"] if allowed is None else allowed),
             "retry_budget": import_limit,
             "retry_wall": wall_backstop(import_limit) - 1.0,  # ends before the parent's limit
+            "known": {str(k): v for k, v in (known or {}).items()},
         }
         self._output = Captured(self.limits.output_kb * 1024)
         start = time.monotonic()
         if not self._send(setup):
             return self._import_death(start)
-        event = self._wait_for(("imported", "import-failed"), start + wall_backstop(import_limit))
+        deadline = start + wall_backstop(import_limit)
+        event = self._wait_for(("imported", "import-failed"), deadline)
         output = self._output
         if event is None:
-            if self.alive():
+            if time.monotonic() >= deadline and self.alive():  # else: it died (pipe closed)
                 self.kill()
                 return ImportOutcome("timeout", time.monotonic() - start, output=output.text(),
                                      output_dropped=output.dropped, error={"wall": True})

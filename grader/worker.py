@@ -207,13 +207,14 @@ def _failure(error: BaseException) -> str:
 
 
 def run_statements(module, path: str, budget: float, statement_budget: float,
-                   wall_budget: float) -> list[dict]:
+                   wall_budget: float, known: dict[int, str] | None = None) -> list[dict]:
     """Run the file's top-level statements one at a time in `module`, leaving out those
     `static_reason` names and those that fail (exception, sys.exit, more than
     `statement_budget` CPU seconds or three times that in wall-clock seconds). Once `budget`
     CPU seconds or `wall_budget` wall-clock seconds are used, only definitions and imports
-    still run. Returns what was left out: lines, code, reason (and, for imports, the names
-    they would have bound)."""
+    still run. `known` (first line -> reason) lists statements an earlier retry of the same
+    file left out: they are left out again without running. Returns what was left out:
+    lines, code, reason (and, for imports, the names they would have bound)."""
     import signal
     with open(path, "rb") as f:
         source = f.read()
@@ -233,7 +234,7 @@ def run_statements(module, path: str, budget: float, statement_budget: float,
         for node in tree.body:
             lines = _lines(node)
             code_line = text[node.lineno - 1].strip()[:120] if node.lineno <= len(text) else ""
-            reason = static_reason(node)
+            reason = (known or {}).get(node.lineno) or static_reason(node)
             definition = isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
                                            ast.Import, ast.ImportFrom))
             cpu_left = budget - (time.process_time() - cpu_start)
@@ -270,7 +271,7 @@ def run_statements(module, path: str, budget: float, statement_budget: float,
 
 
 def load_module(path: str, name: str, mode: str, budget: float = 10.0,
-                wall_budget: float = 30.0):
+                wall_budget: float = 30.0, known: dict[int, str] | None = None):
     """Import the solution file as module `name`; returns (module, dropped statements).
     Mode "retry" runs the top-level statements one at a time (see `run_statements`)."""
     spec = importlib.util.spec_from_file_location(name, path)
@@ -279,7 +280,7 @@ def load_module(path: str, name: str, mode: str, budget: float = 10.0,
     if mode == "full":
         spec.loader.exec_module(module)
         return module, []
-    dropped = run_statements(module, path, budget, max(1.0, budget / 2), wall_budget)
+    dropped = run_statements(module, path, budget, max(1.0, budget / 2), wall_budget, known)
     return module, dropped
 
 
@@ -485,7 +486,8 @@ def main() -> None:
     try:
         module, dropped = load_module(setup["file"], setup["module"], setup["mode"],
                                       float(setup.get("retry_budget", 10.0)),
-                                      float(setup.get("retry_wall", 30.0)))
+                                      float(setup.get("retry_wall", 30.0)),
+                                      {int(k): v for k, v in setup.get("known", {}).items()})
     except BaseException as error:  # noqa: BLE001 - import failures are reported, then exit
         flush_output()
         send(res_fd, {"event": "import-failed", "seconds": _perf() - start,

@@ -326,3 +326,24 @@ def test_folder_listings_come_in_name_order(child, tmp_path: Path) -> None:
     names = ["alpha.txt", "beta.txt", "mid.txt", "zeta.txt"]
     assert out.output.strip() == str((names, names, names, names, names)).replace(
         "(", "").replace(")", "").replace("], [", "] [")
+
+
+def test_a_restarted_retry_leaves_out_what_the_first_one_did_without_running_it(
+        tmp_path: Path) -> None:
+    source = "import time\nSTART = time.time()\ntime.sleep(30)\ndef cost_MD(a, b, d):\n" \
+             "    return 2.0\n"
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "student.py").write_text(source, encoding="utf-8")
+    (tmp_path / "import").mkdir()
+    session = Session(tmp_path, Limits(memory_mb=512))
+    try:
+        started = time.monotonic()
+        imported = session.start(file=tmp_path / "sub" / "student.py", module="student",
+                                 paths=[tmp_path / "sub"], import_cwd=tmp_path / "import",
+                                 functions=FUNCS, mode="retry", import_limit=5,
+                                 max_call_seconds=5, known={3: "it ran for more than 7.5 s"})
+        assert time.monotonic() - started < 5  # the sleep did not run again
+        assert [(d["lines"], d["reason"]) for d in imported.dropped] == [
+            ([3, 3], "it ran for more than 7.5 s")]
+    finally:
+        session.close()
