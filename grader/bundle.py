@@ -43,7 +43,8 @@ ALLOW: tuple[tuple[str, bool], ...] = (
 )
 PUBLIC_TESTS = "tests/public"
 # Generated files: bundle path -> template under publish_templates/student/.
-GENERATED = {"requirements.txt": "requirements.txt", "pytest.ini": "pytest.ini"}
+GENERATED = {"requirements.txt": "requirements.txt", "pytest.ini": "pytest.ini",
+             "conftest.py": "conftest.py"}
 FORBIDDEN_TOP = ("reference", "grader")
 HIDDEN_CASES = "grader/cases/hidden"  # the grader's hidden cases, relative to the kit root
 
