@@ -361,7 +361,7 @@ def add_parser(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentPar
     """Register `bundle` on the grader's sub-command parser."""
     return _configure(subparsers.add_parser(
         "bundle", help="build the zip handed to students (skeleton, data, handout, public tests)",
-        description=__doc__.splitlines()[0]))
+        description=" ".join(__doc__.split("\n\n")[0].split())))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -385,7 +385,7 @@ def print_listing(entries: list, out: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = _configure(argparse.ArgumentParser(prog="python -m grader.bundle",
-                                                description=__doc__.splitlines()[0]))
+                                                description=" ".join(__doc__.split("\n\n")[0].split())))
     return run(parser.parse_args(argv))
 
 
