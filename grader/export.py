@@ -124,7 +124,7 @@ def gradescope_json(record: dict, rubric: Rubric) -> str:
                       "output": output, "visibility": case["visibility"]})
     notes = "\n".join(f"- {n}" for n in record["notes"])
     # Messages use Markdown (`code`, fenced output): Gradescope renders them with "md".
-    return dump_json({"score": record["score"], "output": f"Status: `{record['status']}`\n\n{notes}",
+    return dump_json({"score": record["score"], "output": f"Status: {record['status']}\n\n{notes}",
                       "output_format": "md", "visibility": "visible",
                       "stdout_visibility": "hidden", "tests": tests})
 
