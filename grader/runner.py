@@ -123,8 +123,10 @@ class Progress:
             width = 30
             filled = int(width * self.done / max(self.total, 1))
             elapsed = time.monotonic() - self.start
+            left = elapsed / self.done * (self.total - self.done)  # mean time so far
+            eta = f" ~{left:4.0f}s left" if self.done < self.total else ""
             sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/"
-                             f"{self.total} {elapsed:5.0f}s  {what[:60]:<60}")
+                             f"{self.total} {elapsed:5.0f}s{eta}  {what[:50]:<50}")
             if self.done == self.total:
                 sys.stderr.write("\n")
         else:

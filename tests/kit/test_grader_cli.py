@@ -163,3 +163,22 @@ def test_warnings_come_before_the_grading(tmp_path: Path, monkeypatch, capsys) -
     assert status == 0
     assert order[0] == "warning" and "graded" in order
     assert capsys.readouterr().err.count("a test warning") == 2  # before, and repeated after
+
+
+def test_the_progress_bar_shows_time_left_on_a_terminal(monkeypatch) -> None:
+    import io
+
+    from grader import runner
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    monkeypatch.setattr(sys, "stderr", screen)
+    bar = runner.Progress(4)
+    bar.start -= 8.0  # two submissions took 8 s: about 8 s left for the other two
+    for name in ("a", "b"):
+        bar.update({"student": name, "status": "ok", "score": 1.0, "max": 1.0})
+    assert "2/4" in screen.getvalue() and "s left" in screen.getvalue()
+    assert screen.getvalue().rsplit("\r", 1)[-1].split("s left")[0].split("~")[-1].strip() == "8"
