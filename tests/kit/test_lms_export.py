@@ -142,3 +142,34 @@ def test_a_roster_without_the_needed_columns_is_a_user_error(tmp_path: Path) -> 
     roster.write_text("Name,Grade\nx,1\n", encoding="utf-8")
     with pytest.raises(Exception, match="needs the columns Identifier, Full name"):
         lms.export(graded_folder(tmp_path, RECORDS), "moodle", roster)
+
+
+def test_a_moodle_download_graded_and_exported_end_to_end(tmp_path: Path) -> None:
+    """Two namesakes in a Moodle "download all" folder: graded apart, exported apart."""
+    import zipfile
+
+    import shutil
+
+    subs = tmp_path / "download"
+    with zipfile.ZipFile(REPO / "examples" / "submissions" / "alice.zip") as archive:
+        archive.extractall(tmp_path / "alice")  # alice_hw1/: skeleton.py and its helpers
+    for participant in ("12345", "67890"):
+        shutil.copytree(tmp_path / "alice" / "alice_hw1",
+                        subs / f"Jane Smith_{participant}_assignsubmission_file_")
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    graded = tmp_path / "graded"
+    done = subprocess.run([sys.executable, "-m", "grader", "grade", str(subs), "--out",
+                           str(graded), "--rubric", str(REPO / "examples" / "rubric.toml"),
+                           "--sandbox", "none", "--run-as", "none", "--quiet"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    grades = list(csv.DictReader(open(graded / "grades.csv", encoding="utf-8")))
+    assert [(g["student"], g["lms"], g["lms_id"], g["total"]) for g in grades] == [
+        ("Jane_Smith", "moodle", "12345", "100"), ("Jane_Smith~2", "moodle", "67890", "100")]
+    done = subprocess.run([sys.executable, "-m", "grader", "export", str(graded), "--format",
+                           "moodle", "--out", str(tmp_path / "moodle.csv")],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    table = rows((tmp_path / "moodle.csv").read_text(encoding="utf-8"))
+    assert [r[:4] for r in table[1:]] == [["Participant 12345", "Jane Smith", "", "100"],
+                                          ["Participant 67890", "Jane Smith", "", "100"]]
