@@ -155,6 +155,8 @@ def _grade(args: argparse.Namespace) -> int:
                         f"run wrote)")
     if not args.submissions.exists():
         raise UserError(f"submissions not found: {args.submissions}")
+    if args.scratch is not None and not args.scratch.is_dir():
+        raise UserError(f"--scratch {args.scratch} is not a folder")
     overrides = {"time_limit": args.time_limit, "import_time_limit": args.import_time_limit,
                  "student_id_pattern": args.id_pattern, "run_as": args.run_as}
     rubric = rubric_mod.load(args.rubric, overrides)

@@ -55,6 +55,8 @@ USER_ERRORS = [
     ("grade", "subs", "--out", "out", "--sandbox", "magic"),
     ("grade", "subs", "--out", "out", "--only", "nobody-here"),
     ("grade", "subs"),
+    ("grade", "subs", "--out", "out", "--scratch", "nowhere"),
+    ("grade", "README.md", "--out", "out"),
     ("similarity", "empty", "--out", "pairs.csv"),
     ("similarity", "missing", "--out", "pairs.csv"),
     ("similarity", "subs", "--out", "empty"),
