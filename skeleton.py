@@ -291,8 +291,31 @@ def mondrian(raw_dataset_file: str, DGH_folder: str, k: int, output_file: str):
 # Command line                                                               #
 ##############################################################################
 
-USAGE = ("usage: python skeleton.py <algorithm> <DGH-folder> <raw.csv> <out.csv> <k> "
-         "[s | l | max_sup]  (algorithm: random, clustering, bottomup, samarati, mondrian)")
+def _parser() -> "argparse.ArgumentParser":
+    """The command line, the same as the reference's (`python -m reference`)."""
+    import argparse
+    parser = argparse.ArgumentParser(
+        prog="python skeleton.py", description="Anonymize a dataset with your solution and "
+        "print the MD and LM costs of the output and the run time.",
+        epilog="The sixth argument is s (random: the seed, default 0), l (bottomup: distinct "
+               "l-diversity, default 1) or max_sup (samarati: most suppressed rows, default 0); "
+               "clustering and mondrian take none.")
+    parser.add_argument("algorithm", choices=list(ALGORITHMS), metavar="algorithm",
+                        help="random, clustering, bottomup, samarati or mondrian")
+    parser.add_argument("dgh_folder", metavar="DGH-folder",
+                        help="folder of <column>.txt hierarchies")
+    parser.add_argument("raw", metavar="raw.csv", help="the dataset to anonymize")
+    parser.add_argument("out", metavar="out.csv", help="where to write the anonymized dataset")
+    parser.add_argument("k", type=int, help="every equivalence class has at least k rows")
+    parser.add_argument("extra", type=int, nargs="?", metavar="s | l | max_sup",
+                        help="random: s; bottomup: l; samarati: max_sup")
+    return parser
+
+
+# algorithm on the command line -> (function, default of its sixth argument or None)
+ALGORITHMS = {"random": ("random_anonymizer", 0), "clustering": ("clustering_anonymizer", None),
+              "bottomup": ("bottomup_anonymizer", 1), "samarati": ("samarati", 0),
+              "mondrian": ("mondrian", None)}
 
 
 def _call(name: str, *args) -> tuple[object, str | None]:
@@ -306,42 +329,57 @@ def _call(name: str, *args) -> tuple[object, str | None]:
         return None, f"{name}: {type(e).__name__}: {e}"
 
 
-def _run(argv: list[str]) -> int:
-    """Run one anonymizer from the command line; returns the exit status (0, 1 or 2)."""
-    algorithms = {"random": "random_anonymizer", "clustering": "clustering_anonymizer",
-                  "bottomup": "bottomup_anonymizer", "samarati": "samarati",
-                  "mondrian": "mondrian"}
-    extra_default = {"random": 0, "bottomup": 1, "samarati": 0}  # s, l, max_sup
-    if len(argv) not in (5, 6) or argv[0] not in algorithms:
-        print(USAGE, file=sys.stderr)
-        return 2
-    algorithm, dgh_folder, raw_file, out_file = argv[:4]
-    if len(argv) == 6 and algorithm not in extra_default:
-        print(f"error: {algorithm} takes no sixth argument; {USAGE}", file=sys.stderr)
-        return 2
+def _missing_hierarchies(raw_file: str, DGH_folder: str) -> list[str]:
+    """Columns of the dataset without a <column>.txt in DGH_folder; [] if unreadable."""
     try:
-        numbers = [int(a) for a in argv[4:]]
-    except ValueError:
-        print(f"error: k, s, l and max_sup must be integers, got {' '.join(argv[4:])}; {USAGE}",
-              file=sys.stderr)
+        header, _ = read_dataset(raw_file)
+        files = os.listdir(DGH_folder)
+    except (OSError, ValueError):
+        return []
+    return [column for column in header if column + ".txt" not in files]
+
+
+def _cost_text(value) -> str:
+    """Whole numbers without decimals, others with six (as the reference prints them)."""
+    value = float(value)
+    return f"{value:.0f}" if value.is_integer() else f"{value:.6f}"
+
+
+def _run(argv: list[str]) -> int:
+    """Run one anonymizer from the command line; returns the exit status: 0 done, 1 an error
+    from your code (one line), 2 bad arguments (usage and error on stderr)."""
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # --help: 0, bad arguments: 2
+        return int(e.code or 0)
+    name, default = ALGORITHMS[args.algorithm]
+    if args.extra is not None and default is None:
+        parser.print_usage(sys.stderr)
+        print(f"{parser.prog}: error: {args.algorithm} takes no sixth argument", file=sys.stderr)
         return 2
-    args: list = [raw_file, dgh_folder, numbers[0]]
-    if algorithm in extra_default:
-        args.append(numbers[1] if len(numbers) == 2 else extra_default[algorithm])
-    name = algorithms[algorithm]
+    call: list = [args.raw, args.dgh_folder, args.k]
+    if default is not None:
+        call.append(default if args.extra is None else args.extra)
+    unprotected = _missing_hierarchies(args.raw, args.dgh_folder)
+    if len(unprotected) > 1:  # one column, the sensitive attribute, normally has none
+        print(f"warning: {len(unprotected)} columns have no hierarchy file in "
+              f"{args.dgh_folder}: {', '.join(unprotected)}; they are not quasi-identifiers and "
+              f"are published unchanged (is a <column>.txt missing?)", file=sys.stderr)
     start = time.perf_counter()
-    _, error = _call(name, *args, out_file)
+    _, error = _call(name, *call, args.out)
     elapsed = time.perf_counter() - start
     if error:
         print(f"error: {error}", file=sys.stderr)
         return 1
+    print(f"{args.algorithm}: wrote {args.out}")
     for cost in ("cost_MD", "cost_LM"):
-        value, error = _call(cost, raw_file, out_file, dgh_folder)
+        value, error = _call(cost, args.raw, args.out, args.dgh_folder)
         if error and not error.endswith("not implemented yet"):
             print(f"error: {error}", file=sys.stderr)
             return 1
-        print(f"{cost[-2:]} cost: {error or value}")
-    print(f"Time: {elapsed:.3f} s")
+        print(f"{cost[-2:]} cost: {error or _cost_text(value)}")
+    print(f"time: {elapsed:.3f} s")
     return 0
 
 

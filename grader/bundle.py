@@ -46,7 +46,8 @@ ALLOW: tuple[tuple[str, bool], ...] = (
 )
 PUBLIC_TESTS = "tests/public"
 # Generated files: bundle path -> template under publish_templates/student/.
-GENERATED = {"requirements.txt": "requirements.txt", "pytest.ini": "pytest.ini"}
+GENERATED = {"requirements.txt": "requirements.txt", "pytest.ini": "pytest.ini",
+             "conftest.py": "conftest.py"}
 FORBIDDEN_TOP = ("reference", "grader")
 HIDDEN_CASES = "grader/cases/hidden"  # the grader's hidden cases, relative to the kit root
 
@@ -161,9 +162,10 @@ def distinctive_lines(source: str) -> set[str]:
 
 
 def reference_fingerprints(root: Path) -> dict[str, set[str]]:
-    """reference/<module>.py -> its distinctive lines."""
+    """reference/<module>.py -> its distinctive lines. reference/__main__.py is left out: the
+    command line is no part of the solution, and skeleton.py's is the same on purpose."""
     return {p.relative_to(root).as_posix(): distinctive_lines(p.read_text(encoding="utf-8"))
-            for p in sorted((root / "reference").glob("*.py"))}
+            for p in sorted((root / "reference").glob("*.py")) if p.name != "__main__.py"}
 
 
 def reference_leak(entry: Entry, fingerprints: dict[str, set[str]]) -> str | None:
@@ -369,7 +371,7 @@ def add_parser(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentPar
     """Register `bundle` on the grader's sub-command parser."""
     return _configure(subparsers.add_parser(
         "bundle", help="build the zip handed to students (skeleton, data, handout, public tests)",
-        description=__doc__.splitlines()[0]))
+        description=" ".join(__doc__.split("\n\n")[0].split())))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -393,7 +395,7 @@ def print_listing(entries: list, out: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = _configure(argparse.ArgumentParser(prog="python -m grader.bundle",
-                                                description=__doc__.splitlines()[0]))
+                                                description=" ".join(__doc__.split("\n\n")[0].split())))
     return run(parser.parse_args(argv))
 
 

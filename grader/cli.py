@@ -2,69 +2,129 @@
 
     grade SUBMISSIONS --out DIR [--jobs N] [--rubric FILE] [--sandbox auto|bwrap|none]
           [--run-as USER|auto|none] ...
+    export DIR --format canvas|moodle|gradescope [--roster FILE] --out FILE
     regen [--rubric FILE ...]      regenerate datasets and expected outputs with the reference
     check [--rubric FILE ...]      exit 1 when the stored expected outputs are stale
     similarity SUBMISSIONS --out FILE [--threshold T]
     bundle --out student.zip       the student bundle (no reference, grader or hidden cases)
     gradescope --out autograder.zip  a Gradescope autograder running the same grader
 
-Mistakes in the inputs are reported as one-line messages (exit status 2), never tracebacks.
+Mistakes in the inputs are reported as one-line messages (exit status 2), never tracebacks,
+and leave nothing behind (no empty --out folder, no half-written file).
 """
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 from pathlib import Path
 
+from . import __version__
 from .errors import UserError
 
 KIT_ROOT = Path(__file__).resolve().parent.parent
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m grader", description=__doc__.split("\n")[0])
-    commands = parser.add_subparsers(dest="command", required=True)
+def prog_name(argv0: str | None = None) -> str:
+    """`python -m grader`, or the script's own name (`kanon-grader`)."""
+    argv0 = sys.argv[0] if argv0 is None and sys.argv else (argv0 or "")
+    name = os.path.basename(argv0)
+    return "python -m grader" if name in ("", "__main__.py", "-c", "-m") else name
 
-    g = commands.add_parser("grade", help="grade a folder or zip of submissions")
-    g.add_argument("submissions", type=Path, help="folder of zips/folders, or one download zip")
-    g.add_argument("--out", type=Path, required=True, help="folder for grades and feedback")
-    g.add_argument("--rubric", type=Path, default=None, help="rubric TOML (default: built-in)")
-    g.add_argument("--jobs", type=int, default=None,
+
+def first_paragraph(doc: str | None) -> str:
+    """A module docstring's first paragraph as one line (a sub-command's description)."""
+    return " ".join((doc or "").strip().split("\n\n")[0].split())
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, with a usage mistake reported in one line (exit status 2)."""
+
+    def error(self, message: str):  # noqa: D102 - argparse's hook
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _parser(prog: str) -> argparse.ArgumentParser:
+    parser = OneLineParser(prog=prog, description="The k-anonymity kit's grader: grade a class "
+                           "in a sandbox, export the grades for an LMS, build the student "
+                           "bundle and the Gradescope autograder.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}",
+                        help="print the grader's version and exit")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    g = commands.add_parser("grade", help="grade a folder or zip of submissions",
+                            description="Grade every submission in SUBMISSIONS into --out: "
+                            "grades.csv, feedback/<id>.md, results/<id>/results.json, "
+                            "summary.md. Rerunning resumes and reuses unchanged results.")
+    g.add_argument("submissions", type=Path, metavar="SUBMISSIONS",
+                   help="folder of zips/folders/files, or one 'download all' zip")
+    g.add_argument("--out", type=Path, required=True, metavar="DIR",
+                   help="folder for grades and feedback (created; reused on a rerun)")
+    g.add_argument("--rubric", type=Path, default=None, metavar="TOML",
+                   help="rubric TOML (default: the built-in grader/rubric.toml)")
+    g.add_argument("--jobs", type=int, default=None, metavar="N",
                    help=f"submissions graded in parallel (default: {os.cpu_count()})")
-    g.add_argument("--time-limit", type=float, default=None,
+    g.add_argument("--time-limit", type=float, default=None, metavar="S",
                    help="seconds per call for every case (overrides the rubric)")
-    g.add_argument("--import-time-limit", type=float, default=None,
+    g.add_argument("--import-time-limit", type=float, default=None, metavar="S",
                    help="seconds to import a student's file (overrides the rubric)")
-    g.add_argument("--id-pattern", default=None,
+    g.add_argument("--id-pattern", default=None, metavar="REGEX",
                    help="regular expression with a group (?P<id>...) for the student id")
     g.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default="auto",
                    help="bwrap: bubblewrap (no network, read-only system); auto: bwrap when "
-                        "installed; none: resource limits only")
+                        "usable; none: resource limits only")
     g.add_argument("--run-as", default=None, metavar="USER",
                    help="when the grader runs as root, run student code as USER (default: "
                         "the rubric's run_as, normally auto = nobody; none: as root)")
-    g.add_argument("--scratch", type=Path, default=None,
+    g.add_argument("--scratch", type=Path, default=None, metavar="DIR",
                    help="where children's scratch folders go (default: the system temp folder)")
     g.add_argument("--only", nargs="+", metavar="ID", help="grade only these student ids")
     g.add_argument("--quiet", action="store_true", help="no progress output")
 
-    r = commands.add_parser("regen", help="regenerate case datasets and expected outputs")
-    r.add_argument("--rubric", type=Path, action="append", default=None,
+    e = commands.add_parser("export", help="write the CSV Canvas, Moodle or Gradescope imports",
+                            description=first_paragraph(_lms_doc()))
+    e.add_argument("graded", type=Path, metavar="DIR", help="a folder written by `grade --out`")
+    e.add_argument("--format", required=True, choices=("canvas", "moodle", "gradescope"),
+                   help="the learning management system's layout")
+    e.add_argument("--roster", type=Path, default=None, metavar="CSV",
+                   help="the LMS's own export to join on (Canvas: the gradebook export; "
+                        "Moodle: the grading worksheet; Gradescope: the roster)")
+    e.add_argument("--assignment", default=None, metavar="NAME",
+                   help="Canvas: the grade column's header, e.g. 'HW1 (1234)' to update "
+                        "assignment 1234 (default: 'k-anonymity homework', a new column)")
+    e.add_argument("--out", type=Path, required=True, metavar="CSV", help="the CSV to write")
+
+    r = commands.add_parser("regen", help="regenerate case datasets and expected outputs",
+                            description="Rebuild the hidden datasets and rerun the reference "
+                            "on every case of the rubrics, writing the expected outputs and "
+                            "their manifest.")
+    r.add_argument("--rubric", type=Path, action="append", default=None, metavar="TOML",
                    help="rubric(s) whose cases to produce (default: the built-in rubric and "
                         "examples/rubric.toml)")
     r.add_argument("--keep-datasets", action="store_true",
                    help="keep the datasets, only recompute expected outputs")
 
-    c = commands.add_parser("check", help="fail when expected outputs are stale")
-    c.add_argument("--rubric", type=Path, action="append", default=None)
+    c = commands.add_parser("check", help="fail when expected outputs are stale",
+                            description="Exit 0 when every stored expected output of the "
+                            "rubrics is fresh, 1 (listing them) when some are missing or stale.")
+    c.add_argument("--rubric", type=Path, action="append", default=None, metavar="TOML",
+                   help="rubric(s) to check (default: the built-in rubric and "
+                        "examples/rubric.toml)")
 
-    s = commands.add_parser("similarity", help="similar pairs of solution files")
-    s.add_argument("submissions", type=Path)
-    s.add_argument("--out", type=Path, required=True, help="CSV of pairs above the threshold")
-    s.add_argument("--threshold", type=float, default=0.8)
-    s.add_argument("--rubric", type=Path, default=None, help="for the student id pattern")
-    s.add_argument("--id-pattern", default=None)
+    s = commands.add_parser("similarity", help="similar pairs of solution files",
+                            description="List pairs of submissions whose code is alike "
+                            "(a pointer for a human, not a verdict).")
+    s.add_argument("submissions", type=Path, metavar="SUBMISSIONS",
+                   help="folder of zips/folders/files, or one 'download all' zip")
+    s.add_argument("--out", type=Path, required=True, metavar="CSV",
+                   help="CSV of pairs at or above the threshold")
+    s.add_argument("--threshold", type=float, default=0.8, metavar="T",
+                   help="share of the smaller submission found in the other (default: 0.8)")
+    s.add_argument("--rubric", type=Path, default=None, metavar="TOML",
+                   help="rubric whose student_id_pattern names the students")
+    s.add_argument("--id-pattern", default=None, metavar="REGEX",
+                   help="regular expression with a group (?P<id>...) for the student id")
 
     from . import bundle, gradescope
     bundle.add_parser(commands)
@@ -72,17 +132,51 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _lms_doc() -> str:
+    from . import lms
+    return lms.__doc__ or ""
+
+
+def _writable_file(path: Path, option: str = "--out") -> None:
+    """UserError unless `path` can be a file: not a folder, its folder exists."""
+    if path.is_dir():
+        raise UserError(f"{option} {path} is a folder; give a file name")
+    if not path.parent.is_dir():
+        raise UserError(f"{option} {path}: the folder {path.parent} does not exist")
+
+
 def _grade(args: argparse.Namespace) -> int:
     from . import rubric as rubric_mod
     from .runner import run_batch
     if args.jobs is not None and args.jobs < 1:
         raise UserError("--jobs must be at least 1")
+    if args.out.exists() and not args.out.is_dir():
+        raise UserError(f"--out {args.out} is a file; give a folder (new, or one a previous "
+                        f"run wrote)")
+    if not args.submissions.exists():
+        raise UserError(f"submissions not found: {args.submissions}")
+    if args.scratch is not None and not args.scratch.is_dir():
+        raise UserError(f"--scratch {args.scratch} is not a folder")
     overrides = {"time_limit": args.time_limit, "import_time_limit": args.import_time_limit,
                  "student_id_pattern": args.id_pattern, "run_as": args.run_as}
     rubric = rubric_mod.load(args.rubric, overrides)
-    result = run_batch(args.submissions, args.out, rubric, jobs=args.jobs, sandbox=args.sandbox,
-                       scratch=args.scratch, progress=not args.quiet, limit_to=args.only)
-    for warning in result.warnings or []:
+    created = not args.out.exists()
+    warned: list[str] = []
+
+    def warn(message: str) -> None:
+        warned.append(message)
+        print(f"warning: {message}", file=sys.stderr, flush=True)
+
+    try:
+        result = run_batch(args.submissions, args.out, rubric, jobs=args.jobs,
+                           sandbox=args.sandbox, scratch=args.scratch,
+                           progress=not args.quiet, limit_to=args.only, on_warning=warn)
+    except UserError:
+        if created:
+            _remove_if_unused(args.out)
+        raise
+    late = [w for w in result.warnings or [] if w not in warned]
+    for warning in warned + late:  # again after the progress output, so none is missed
         print(f"warning: {warning}", file=sys.stderr)
     if result.interrupted:
         print(f"interrupted after {len(result.records)} of the submissions; rerun the same "
@@ -92,7 +186,40 @@ def _grade(args: argparse.Namespace) -> int:
         who = result.run_as or "the grader's user"
         print(f"graded {result.graded}, reused {result.cached} in {result.seconds:.1f} s "
               f"(sandbox: {result.sandbox}, student code runs as {who}); see "
-              f"{args.out / 'grades.csv'}, {args.out / 'summary.md'} and {args.out / 'feedback'}/", file=sys.stderr)
+              f"{args.out / 'grades.csv'}, {args.out / 'summary.md'} and "
+              f"{args.out / 'feedback'}/", file=sys.stderr)
+    return 0
+
+
+def _remove_if_unused(folder: Path) -> None:
+    """Remove a folder this run created when it holds no file outside `.work`."""
+    files = [p for p in folder.rglob("*") if p.is_file()
+             and ".work" not in p.relative_to(folder).parts]
+    if not files:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _export(args: argparse.Namespace) -> int:
+    from . import lms
+    from .fsutil import atomic_write_text
+    if not args.graded.is_dir():
+        raise UserError(f"{args.graded} is not a folder written by `grade --out`")
+    _writable_file(args.out)
+    if args.out.resolve() == (args.graded / "grades.csv").resolve():
+        raise UserError("--out would overwrite the folder's grades.csv; choose another file")
+    result = lms.export(args.graded, args.format, args.roster,
+                        args.assignment or lms.DEFAULT_ASSIGNMENT)
+    atomic_write_text(args.out, result.text)
+    for label, names in (("roster students with no submission", result.missing),
+                         ("submissions with no roster entry (not in the file)"
+                          if args.roster else "submissions the file cannot name",
+                          result.unmatched)):
+        if names:
+            print(f"warning: {len(names)} {label}:", file=sys.stderr)
+            for name in names:
+                print(f"  {name}", file=sys.stderr)
+    print(f"wrote {args.out}: {result.rows} student(s) in {args.format}'s import layout",
+          file=sys.stderr)
     return 0
 
 
@@ -122,15 +249,24 @@ def _regen(args: argparse.Namespace) -> int:
 
 def _check(args: argparse.Namespace) -> int:
     from .expected import stale
-    problems = stale(_rubrics(args.rubric))
+    rubrics = _rubrics(args.rubric)
+    problems = stale(rubrics)
     for p in problems:
         print(p, file=sys.stderr)
-    return 1 if problems else 0
+    if problems:
+        return 1
+    cases = sum(len(list(r.cases())) for r in rubrics)
+    print(f"ok: the expected outputs of all {cases} cases of {len(rubrics)} rubric(s) are "
+          f"fresh", file=sys.stderr)
+    return 0
 
 
 def _similarity(args: argparse.Namespace) -> int:
     from . import rubric as rubric_mod
     from .similarity import run_similarity
+    if not 0 <= args.threshold <= 1:
+        raise UserError("--threshold must be between 0 and 1")
+    _writable_file(args.out)
     rubric = rubric_mod.load(args.rubric, {"student_id_pattern": args.id_pattern})
     pairs = run_similarity(args.submissions, args.out, rubric, args.threshold)
     print(f"{pairs} pair(s) at or above {args.threshold:g}; see {args.out}", file=sys.stderr)
@@ -138,15 +274,19 @@ def _similarity(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    args = _parser(prog_name()).parse_args(argv)
     from . import bundle, gradescope
-    handler = {"grade": _grade, "regen": _regen, "check": _check,
+    handler = {"grade": _grade, "export": _export, "regen": _regen, "check": _check,
                "similarity": _similarity, "bundle": bundle.run,
                "gradescope": gradescope.run}[args.command]
     try:
         return handler(args)
     except UserError as e:
         print(f"error: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:  # a path the system refused (permissions, a full disk, ...)
+        where = f": {e.filename}" if e.filename else ""
+        print(f"error: {e.strerror or e}{where}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

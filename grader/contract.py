@@ -1,4 +1,4 @@
-"""The graded functions of CONTRACT.md: names, parameter lists, and how the grader calls them.
+"""The graded functions of HANDOUT.md: names, parameter lists, and how the grader calls them.
 
 Every case runs with the current directory holding the case's dataset as `adult-hw1.csv` and
 its hierarchies as `DGHs/` (the names the handout uses), so file arguments are relative paths.

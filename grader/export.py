@@ -16,6 +16,7 @@ from pathlib import Path
 
 from .fsutil import atomic_write_text, dump_json
 from .grade import STATUS_ORDER
+from .intake import lms_identity
 from .rubric import Rubric
 
 OUTPUT_SHOWN = 3000  # characters of a case's printed output shown in feedback
@@ -32,14 +33,26 @@ def percent(record: dict) -> float:
     return 100.0 * record["score"] / record["max"] if record["max"] else 0.0
 
 
+GRADES_ID_COLUMNS = ["student", "lms", "lms_id", "lms_name", "source"]
+
+
 def grades_csv(records: list[dict], rubric: Rubric) -> str:
+    """The gradebook: the grader's student id, the learning management system's own identity
+    when the entry's name carries one (`lms` moodle/canvas, `lms_id` the Moodle participant
+    number or Canvas user id, `lms_name`), the entry's name, points per part, total, max,
+    percent, status, and notes (problems that cost no points, e.g. an import that failed but
+    whose fallback was graded in full)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["student"] + [p.key for p in rubric.parts] +
-                    ["total", "max", "percent", "status"])
+    writer.writerow(GRADES_ID_COLUMNS + [p.key for p in rubric.parts] +
+                    ["total", "max", "percent", "status", "notes"])
     for r in sorted(records, key=lambda r: r["student"]):
-        writer.writerow([r["student"]] + [fmt(r["parts"].get(p.key, 0.0)) for p in rubric.parts]
-                        + [fmt(r["score"]), fmt(r["max"]), fmt(percent(r)), r["status"]])
+        who = lms_identity(r["source"])
+        ids = [who.system, who.user_id, who.name] if who else ["", "", ""]
+        writer.writerow([r["student"], *ids, r["source"]]
+                        + [fmt(r["parts"].get(p.key, 0.0)) for p in rubric.parts]
+                        + [fmt(r["score"]), fmt(r["max"]), fmt(percent(r)), r["status"],
+                           "; ".join(r.get("remarks", []))])
     return buffer.getvalue()
 
 
@@ -113,18 +126,21 @@ def gradescope_json(record: dict, rubric: Rubric) -> str:
     tests = []
     for n, case in enumerate(record["cases"], start=1):
         part_index = next(i for i, p in enumerate(rubric.parts, start=1) if p.key == case["part"])
-        output = case["message"] + (f"\n\nTime: {_time_text(case)}." if _time_text(case)
-                                     else "")
+        head, _, trace = case["message"].partition("\n")
+        output = head + (f"\n\nTraceback (your code):\n\n{_fence(trace)}" if trace else "")
+        output += f"\n\nTime: {_time_text(case)}." if _time_text(case) else ""
         if case.get("output"):
-            output += "\n\nPrinted:\n" + case["output"][:OUTPUT_SHOWN]
+            output += "\n\nPrinted:\n\n" + _fence(case["output"])
         tests.append({"name": f"{case['part']}: {_case_title(case)}",
                       "number": f"{part_index}.{sum(1 for c in record['cases'][:n] if c['part'] == case['part'])}",
                       "score": round(case["points"], 4), "max_score": round(case["max_points"], 4),
                       "status": "passed" if case["status"] == "passed" else "failed",
                       "output": output, "visibility": case["visibility"]})
     notes = "\n".join(f"- {n}" for n in record["notes"])
-    return dump_json({"score": record["score"], "output": f"Status: {record['status']}\n{notes}",
-                      "visibility": "visible", "stdout_visibility": "hidden", "tests": tests})
+    # Messages use Markdown (`code`, fenced output): Gradescope renders them with "md".
+    return dump_json({"score": record["score"], "output": f"Status: {record['status']}\n\n{notes}",
+                      "output_format": "md", "visibility": "visible",
+                      "stdout_visibility": "hidden", "tests": tests})
 
 
 def summary(records: list[dict], rubric: Rubric) -> tuple[str, dict]:

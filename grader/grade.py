@@ -350,8 +350,8 @@ class _CaseRunner:
         if outcome.forbidden:
             self._forbidden(outcome.forbidden, f"in case {case.id}")
             status, fraction = "forbidden", 0.0
-            message = (f"tried to access the grader's own files ({outcome.forbidden[0]}); "
-                       f"the access was refused and this case earns no points")
+            message = ("tried to open the grader's own files; the access was refused, recorded "
+                       "in the grade record, and this case earns no points")
         shown = "" if status in SCORED else self.scrub(outcome.output)
         if case.hidden:  # what the student's code printed or raised may quote hidden data
             shown = compare.redact(shown, rubric.cases_dir / case.data)
@@ -427,9 +427,10 @@ class _CaseRunner:
 
     def _forbidden(self, paths: list[str], where: str) -> None:
         self.record["forbidden"] = True
-        shown = ", ".join(repr(p) for p in sorted(set(paths))[:3])
-        self.record["notes"].append(f"Your code tried to access the grader's files {where} "
-                                    f"({shown}). The access was refused; TAs are notified.")
+        tried = self.record.setdefault("forbidden_paths", [])  # for the staff, never shown
+        tried.extend(p for p in sorted(set(paths)) if p not in tried)
+        self.record["notes"].append(f"Your code tried to open the grader's own files {where}. "
+                                    f"The access was refused and recorded in your grade record.")
 
     def _unavailable_hint(self, error: dict) -> str:
         """For a NameError on a name a dropped import would have bound: which line and why."""
@@ -454,8 +455,13 @@ def _totals(record: dict, rubric: Rubric) -> dict:
     record["score"] = round(sum(parts.values()), 4)
     record["max"] = round(rubric.max_points, 4)
     statuses = {c["status"] for c in record["cases"]}
+    record["remarks"] = []
     if record.get("import") and record["import"].get("problem"):
-        statuses.add(IMPORT_STATUS.get(record["import"]["status"], "import-error"))
+        status = IMPORT_STATUS.get(record["import"]["status"], "import-error")
+        if record["score"] < record["max"]:
+            statuses.add(status)
+        else:  # the retry was graded in full: no points lost, a note only
+            record["remarks"].append(f"{status}, graded one top-level statement at a time")
     if record.pop("forbidden", False):
         statuses.add("forbidden")
     record.pop("capped_calls", None)

@@ -286,7 +286,7 @@ def add_parser(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentPar
     """Register `gradescope` on the grader's sub-command parser."""
     return _configure(subparsers.add_parser(
         "gradescope", help="build a Gradescope autograder zip from this grader and rubric",
-        description=__doc__.splitlines()[0]))
+        description=" ".join(__doc__.split("\n\n")[0].split())))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -302,7 +302,7 @@ def run(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = _configure(argparse.ArgumentParser(prog="python -m grader.gradescope",
-                                                description=__doc__.splitlines()[0]))
+                                                description=" ".join(__doc__.split("\n\n")[0].split())))
     return run(parser.parse_args(argv))
 
 

@@ -242,3 +242,34 @@ def _copy_tree(src: Path, dest: Path, caps: Caps) -> None:
         target = dest / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, target)
+
+
+@dataclass(frozen=True)
+class LmsIdentity:
+    """Who a submission belongs to in the learning management system it was downloaded from,
+    read from the entry's name: Moodle's participant number, or Canvas's user id."""
+
+    system: str  # "moodle" or "canvas"
+    user_id: str  # Moodle: the participant number; Canvas: the user id
+    name: str  # Moodle: the full name; Canvas: the name part (lowercase, no spaces)
+
+
+# Moodle's "Download all submissions": `Jane Smith_12345_assignsubmission_file_` (a folder, or
+# a prefix of each file's name); onlinetext is the other submission plugin.
+MOODLE_NAME = re.compile(r"^(?P<name>.+?)_(?P<id>\d+)_assignsubmission_[a-z]+_")
+# Canvas's "Download Submissions": `smithjane_12345_67890_file.zip`, `smithjane_late_12345_...`
+# (user id, then the attachment's id).
+CANVAS_NAME = re.compile(r"^(?P<name>[^_]+)_(?:late_)?(?P<id>\d+)_\d+(?:_|\.|$)", re.IGNORECASE)
+
+
+def lms_identity(source: str) -> LmsIdentity | None:
+    """The LMS identity in a submission's entry name (the first one, for grouped loose files);
+    None for names no learning management system made."""
+    first = source.split(", ")[0]
+    m = MOODLE_NAME.match(first)
+    if m:
+        return LmsIdentity("moodle", m.group("id"), m.group("name"))
+    m = CANVAS_NAME.match(first)
+    if m:
+        return LmsIdentity("canvas", m.group("id"), m.group("name"))
+    return None

@@ -19,6 +19,7 @@ import time
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from . import __version__, export
 from .errors import UserError
@@ -123,8 +124,10 @@ class Progress:
             width = 30
             filled = int(width * self.done / max(self.total, 1))
             elapsed = time.monotonic() - self.start
+            left = elapsed / self.done * (self.total - self.done)  # mean time so far
+            eta = f" ~{left:4.0f}s left" if self.done < self.total else ""
             sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/"
-                             f"{self.total} {elapsed:5.0f}s  {what[:60]:<60}")
+                             f"{self.total} {elapsed:5.0f}s{eta}  {what[:50]:<50}")
             if self.done == self.total:
                 sys.stderr.write("\n")
         else:
@@ -134,18 +137,21 @@ class Progress:
 
 def run_batch(submissions: Path, out: Path, rubric: Rubric, *, jobs: int | None = None,
               sandbox: str = "auto", scratch: Path | None = None, progress: bool = True,
-              limit_to: list[str] | None = None) -> BatchResult:
-    """Grade every submission in `submissions` into `out`; see the module docstring."""
+              limit_to: list[str] | None = None,
+              on_warning: Callable[[str], None] | None = None) -> BatchResult:
+    """Grade every submission in `submissions` into `out`; see the module docstring.
+    `on_warning` receives each warning as soon as it is known, before grading starts."""
     scratch_base = Path(tempfile.mkdtemp(prefix="kanon-grader-", dir=scratch))
     try:
         return _run_batch(submissions, out, rubric, jobs, sandbox, progress, limit_to,
-                          scratch_base)
+                          scratch_base, on_warning)
     finally:
         shutil.rmtree(scratch_base, ignore_errors=True)
 
 
 def _run_batch(submissions: Path, out: Path, rubric: Rubric, jobs: int | None, sandbox: str,
-               progress: bool, limit_to: list[str] | None, scratch_base: Path) -> BatchResult:
+               progress: bool, limit_to: list[str] | None, scratch_base: Path,
+               on_warning: Callable[[str], None] | None = None) -> BatchResult:
     started = time.monotonic()
     out = out.resolve()
     settings = rubric.settings
@@ -181,6 +187,8 @@ def _run_batch(submissions: Path, out: Path, rubric: Rubric, jobs: int | None, s
     if run_as is not None and mode != "bwrap":  # bubblewrap hides them anyway
         warnings += hidden_exposed([rubric.cases_dir, submissions.resolve(), out,
                                     GRADER_DIR.parent / "reference"], run_as)
+    for warning in warnings if on_warning else []:
+        on_warning(warning)
     ctx = Context(rubric, expected, limits, caps, scratch_base,
                   bwrap_hidden=deny if mode == "bwrap" else None, cancel=cancel, deny=deny,
                   run_as=run_as)

@@ -21,6 +21,7 @@ import tokenize
 from itertools import combinations
 from pathlib import Path
 
+from .errors import UserError
 from .fsutil import atomic_write_text
 from .intake import ArchiveProblem, Caps, discover, unpack
 from .rubric import Rubric
@@ -113,6 +114,8 @@ def run_similarity(submissions: Path, out: Path, rubric: Rubric, threshold: floa
     work = Path(tempfile.mkdtemp(prefix="kanon-similarity-"))
     try:
         subs = discover(submissions.resolve(), work, rubric.id_pattern, caps)
+        if not subs:
+            raise UserError(f"no submissions found in {submissions}")
         fingerprints: dict[str, set[str]] = {}
         for sub in subs:
             try:

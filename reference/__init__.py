@@ -1,4 +1,4 @@
-"""The staff reference solution of the k-anonymity homework (see CONTRACT / HANDOUT.md).
+"""The staff reference solution of the k-anonymity homework (see HANDOUT.md).
 
 Seven graded functions with the exact signatures of skeleton.py.
 """

@@ -3,19 +3,21 @@
     python -m reference <algorithm> <DGH-folder> <raw.csv> <out.csv> <k> [s | l | max_sup]
 
 algorithm: random (s, default 0), clustering, bottomup (l, default 1), samarati (max_sup,
-default 0), mondrian. Prints the MD and LM costs of the output and the run time.
+default 0), mondrian. Prints the MD and LM costs of the output and the run time. Exit status:
+0 done, 1 an error from the algorithm (one line), 2 bad arguments. A warning goes to stderr
+when more than one column of the dataset has no hierarchy file (those columns are not
+quasi-identifiers and are published unchanged; HANDOUT.md, "Files").
 """
 from __future__ import annotations
 
+import argparse
+import csv
+import os
 import sys
 import time
 
 from . import (bottomup_anonymizer, clustering_anonymizer, cost_LM, cost_MD, mondrian,
                random_anonymizer, samarati)
-
-USAGE = ("usage: python -m reference <algorithm> <DGH-folder> <raw.csv> <out.csv> <k> "
-         "[s | l | max_sup]\n  algorithm: random [s], clustering, bottomup [l], "
-         "samarati [max_sup], mondrian")
 
 # algorithm -> (function, name of the optional 6th argument, its default)
 ALGORITHMS = {
@@ -27,44 +29,90 @@ ALGORITHMS = {
 }
 
 
-def _integer(name: str, text: str) -> int:
+def prog_name() -> str:
+    """`python -m reference`, or the script's own name (kanon-reference)."""
+    name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    return "python -m reference" if name in ("", "__main__.py", "-c") else name
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog=prog_name(), description="Anonymize a dataset with the reference solution and "
+        "print the MD and LM costs of the output and the run time.",
+        epilog="The sixth argument is s (random: the seed, default 0), l (bottomup: distinct "
+               "l-diversity, default 1) or max_sup (samarati: most suppressed rows, default 0); "
+               "clustering and mondrian take none.")
+    p.add_argument("algorithm", choices=list(ALGORITHMS), metavar="algorithm",
+                   help="random, clustering, bottomup, samarati or mondrian")
+    p.add_argument("dgh_folder", metavar="DGH-folder", help="folder of <column>.txt hierarchies")
+    p.add_argument("raw", metavar="raw.csv", help="the dataset to anonymize")
+    p.add_argument("out", metavar="out.csv", help="where to write the anonymized dataset")
+    p.add_argument("k", type=int, help="every equivalence class has at least k rows")
+    p.add_argument("extra", type=int, nargs="?", metavar="s | l | max_sup",
+                   help="random: s; bottomup: l; samarati: max_sup")
+    return p
+
+
+def columns_without_hierarchy(raw_file: str, dgh_folder: str) -> list[str]:
+    """The dataset's columns with no <column>.txt in `dgh_folder` ([] when either cannot be
+    read: the algorithm then reports the problem itself)."""
     try:
-        return int(text)
-    except ValueError:
-        raise SystemExit(f"error: {name} must be an integer, got {text!r}\n{USAGE}") from None
+        with open(raw_file, encoding="utf-8-sig", newline="") as f:
+            header = next((row for row in csv.reader(f) if row), [])
+        have = {name[:-4] for name in os.listdir(dgh_folder) if name.endswith(".txt")}
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return []
+    return [column for column in header if column not in have]
+
+
+def hierarchy_warning(raw_file: str, dgh_folder: str) -> str | None:
+    """A warning when more than one column lacks a hierarchy (one, the sensitive attribute,
+    is normal)."""
+    raw_columns = columns_without_hierarchy(raw_file, dgh_folder)
+    if len(raw_columns) < 2:
+        return None
+    return (f"warning: {len(raw_columns)} columns have no hierarchy file in {dgh_folder}: "
+            f"{', '.join(raw_columns)}; they are not quasi-identifiers and are published "
+            f"unchanged (is a <column>.txt missing?)")
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    if len(args) < 5 or args[0] not in ALGORITHMS:
-        problem = "" if len(args) < 1 or args[0] in ALGORITHMS else \
-            f"error: unknown algorithm {args[0]!r}\n"
-        print(problem + USAGE, file=sys.stderr)
+    p = parser()
+    try:
+        args = p.parse_args(argv)
+    except SystemExit as e:  # --help: 0; bad arguments: 2 (argparse printed the usage)
+        return int(e.code or 0)
+    function, extra_name, default = ALGORITHMS[args.algorithm]
+    if args.extra is not None and extra_name is None:
+        p.print_usage(sys.stderr)
+        print(f"{p.prog}: error: {args.algorithm} takes no sixth argument", file=sys.stderr)
         return 2
-    algorithm, dgh_folder, raw_file, out_file = args[:4]
-    function, extra_name, default = ALGORITHMS[algorithm]
-    allowed = 6 if extra_name else 5
-    if len(args) > allowed:
-        print(f"error: too many arguments for {algorithm}\n{USAGE}", file=sys.stderr)
-        return 2
-    k = _integer("k", args[4])
-    call = [raw_file, dgh_folder, k]
+    call = [args.raw, args.dgh_folder, args.k]
     if extra_name:
-        call.append(_integer(extra_name, args[5]) if len(args) == 6 else default)
+        call.append(default if args.extra is None else args.extra)
+    warning = hierarchy_warning(args.raw, args.dgh_folder)
+    if warning:
+        print(warning, file=sys.stderr)
     started = time.perf_counter()
     try:
-        function(*call, out_file)
+        function(*call, args.out)
         elapsed = time.perf_counter() - started
-        md = cost_MD(raw_file, out_file, dgh_folder)
-        lm = cost_LM(raw_file, out_file, dgh_folder)
-    except (ValueError, FileNotFoundError) as e:
+        md = cost_MD(args.raw, args.out, args.dgh_folder)
+        lm = cost_LM(args.raw, args.out, args.dgh_folder)
+    except (ValueError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    print(f"{algorithm}: wrote {out_file}")
-    print(f"MD cost: {md:g}")
-    print(f"LM cost: {lm:.6f}")
+    print(f"{args.algorithm}: wrote {args.out}")
+    print(f"MD cost: {cost_text(md)}")
+    print(f"LM cost: {cost_text(lm)}")
     print(f"time: {elapsed:.3f} s")
     return 0
+
+
+def cost_text(value: float) -> str:
+    """A cost as both command lines print it: whole numbers without decimals, else six."""
+    value = float(value)
+    return f"{value:.0f}" if value.is_integer() else f"{value:.6f}"
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""clustering_anonymizer (CONTRACT.md section 6): greedy k-member clustering.
+"""clustering_anonymizer (HANDOUT.md, "clustering_anonymizer"): greedy k-member clustering.
 
 dist(r1, r2) = LM_dist + MD_dist / (2 * sum of heights), with LM_dist the mean LM of the
 pair's LCAs and MD_dist the levels both records climb to reach them. The distance splits into

@@ -1,4 +1,4 @@
-"""The two information-loss costs (CONTRACT.md section 3).
+"""The two information-loss costs (HANDOUT.md, "Costs").
 
 cost_MD: sum over rows and QIs of depth(raw) - depth(generalized).
 cost_LM: sum over rows of the mean over QIs of (leaves(gen) - 1) / (|A| - 1); an interval

@@ -1,6 +1,6 @@
 """Domain generalization hierarchies: parsing and tree queries (depth, leaves, LCA, up).
 
-File format (CONTRACT.md section 1): one node per line, depth = number of leading tabs, the
+File format (HANDOUT.md, "Files"): one node per line, depth = number of leading tabs, the
 first non-blank line is the root, a later line is at most one tab deeper than the line before
 it, and its parent is the nearest earlier line one tab shallower. Labels are unique per file.
 """

@@ -56,7 +56,7 @@ def as_number(text: str) -> float | None:
 def numeric_values(raw_values: list[str]) -> np.ndarray | None:
     """The column's values as floats when the column is numeric, else None.
 
-    Numeric (the course's reading of CONTRACT.md section 2): every raw value parses with
+    Numeric (the course's reading of HANDOUT.md, "Files"): every raw value parses with
     float() to a finite number, and no two different raw strings give the same number (so
     "5" and "5.0", or "nan" and "inf", make a column categorical)."""
     if not raw_values:

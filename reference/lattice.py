@@ -1,4 +1,4 @@
-"""The full-domain generalization lattice (CONTRACT.md sections 7 and 8).
+"""The full-domain generalization lattice (HANDOUT.md, "bottomup_anonymizer" and "samarati").
 
 A node is a vector (s_1 .. s_M), 0 <= s_i <= height_i, that replaces every raw value v of QI i
 with up(v, s_i); its level is sum(s_i). Both k-anonymity (with or without suppression) and

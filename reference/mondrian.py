@@ -1,4 +1,4 @@
-"""mondrian (CONTRACT.md section 9): strict multidimensional partitioning (LeFevre, DeWitt,
+"""mondrian (HANDOUT.md, "mondrian"): strict multidimensional partitioning (LeFevre, DeWitt,
 Ramakrishnan, ICDE 2006).
 
 A partition is cut on the widest QI that allows a cut (ties: column order): a numeric QI at

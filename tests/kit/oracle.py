@@ -1,4 +1,4 @@
-"""A deliberately naive, line-by-line transcription of CONTRACT.md (the test oracle).
+"""A deliberately naive, line-by-line transcription of HANDOUT.md (the test oracle).
 
 Written from the contract alone, without reading the reference's algorithm code, so that a
 bug in the reference shows up as a disagreement. Plain Python, no speed tricks: hierarchies
@@ -183,7 +183,7 @@ class Problem:
 
     def is_numeric(self, c: int) -> bool:
         """Every raw value of the column parses with float() to a finite number, and no two
-        different raw strings give the same number (the course's reading of CONTRACT §2)."""
+        different raw strings give the same number (the course's reading of HANDOUT.md, "Files")."""
         if c not in self._numeric:
             self._numeric[c] = bool(self.rows)
             spelling: dict[float, str] = {}

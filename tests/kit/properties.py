@@ -1,4 +1,4 @@
-"""Validity and privacy checks of an anonymizer's output file (CONTRACT.md sections 1, 2, 5-9).
+"""Validity and privacy checks of an anonymizer's output file (HANDOUT.md, "Files" and the five anonymizers' sections).
 
 `check_output(...)` returns None when the output is valid, else a message naming the first
 violation (row numbers are 1-based data rows, as in the contract). Hierarchies and datasets

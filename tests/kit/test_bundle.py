@@ -62,7 +62,8 @@ def kit_copy(repo: Path, dest: Path) -> Path:
 def test_bundle_holds_exactly_the_allow_listed_files(repo: Path, student_zip: Path) -> None:
     inside = {n.removeprefix(f"{FOLDER}/") for n in names(student_zip)}
     assert all(n.startswith(f"{FOLDER}/") for n in names(student_zip))
-    expected = {"skeleton.py", "HANDOUT.md", "adult-hw1.csv", "requirements.txt", "pytest.ini"}
+    expected = {"skeleton.py", "HANDOUT.md", "adult-hw1.csv", "requirements.txt", "pytest.ini",
+                "conftest.py"}
     expected |= {f"DGHs/{p.name}" for p in (repo / "DGHs").glob("*.txt")}
     expected |= {p.relative_to(repo).as_posix()
                  for p in (repo / "tests" / "public" / "data").rglob("*") if p.is_file()}

@@ -17,8 +17,8 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
-STATUS = {"alice": "ok", "bob": "not-attempted", "carol": "import-timeout",
-          "dave": "import-error", "erin": "import-exit", "frank": "signature",
+STATUS = {"alice": "ok", "bob": "not-attempted", "carol": "ok",
+          "dave": "ok", "erin": "ok", "frank": "signature",
           "grace": "timeout", "heidi": "memory", "ivan": "output-capped", "judy": "forbidden",
           "mallory": "unsafe-archive", "olivia": "ok", "oscar": "crash"}
 
@@ -85,7 +85,7 @@ def test_feedback_says_what_went_wrong(graded: Path) -> None:
     assert "killed by SIGSEGV" in feedback(graded, "oscar")
     assert "Your functions print a lot" in feedback(graded, "ivan")
     assert "more than the grader keeps while it was imported" in feedback(graded, "ivan")
-    assert "tried to access the grader's files" in feedback(graded, "judy")
+    assert "tried to open the grader's own files" in feedback(graded, "judy")
     bob = feedback(graded, "bob")
     assert "valid and k-anonymous, but not the reference output" in bob
     assert "raised NotImplementedError" in bob or "only raises NotImplementedError" in bob
@@ -101,3 +101,28 @@ def test_hidden_data_never_appears_in_feedback(graded: Path) -> None:
             encoding="utf-8")
         leaked = [s for s in secrets if s in text]
         assert leaked == [], (name, leaked)
+
+
+def test_an_import_problem_that_costs_no_points_is_a_note_not_a_status(graded: Path) -> None:
+    grades = {g["student"]: g for g in read(graded / "grades.csv")}
+    for name, problem in (("carol", "import-timeout"), ("dave", "import-error"),
+                          ("erin", "import-exit")):
+        assert grades[name]["status"] == "ok" and grades[name]["percent"] == "100"
+        assert grades[name]["notes"] == f"{problem}, graded one top-level statement at a time"
+
+
+def test_feedback_shows_no_server_path_and_promises_nothing(graded: Path) -> None:
+    for name in STATUS:
+        for path in (graded / "feedback" / f"{name}.md", graded / "results" / name / "results.json"):
+            text = path.read_text(encoding="utf-8")
+            assert str(REPO) not in text and "manifest.json" not in text, (name, path)
+            assert "notified" not in text, (name, path)
+    judy = (graded / "feedback" / "judy.md").read_text(encoding="utf-8")
+    assert "The access was refused and recorded in your grade record." in judy
+    record = json.loads((graded / "results" / "judy" / "record.json").read_text())
+    assert any("manifest.json" in p for p in record["forbidden_paths"])  # kept for the staff
+
+
+def test_gradescope_results_declare_markdown(graded: Path) -> None:
+    results = json.loads((graded / "results" / "dave" / "results.json").read_text())
+    assert results["output_format"] == "md" and "`" in results["output"]

@@ -1,4 +1,4 @@
-"""Bad input (CONTRACT.md sections 1, 3 and 10): one test per kind of fault, each checking the
+"""Bad input (HANDOUT.md, "Files", "Costs" and "Bad input"): one test per kind of fault, each checking the
 exception type, that the message names what is at fault (file, line, row, column, value or
 parameter), and that no output file nor temporary file is left behind.
 

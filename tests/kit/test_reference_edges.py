@@ -1,4 +1,4 @@
-"""File-format and corner cases of CONTRACT.md sections 1, 2 and 8, on hand-made inputs:
+"""File-format and corner cases of HANDOUT.md, "Files" and "samarati", on hand-made inputs:
 BOM, CRLF and blank lines in datasets and hierarchies, exact (unstripped) cell comparison,
 intervals whose numbers contain '-', and Samarati suppressing every row.
 """

@@ -4,6 +4,10 @@
     pytest -k clustering           # only one function's tests
     pytest --solution path/to/x.py # another file (or a package folder); also KANON_SOLUTION
 
+Your solution is imported with its own folder first on sys.path, so helper modules beside it
+(`import my_helpers`) work here as they do in the grader, which copies every .py file you hand
+in.
+
 Every failure is one stand-alone sentence naming the function, the case and what is wrong.
 Passing these tests is necessary, not sufficient: the grader also runs hidden cases.
 """
@@ -28,16 +32,13 @@ if str(HERE) not in sys.path:  # the helpers below, whatever pytest's import mod
 
 import course_rules  # noqa: E402
 import kanon_check as check  # noqa: E402
+from kanon_options import pytest_addoption  # noqa: E402,F401 (--solution)
 from public_cases import ADULT, ROOT, SHORT, BadCall, CostCase, Run, case_files  # noqa: E402
 
 TIMES: list[tuple[str, str, int, float, float]] = []
 """(function, call, rows, CPU seconds, the grader's limit for that many rows), per call."""
 
 
-def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--solution", default=None, metavar="PATH",
-                     help="the solution to test: a .py file or a package folder (default: "
-                          "$KANON_SOLUTION, else skeleton.py next to the tests/ folder)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -81,7 +82,7 @@ class Solution:
                 self.error += (" (importing your file must not run anything: keep experiments "
                                "under `if __name__ == \"__main__\":`)")
             elif isinstance(e, ImportError):
-                self.error += " (the grader has only the standard library and numpy)"
+                self.error += import_hint(e, self.path)
 
     def function(self, name: str) -> Callable:
         """The graded function `name`, or fail the test with one line."""
@@ -106,6 +107,9 @@ def _import(path: Path):
         spec = importlib.util.spec_from_file_location(path.stem, path)
     else:
         raise FileNotFoundError(f"no such file: {path}")
+    folder = str(path.parent)  # helper modules beside the solution, as in the grader
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     try:
@@ -114,6 +118,19 @@ def _import(path: Path):
         del sys.modules[spec.name]
         raise
     return module
+
+
+def import_hint(error: ImportError, solution: Path) -> str:
+    """Why an import inside the solution failed, in words a student can act on."""
+    name = (getattr(error, "name", None) or "").split(".")[0]
+    if not name:
+        return ""
+    folder = solution.parent if solution.is_file() else solution
+    if (folder / name).is_dir() or (folder / f"{name}.py").is_file():
+        return f" (`{name}` is beside your file, but importing from it failed)"
+    return (f" (`{name}` is neither a helper module beside {solution.name} nor in the "
+            f"standard library or numpy, the only packages the grader has; hand in your "
+            f"helper modules with your solution)")
 
 
 def describe(error: BaseException, solution: Path) -> str:

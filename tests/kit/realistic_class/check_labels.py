@@ -445,7 +445,9 @@ def run_case(student: Path, function: str, case: str, anonymized, ints: dict, re
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--child")
-    parser.add_argument("--only", nargs="*")
+    parser.add_argument("--only", nargs="*", help="check only these students")
+    parser.add_argument("--folders", nargs="*", help="check these submission folders instead "
+                        "(unlabelled: every case's outcome is printed)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--time-limit", type=float, default=60.0)
     parser.add_argument("--show-cases", action="store_true",
@@ -461,6 +463,8 @@ def main(argv: list[str] | None = None) -> int:
     students = sorted(p for p in HERE.iterdir() if p.is_dir() and not p.name.startswith(("_", ".")))
     if options.only:
         students = [p for p in students if p.name in options.only]
+    if options.folders:
+        students = [Path(p).resolve() for p in options.folders]
     scratch = Path(tempfile.mkdtemp(prefix="realistic-class-"))
     try:
         references = reference_results(scratch)

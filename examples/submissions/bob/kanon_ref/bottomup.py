@@ -1,5 +1,5 @@
-"""bottomup_anonymizer (CONTRACT.md section 7): the lowest lattice level with a node that is
-k-anonymous and distinct l-diverse; among those nodes, the lowest cost_LM."""
+"""bottomup_anonymizer (HANDOUT.md, "bottomup_anonymizer"): the lowest lattice level with a
+node that is k-anonymous and distinct l-diverse; among those nodes, the lowest cost_LM."""
 from __future__ import annotations
 
 import numpy as np

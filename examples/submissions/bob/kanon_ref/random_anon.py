@@ -1,4 +1,4 @@
-"""random_anonymizer (CONTRACT.md section 5): consecutive blocks of a seeded shuffle."""
+"""random_anonymizer (HANDOUT.md, "random_anonymizer"): consecutive blocks of a seeded shuffle."""
 from __future__ import annotations
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""samarati (CONTRACT.md section 8): full-domain generalization with suppression of at most
+"""samarati (HANDOUT.md, "samarati"): full-domain generalization with suppression of at most
 max_sup outlier rows, at the lowest lattice height that allows it."""
 from __future__ import annotations
 

@@ -19,10 +19,12 @@ Importing this file must have no side effects: keep experiments under
 from __future__ import annotations
 
 import csv
+import heapq
 import os
 import sys
 import tempfile
 import time
+from collections import Counter
 
 import numpy as np
 
@@ -462,74 +464,81 @@ def clustering_anonymizer(raw_dataset_file: str, DGH_folder: str, k: int,
     total_leaves = {c: leaf_counts[c][DGHs[c].root] for c in qi_columns}
     sum_heights = sum(dgh_height(DGHs[c]) for c in qi_columns)
 
-    # the distance only depends on the two values of each column, so I remember the
-    # contribution of every pair of values I have already seen
-    memo = {c: {} for c in qi_columns}
+    # the QI values of every record, as a list (faster than the dicts)
+    values = [[row[c] for c in qi_columns] for row in rows]
 
-    def dist(r1, r2):
-        lm_part = 0.0
-        md_part = 0
-        for c in qi_columns:
-            a = r1[c]
-            b = r2[c]
-            key = (a, b)
-            if key not in memo[c]:
-                dgh = DGHs[c]
+    # pair_cost[j][a][b]: what column j adds to dist() for the values a and b
+    # = LM(lca) / M + (levels a and b climb) / (2 * sum of heights)
+    pair_cost = []
+    for c in qi_columns:
+        dgh = DGHs[c]
+        column_values = set(row[c] for row in rows)
+        table = {}
+        for a in column_values:
+            table[a] = {}
+            for b in column_values:
                 g = lca_of_two(dgh, a, b)
-                lm = lm_of_node(dgh, g, leaf_counts[c], total_leaves[c])
-                md = (dgh.depth[a] - dgh.depth[g]) + (dgh.depth[b] - dgh.depth[g])
-                memo[c][key] = (lm, md)
-            lm, md = memo[c][key]
-            lm_part += lm
-            md_part += md
-        result = lm_part / M
-        if sum_heights > 0:
-            result += md_part / (2 * sum_heights)
-        return result
+                cost = lm_of_node(dgh, g, leaf_counts[c], total_leaves[c]) / M
+                if sum_heights > 0:
+                    climbed = (dgh.depth[a] - dgh.depth[g]) + (dgh.depth[b] - dgh.depth[g])
+                    cost += climbed / (2 * sum_heights)
+                table[a][b] = cost
+        pair_cost.append(table)
+
+    def dist(x, y):
+        total = 0.0
+        for j in range(M):
+            total += pair_cost[j][x[j]][y[j]]
+        return total
 
     used = [False] * n
-    unused_count = n
+    unused = list(range(n))  # kept in row order
     centroids = []       # row index of each EC's centroid
     clusters = []        # list of lists of row indices
     sum_to_centroids = [0.0] * n
     curr = 0
-    while unused_count >= k:
-        candidates = []
-        for i in range(n):
-            if not used[i] and i != curr:
-                d = dist(rows[curr], rows[i])
-                candidates.append((round(d, 9), i, d))
-        candidates.sort()
-        members = [curr] + [i for _, i, _ in candidates[:k - 1]]
+    while len(unused) >= k:
+        # the row of each column's table for curr's value, then one sum per unused record
+        curr_tables = [pair_cost[j][values[curr][j]] for j in range(M)]
+        distances = []
+        for i in unused:
+            if i != curr:
+                d = 0.0
+                for table, value in zip(curr_tables, values[i]):
+                    d += table[value]
+                distances.append((round(d, 9), i, d))
+        nearest = heapq.nsmallest(k - 1, distances)  # ties: lowest row index
+        members = [curr] + [i for _, i, _ in nearest]
         for i in members:
             used[i] = True
-        unused_count -= k
         clusters.append(members)
         centroids.append(curr)
-        # curr is now a centroid: add its distance to every unused record's sum
-        for _, i, d in candidates[k - 1:]:
-            sum_to_centroids[i] += d
-        if unused_count == 0:
+        unused = [i for i in unused if not used[i]]
+        if not unused:
             break
-        best = None
-        for i in range(n):
+        # curr is now a centroid: add its distance to every unused record's sum
+        for _, i, d in distances:
             if not used[i]:
-                if best is None or round(sum_to_centroids[i], 9) > round(sum_to_centroids[best], 9):
-                    best = i
+                sum_to_centroids[i] += d
+        best = unused[0]
+        best_sum = round(sum_to_centroids[best], 9)
+        for i in unused:
+            total = round(sum_to_centroids[i], 9)
+            if total > best_sum:  # strictly larger: ties keep the lowest row index
+                best = i
+                best_sum = total
         curr = best
 
-    # leftovers join the EC of their nearest centroid
-    for i in range(n):
-        if not used[i]:
-            best_ec = 0
-            best_d = None
-            for ec_number, centroid in enumerate(centroids):
-                d = round(dist(rows[centroid], rows[i]), 9)
-                if best_d is None or d < best_d:
-                    best_d = d
-                    best_ec = ec_number
-            clusters[best_ec].append(i)
-            used[i] = True
+    # leftovers join the EC of their nearest centroid (ties: the earliest EC)
+    for i in unused:
+        best_ec = 0
+        best_d = None
+        for ec_number, centroid in enumerate(centroids):
+            d = round(dist(values[centroid], values[i]), 9)
+            if best_d is None or d < best_d:
+                best_d = d
+                best_ec = ec_number
+        clusters[best_ec].append(i)
 
     out_rows = [dict(row) for row in rows]
     for members in clusters:
@@ -554,53 +563,62 @@ def all_nodes_at_level(heights, level):
 
 
 class Lattice:
-    """Pre-computed generalizations of every raw value at every level, per QI."""
+    """Pre-computed generalizations of every column at every level.
+
+    columns[i][s] is the list of the n generalized values of QI i at level s (row order), and
+    column_lm[i][s] the sum of their LM costs, so that a node only has to zip columns together.
+    """
 
     def __init__(self, rows, qi_columns, DGHs):
         self.rows = rows
         self.qi_columns = qi_columns
         self.DGHs = DGHs
+        self.M = len(qi_columns)
         self.heights = [dgh_height(DGHs[c]) for c in qi_columns]
-        self.up = []        # up[i][s][value] = generalized label
-        self.lm = []        # lm[i][label] = LM cost of the label
         self.roots = [DGHs[c].root for c in qi_columns]
+        self.lm = []          # lm[i][label] = LM cost of the label
+        self.columns = []
+        self.column_lm = []
         for i, c in enumerate(qi_columns):
             dgh = DGHs[c]
-            values = set(row[c] for row in rows)
-            per_level = []
-            for s in range(self.heights[i] + 1):
-                per_level.append({v: go_up(dgh, v, s) for v in values})
-            self.up.append(per_level)
             counts = all_leaf_counts(dgh)
             total = counts[dgh.root]
-            self.lm.append({label: lm_of_node(dgh, label, counts, total) for label in dgh.parent})
+            lm = {label: lm_of_node(dgh, label, counts, total) for label in dgh.parent}
+            self.lm.append(lm)
+            per_level = []
+            per_level_lm = []
+            for s in range(self.heights[i] + 1):
+                up_value = {}
+                column = []
+                for row in rows:
+                    value = row[c]
+                    if value not in up_value:
+                        up_value[value] = go_up(dgh, value, s)
+                    column.append(up_value[value])
+                per_level.append(column)
+                per_level_lm.append(sum(lm[label] for label in column))
+            self.columns.append(per_level)
+            self.column_lm.append(per_level_lm)
 
     def generalize(self, node):
         """The generalized QI tuple of every row."""
-        result = []
-        for row in self.rows:
-            result.append(tuple(self.up[i][node[i]][row[c]]
-                                for i, c in enumerate(self.qi_columns)))
-        return result
+        return list(zip(*[self.columns[i][node[i]] for i in range(self.M)]))
 
-    def group(self, generalized):
-        """EC key -> list of row indices."""
-        groups = {}
-        for index, key in enumerate(generalized):
-            groups.setdefault(key, []).append(index)
-        return groups
+    def ec_sizes(self, generalized):
+        """EC (generalized QI tuple) -> number of rows."""
+        return Counter(generalized)
 
-    def lm_cost(self, generalized, suppressed=()):
-        M = len(self.qi_columns)
+    def lm_cost(self, node, generalized, suppressed=()):
+        """cost_LM of the node's output: the sum over records of the mean of their cells."""
         total = 0.0
-        for index, key in enumerate(generalized):
-            if index in suppressed:
-                key = self.roots
-            total += sum(self.lm[i][key[i]] for i in range(M)) / M
-        return total
+        for i in range(self.M):
+            total += self.column_lm[i][node[i]]
+        for index in suppressed:  # a suppressed row costs its roots instead
+            for i in range(self.M):
+                total += self.lm[i][self.roots[i]] - self.lm[i][generalized[index][i]]
+        return total / self.M
 
-    def write(self, node, header, output_file, raw_dataset_file, suppressed=()):
-        generalized = self.generalize(node)
+    def write(self, generalized, header, output_file, raw_dataset_file, suppressed=()):
         out_rows = []
         for index, row in enumerate(self.rows):
             new_row = dict(row)
@@ -624,30 +642,28 @@ def bottomup_anonymizer(raw_dataset_file: str, DGH_folder: str, k: int,
     sensitive = get_sensitive_column(header, DGHs)
     check_raw_values(rows, qi_columns, DGHs)
     lattice = Lattice(rows, qi_columns, DGHs)
+    sensitive_values = [row[sensitive] for row in rows]
 
     for level in range(sum(lattice.heights) + 1):
         best_node = None
         best_cost = None
+        best_generalized = None
         for node in all_nodes_at_level(lattice.heights, level):
             generalized = lattice.generalize(node)
-            groups = lattice.group(generalized)
-            ok = True
-            for members in groups.values():
-                if len(members) < k:
-                    ok = False
-                    break
-                if len(set(rows[i][sensitive] for i in members)) < l:
-                    ok = False
-                    break
-            if not ok:
+            sizes = lattice.ec_sizes(generalized)
+            if min(sizes.values()) < k:
                 continue
-            cost = lattice.lm_cost(generalized)
+            if l > 1:
+                # number of distinct sensitive values of each EC
+                distinct = Counter(key for key, value in set(zip(generalized, sensitive_values)))
+                if min(distinct.values()) < l:
+                    continue
+            cost = lattice.lm_cost(node, generalized)
             # nodes come in lexicographic order, so only a clearly lower cost wins
             if best_cost is None or cost < best_cost - 1e-9:
-                best_node = node
-                best_cost = cost
+                best_node, best_cost, best_generalized = node, cost, generalized
         if best_node is not None:
-            lattice.write(best_node, header, output_file, raw_dataset_file)
+            lattice.write(best_generalized, header, output_file, raw_dataset_file)
             return
     raise ValueError(f"no generalization is {k}-anonymous and {l}-diverse, not even the top")
 
@@ -663,18 +679,13 @@ def samarati(raw_dataset_file: str, DGH_folder: str, k: int,
     check_raw_values(rows, qi_columns, DGHs)
     lattice = Lattice(rows, qi_columns, DGHs)
 
-    def outliers_of(node):
-        generalized = lattice.generalize(node)
-        outliers = set()
-        for members in lattice.group(generalized).values():
-            if len(members) < k:
-                outliers.update(members)
-        return generalized, outliers
+    def outliers_of(generalized):
+        sizes = lattice.ec_sizes(generalized)
+        return [index for index, key in enumerate(generalized) if sizes[key] < k]
 
     def height_has_solution(height):
         for node in all_nodes_at_level(lattice.heights, height):
-            _, outliers = outliers_of(node)
-            if len(outliers) <= max_sup:
+            if len(outliers_of(lattice.generalize(node))) <= max_sup:
                 return True
         return False
 
@@ -687,20 +698,19 @@ def samarati(raw_dataset_file: str, DGH_folder: str, k: int,
         else:
             low = middle + 1
 
-    best_node = None
-    best_cost = None
-    best_outliers = None
+    best = None
     for node in all_nodes_at_level(lattice.heights, low):
-        generalized, outliers = outliers_of(node)
+        generalized = lattice.generalize(node)
+        outliers = outliers_of(generalized)
         if len(outliers) > max_sup:
             continue
-        cost = lattice.lm_cost(generalized, outliers)
-        if best_cost is None or cost < best_cost - 1e-9:
-            best_node, best_cost, best_outliers = node, cost, outliers
-    if best_node is None:
+        cost = lattice.lm_cost(node, generalized, outliers)
+        if best is None or cost < best[0] - 1e-9:
+            best = (cost, generalized, set(outliers))
+    if best is None:
         raise ValueError(f"no generalization satisfies k = {k} with at most {max_sup} "
                          f"suppressed rows")
-    lattice.write(best_node, header, output_file, raw_dataset_file, best_outliers)
+    lattice.write(best[1], header, output_file, raw_dataset_file, best[2])
 
 
 def mondrian(raw_dataset_file: str, DGH_folder: str, k: int, output_file: str):

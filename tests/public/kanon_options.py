@@ -1,0 +1,22 @@
+"""The self-check's command-line option, `--solution PATH` (or `--solution=PATH`).
+
+pytest knows an option only when the conftest.py that adds it is loaded before the command
+line is parsed. tests/public/conftest.py is, when pytest starts from the kit or the bundle
+folder with no path arguments; the bundle's own root conftest.py (which imports this module)
+makes the option known from the bundle's tests/ folder and when a path is given too. Both
+may load: the second registration is skipped.
+"""
+from __future__ import annotations
+
+import pytest
+
+HELP = ("the solution to test: a .py file or a package folder, relative to where pytest "
+        "starts (default: $KANON_SOLUTION, else skeleton.py next to the tests/ folder)")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """Register --solution once, whichever conftest.py pytest loads first."""
+    try:
+        parser.addoption("--solution", default=None, metavar="PATH", help=HELP)
+    except ValueError:  # "option names {'--solution'} already added": the other conftest did
+        pass
