@@ -271,6 +271,10 @@ class _CaseRunner:
             status, message, fraction = self._judge(case, outcome, cwd)
         finally:
             shutil.rmtree(cwd, ignore_errors=True)
+        if outcome.leftover:
+            message += (f"{'; ' if message else ''}your code left {outcome.leftover} "
+                        f"process{'es' if outcome.leftover > 1 else ''} running after the call "
+                        f"returned; they were killed")
         if outcome.forbidden:
             self._forbidden(outcome.forbidden, f"in case {case.id}")
             status, fraction = "forbidden", 0.0

@@ -20,7 +20,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import __version__, export
+from . import __version__, export, reaper
 from .errors import UserError
 from .expected import load_manifest, lookup
 from .fsutil import atomic_write_text, dump_json, sha256_bytes, sha256_file
@@ -135,7 +135,9 @@ def run_batch(submissions: Path, out: Path, rubric: Rubric, *, jobs: int | None 
               sandbox: str = "auto", scratch: Path | None = None, progress: bool = True,
               limit_to: list[str] | None = None) -> BatchResult:
     """Grade every submission in `submissions` into `out`; see the module docstring."""
+    reaper.remove_stale(Path(scratch or tempfile.gettempdir()))
     scratch_base = Path(tempfile.mkdtemp(prefix="kanon-grader-", dir=scratch))
+    reaper.claim(scratch_base)
     try:
         return _run_batch(submissions, out, rubric, jobs, sandbox, progress, limit_to,
                           scratch_base)
@@ -149,6 +151,10 @@ def _run_batch(submissions: Path, out: Path, rubric: Rubric, jobs: int | None, s
     out = out.resolve()
     settings = rubric.settings
     warnings: list[str] = []
+    if not reaper.subreaper_supported():
+        warnings.append("this platform has no child subreaper: processes a submission "
+                        "detaches (setsid, double fork) are only killed by the process-group "
+                        "kill and the scan for its scratch folder")
     run_as = resolve_run_as(str(settings["run_as"]), scratch_base, warnings)
     if run_as is not None:
         scratch_base.chmod(0o711)  # the children pass through to their own scratch folders

@@ -27,6 +27,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import reaper
+
 WORKER_SOURCE = (Path(__file__).with_name("worker.py")).read_text(encoding="utf-8")
 BLOCKED_MODULES = ("grader", "reference", "tests")
 KIT_ROOT = Path(__file__).resolve().parent.parent
@@ -207,6 +209,7 @@ class CallOutcome:
     output: str = ""
     output_dropped: int = 0
     forbidden: list[str] = field(default_factory=list)
+    leftover: int = 0  # processes the call left running after it returned (then killed)
 
 
 def site_dirs() -> list[str]:
@@ -479,8 +482,9 @@ class Session:
                 result = event
                 deadline = max(deadline, time.monotonic()) + 2.0  # let the fork exit
                 continue
-            return self._finish(_unreported(result, event.get("returncode"),
-                                            time.monotonic() - start))
+            outcome = _unreported(result, event.get("returncode"), time.monotonic() - start)
+            outcome.leftover = int(event.get("leftover") or 0)
+            return self._finish(outcome)
 
     def _finish(self, outcome: CallOutcome) -> CallOutcome:
         outcome.output = self._output.text()
@@ -494,6 +498,9 @@ class Session:
         """Kill the child's whole process group (the child, its forks and what they started)."""
         if self.proc is None:
             return
+        if self.proc.poll() is None or self.bwrap_hidden is None:
+            # what left the group (setsid) or the tree (its subreaper died) goes too
+            reaper.kill_all(self.proc.pid, None if self.bwrap_hidden else self.scratch)
         try:
             os.killpg(self.proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):

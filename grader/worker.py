@@ -28,6 +28,7 @@ import time
 import traceback
 
 _fork, _write, _exit, _waitpid = os.fork, os.write, os._exit, os.waitpid
+_kill, _getpid, _listdir = os.kill, os.getpid, os.listdir
 _dumps, _perf = json.dumps, time.perf_counter
 TRACEBACK_CHARS = 6000
 MESSAGE_CHARS = 2000
@@ -63,6 +64,70 @@ def set_limits(limits: dict) -> None:
     cap(resource.RLIMIT_CPU, limits["import_cpu"], limits["max_cpu"])
 
 
+_LIBC: list = []
+
+
+def _prctl(option: int, value: int) -> bool:
+    """Linux prctl(option, value); False where there is none."""
+    try:
+        if not _LIBC:
+            import ctypes
+            _LIBC.append(ctypes.CDLL(None, use_errno=True).prctl)
+        return _LIBC[0](option, value, 0, 0, 0) == 0
+    except Exception:  # noqa: BLE001 - not Linux, no C library
+        return False
+
+
+def die_with_parent(parent: int | None = None) -> None:
+    """Ask for SIGKILL when the parent dies (PR_SET_PDEATHSIG); exit if it already has."""
+    parent = os.getppid() if parent is None else parent
+    _prctl(1, 9)
+    if os.getppid() != parent:
+        _exit(0)
+
+
+def reap() -> int:
+    """Kill and reap every process left below this one (a subreaper: orphans of the
+    student's code, setsid'd or not, are re-parented here); how many there were."""
+    me, seen = _getpid(), set()
+    for _ in range(2000):
+        while True:  # reap what has exited already
+            try:
+                if _waitpid(-1, os.WNOHANG)[0] == 0:
+                    break
+            except ChildProcessError:
+                break
+        table = {}
+        try:
+            for entry in _listdir("/proc"):
+                try:
+                    with open(f"/proc/{entry}/stat", "rb") as f:
+                        fields = f.read().rpartition(b")")[2].split()
+                    table[int(entry)] = (fields[0], int(fields[1]))
+                except (OSError, ValueError, IndexError):
+                    continue
+        except OSError:
+            return len(seen)
+        found, stack = set(), [me]
+        while stack:
+            parent = stack.pop()
+            for pid, (state, ppid) in table.items():
+                if ppid == parent and pid not in found:
+                    found.add(pid)
+                    stack.append(pid)
+        found = {p for p in found if table[p][0] not in (b"Z", b"X")}
+        if not found:
+            return len(seen)
+        for pid in found:
+            try:
+                _kill(pid, 9)
+            except OSError:
+                pass
+        seen |= found
+        time.sleep(0.002)
+    return len(seen)
+
+
 class Blocker(importlib.abc.MetaPathFinder):
     """Refuse the kit's own packages (`grader`, `reference`, ...) unless the submission itself
     has a module of that name: a child must not use the staff solution or the grader."""
@@ -94,6 +159,25 @@ def install_guard(deny: list[str]) -> None:
     roots = tuple(os.path.realpath(d).rstrip(os.sep) + os.sep for d in deny if d)
     grader, group = os.getppid(), os.getpgrp()
     realpath, fspath, fsdecode = os.path.realpath, os.fspath, os.fsdecode
+    readlink, normpath, proc = os.readlink, os.path.normpath, f"/proc/{grader}/"
+
+    def grader_process(arg) -> str | None:
+        """Where the grader runs, its environment, files...: /proc/<grader>/ (but its stat)."""
+        try:
+            path = fsdecode(fspath(arg))
+            path = normpath(path if path.startswith("/") else os.path.join(os.getcwd(), path))
+        except (TypeError, ValueError, OSError):
+            return None
+        rest = path[len(proc):] if (path + "/").startswith(proc) else ""
+        if rest and rest.split("/")[0] not in ("stat", "status"):
+            return f"/proc/<grader>/{rest}"
+        return None
+
+    def guarded_readlink(path, *args, **kwargs):
+        if not isinstance(path, int) and grader_process(path):
+            refuse(grader_process(path))
+        return readlink(path, *args, **kwargs)
+    os.readlink = guarded_readlink
 
     def refuse(what: str) -> None:
         if len(FORBIDDEN) < 20:
@@ -106,6 +190,8 @@ def install_guard(deny: list[str]) -> None:
                                              "shutil.copyfile", "shutil.copytree") else args[:1]:
                 if arg is None or isinstance(arg, int):
                     continue
+                if grader_process(arg):
+                    refuse(grader_process(arg))
                 try:
                     path = fsdecode(fspath(arg))
                     real = realpath(path) + os.sep
@@ -292,6 +378,8 @@ def function_info(module, names: list[str]) -> dict:
 
 
 def main() -> None:
+    die_with_parent()
+    _prctl(36, 1)  # PR_SET_CHILD_SUBREAPER: orphans of the student's code come back here
     cmd_fd, res_fd = int(sys.argv[1]), int(sys.argv[2])
     commands = os.fdopen(cmd_fd, "r", encoding="utf-8")
     setup = json.loads(commands.readline())
@@ -308,25 +396,29 @@ def main() -> None:
         module = load_module(setup["file"], setup["module"], setup["mode"])
     except BaseException as error:  # noqa: BLE001 - import failures are reported, then exit
         flush_output()
+        reap()
         send(res_fd, {"event": "import-failed", "seconds": _perf() - start,
                       "forbidden": FORBIDDEN, **outcome_of(error)})
         _exit(0)
     seconds = _perf() - start
     flush_output()
+    reap()
     send(res_fd, {"event": "imported", "seconds": seconds, "forbidden": FORBIDDEN,
                   "functions": function_info(module, setup["functions"])})
     while True:
         line = commands.readline()
         if not line:
+            reap()
             _exit(0)
         message = json.loads(line)
         flush_output()
-        pid = _fork()
+        worker, pid = _getpid(), _fork()
         if pid == 0:
+            die_with_parent(worker)
             run_call(module, message, cmd_fd, res_fd)
         send(res_fd, {"event": "started", "case": message["case"], "pid": pid})
         _, status = _waitpid(pid, 0)
-        send(res_fd, {"event": "exited", "case": message["case"],
+        send(res_fd, {"event": "exited", "case": message["case"], "leftover": reap(),
                       "returncode": os.waitstatus_to_exitcode(status)})
 
 
