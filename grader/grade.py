@@ -272,9 +272,10 @@ class _CaseRunner:
         finally:
             shutil.rmtree(cwd, ignore_errors=True)
         if outcome.leftover:
+            many = outcome.leftover > 1
             message += (f"{'; ' if message else ''}your code left {outcome.leftover} "
-                        f"process{'es' if outcome.leftover > 1 else ''} running after the call "
-                        f"returned; they were killed")
+                        f"process{'es' if many else ''} running after the call returned; "
+                        f"{'they were' if many else 'it was'} killed")
         if outcome.forbidden:
             self._forbidden(outcome.forbidden, f"in case {case.id}")
             status, fraction = "forbidden", 0.0
