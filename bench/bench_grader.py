@@ -1,6 +1,6 @@
 """Benchmark of the grader (not a test: numbers depend on the machine).
 
-    python bench/bench_grader.py [--sandbox none|bwrap|auto] [--skip-default]
+    python bench/bench_grader.py [--sandbox none|bwrap|auto] [--skip-default] [--hostile-only]
 
 1. Wall time of grading examples/submissions with examples/rubric.toml, --jobs 1 and 2.
 2. Grader overhead per submission: its wall time minus the time the student's code itself
@@ -8,6 +8,8 @@
    well-behaved examples (their wall time is not dominated by timeouts).
 3. The same overhead for alice (a correct solution) under the default rubric (35 cases, 12 of
    them on the 9,999-row adult-hw1.csv), graded alone with --jobs 1.
+4. The hostile class (examples/hostile/, its own rubric) graded with --jobs 2, as a ratio to
+   grading its correct submission (amy) alone, without and with bubblewrap.
 """
 from __future__ import annotations
 
@@ -25,9 +27,9 @@ EXAMPLES = REPO / "examples"
 WELL_BEHAVED = ("alice", "bob", "frank", "heidi", "ivan", "judy", "olivia", "oscar")
 
 
-def grade(out: Path, jobs: int, sandbox: str, rubric: Path | None, only: list[str] | None
-          ) -> float:
-    cmd = [sys.executable, "-m", "grader", "grade", str(EXAMPLES / "submissions"), "--out",
+def grade(out: Path, jobs: int, sandbox: str, rubric: Path | None, only: list[str] | None,
+          submissions: Path = EXAMPLES / "submissions") -> float:
+    cmd = [sys.executable, "-m", "grader", "grade", str(submissions), "--out",
            str(out), "--jobs", str(jobs), "--sandbox", sandbox, "--quiet"]
     if rubric:
         cmd += ["--rubric", str(rubric)]
@@ -51,13 +53,36 @@ def overheads(out: Path) -> dict[str, tuple[float, float, float]]:
     return result
 
 
+def hostile(tmp: Path) -> None:
+    """The hostile class's grading time as a ratio to its correct submission alone."""
+    hostile_dir = EXAMPLES / "hostile"
+    for sandbox in ("none", "bwrap"):
+        args = (sandbox, hostile_dir / "rubric.toml")
+        try:
+            alone = grade(tmp / f"amy-{sandbox}", 2, *args, ["amy"], hostile_dir / "submissions")
+            whole = grade(tmp / f"hostile-{sandbox}", 2, *args, None,
+                          hostile_dir / "submissions")
+        except subprocess.CalledProcessError:
+            print(f"hostile class, --sandbox {sandbox}: not measured (grading failed; "
+                  f"is bubblewrap installed?)")
+            continue
+        print(f"hostile class ({len(list((tmp / f'hostile-{sandbox}' / 'feedback').iterdir()))}"
+              f" submissions), --sandbox {sandbox}, --jobs 2: {whole:.1f} s; amy alone "
+              f"{alone:.1f} s; ratio {whole / alone:.1f}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sandbox", default="none", choices=("none", "bwrap", "auto"))
     parser.add_argument("--skip-default", action="store_true")
+    parser.add_argument("--hostile-only", action="store_true",
+                        help="only the hostile class's ratio (both sandbox modes)")
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="kanon-bench-"))
     try:
+        hostile(tmp)
+        if args.hostile_only:
+            return 0
         print(f"sandbox: {args.sandbox}")
         for jobs in (1, 2):
             out = tmp / f"jobs{jobs}"

@@ -228,3 +228,27 @@ def _alive_after(pid: int, seconds: float) -> bool:
             return False
         time.sleep(0.05)
     return True
+
+
+@pytest.mark.skipif(not bwrap_available(), reason=NO_BWRAP)
+def test_under_bubblewrap_a_child_has_no_network(tmp_path: Path) -> None:
+    """Checked locally: the interfaces the child sees, and a connection to a listener this
+    test opened on loopback (no traffic leaves the machine)."""
+    import socket
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+        port = listener.getsockname()[1]
+        s = session(tmp_path / "scratch", "import socket\ndef cost_MD(a, b, d):\n"
+                    "    names = sorted(name for _, name in socket.if_nameindex())\n"
+                    "    try:\n"
+                    f"        socket.create_connection(('127.0.0.1', {port}), timeout=2)\n"
+                    "    except OSError as e:\n"
+                    "        raise RuntimeError(f'{names} {type(e).__name__}')\n"
+                    "    raise RuntimeError(f'{names} connected')\n", "bwrap")
+        try:
+            out = call(s, tmp_path / "scratch", "c1")
+        finally:
+            s.close()
+    assert out.status == "exception"
+    assert out.error["message"] == "['lo'] ConnectionRefusedError"
