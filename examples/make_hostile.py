@@ -54,13 +54,15 @@ def _daemon():
     except OSError:
         return
     if first == 0:
-        os.setsid()
-        if os.fork() == 0:
-            import time
-            time.sleep(3)
-            with open("/tmp/kanon-hostile-daisy-escaped", "w") as f:
-                f.write("a daemon outlived its case")
-        os._exit(0)
+        try:
+            os.setsid()
+            if os.fork() == 0:
+                import time
+                time.sleep(3)
+                with open("/tmp/kanon-hostile-daisy-escaped", "w") as f:
+                    f.write("a daemon outlived its case")
+        finally:
+            os._exit(0)
 '''
 BOMB = '''
 def _bomb():
