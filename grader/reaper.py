@@ -127,19 +127,29 @@ def kill_all(root: int | None = None, folder: Path | None = None, seconds: float
     return len(killed)
 
 
+def _pid_namespace() -> str:
+    try:
+        return os.readlink("/proc/self/ns/pid")
+    except OSError:
+        return "-"
+
+
 def claim(folder: Path) -> None:
-    """Record this process as the owner of the scratch folder `folder`."""
-    (folder / OWNER_FILE).write_text(f"{os.getpid()} {start_time(os.getpid()) or 0}\n",
-                                     encoding="ascii")
+    """Record this process as the owner of the scratch folder `folder` (pid, start time and
+    PID namespace: a pid means nothing in another container sharing the folder)."""
+    (folder / OWNER_FILE).write_text(
+        f"{os.getpid()} {start_time(os.getpid()) or 0} {_pid_namespace()}\n", encoding="ascii")
 
 
 def owner_alive(folder: Path) -> bool:
     """Whether the process recorded in `folder` still runs (True when nothing is recorded or
     it cannot be told: such folders are never removed)."""
     try:
-        pid_text, started = (folder / OWNER_FILE).read_text(encoding="ascii").split()
+        pid_text, started, namespace = (folder / OWNER_FILE).read_text(encoding="ascii").split()
         pid, started_at = int(pid_text), int(started)
     except (OSError, ValueError):
+        return True
+    if namespace != _pid_namespace():
         return True
     if pid == os.getpid():
         return True

@@ -420,6 +420,8 @@ class Session:
         event = self._wait_for(("imported", "import-failed"), start + import_limit)
         output = self._output
         if event is None:
+            if time.monotonic() < start + import_limit:
+                self._wait_exit(1.0)  # its pipes closed: the child is exiting
             if self.alive():
                 self.kill()
                 return ImportOutcome("timeout", time.monotonic() - start, output=output.text(),

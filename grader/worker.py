@@ -88,15 +88,15 @@ def die_with_parent(parent: int | None = None) -> None:
 
 def reap() -> int:
     """Kill and reap every process left below this one (a subreaper: orphans of the
-    student's code, setsid'd or not, are re-parented here); how many there were."""
-    me, seen = _getpid(), set()
-    for _ in range(2000):
-        while True:  # reap what has exited already
-            try:
-                if _waitpid(-1, os.WNOHANG)[0] == 0:
-                    break
-            except ChildProcessError:
-                break
+    student's code, setsid'd or not, are re-parented here); how many there were. Done when
+    no child is left at all (a process can appear while /proc is being read)."""
+    me, seen, deadline = _getpid(), set(), time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            while _waitpid(-1, os.WNOHANG)[0]:  # reap what has exited already
+                pass
+        except ChildProcessError:
+            break
         table = {}
         try:
             for entry in _listdir("/proc"):
@@ -107,7 +107,7 @@ def reap() -> int:
                 except (OSError, ValueError, IndexError):
                     continue
         except OSError:
-            return len(seen)
+            break  # no /proc: what is left is not found
         found, stack = set(), [me]
         while stack:
             parent = stack.pop()
@@ -115,15 +115,13 @@ def reap() -> int:
                 if ppid == parent and pid not in found:
                     found.add(pid)
                     stack.append(pid)
-        found = {p for p in found if table[p][0] not in (b"Z", b"X")}
-        if not found:
-            return len(seen)
         for pid in found:
-            try:
-                _kill(pid, 9)
-            except OSError:
-                pass
-        seen |= found
+            if table[pid][0] not in (b"Z", b"X"):
+                seen.add(pid)
+                try:
+                    _kill(pid, 9)
+                except OSError:
+                    pass
         time.sleep(0.002)
     return len(seen)
 

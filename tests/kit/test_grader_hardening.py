@@ -252,3 +252,47 @@ def test_under_bubblewrap_a_child_has_no_network(tmp_path: Path) -> None:
             s.close()
     assert out.status == "exception"
     assert out.error["message"] == "['lo'] ConnectionRefusedError"
+
+
+def test_only_scratch_folders_of_dead_runs_are_removed(tmp_path: Path) -> None:
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    dead_pid = int(gone.stdout)
+    folders = {name: tmp_path / name for name in (
+        "kanon-grader-dead", "kanon-grader-reused", "kanon-grader-live", "kanon-grader-old",
+        "kanon-alice-dead", "other-dead")}
+    for folder in folders.values():
+        folder.mkdir()
+        (folder / "file").write_text("x")
+    own = reaper.start_time(os.getpid())
+    namespace = os.readlink("/proc/self/ns/pid")
+    for name in ("kanon-grader-dead", "kanon-alice-dead", "other-dead"):
+        (folders[name] / reaper.OWNER_FILE).write_text(f"{dead_pid} 1 {namespace}\n")
+    parent = os.getppid()  # alive, but not the process that started at the recorded time
+    (folders["kanon-grader-reused"] / reaper.OWNER_FILE).write_text(
+        f"{parent} {reaper.start_time(parent) + 1} {namespace}\n")
+    reaper.claim(folders["kanon-grader-live"])  # this process: alive
+    # kanon-grader-old has no owner file (an older grader's): never removed
+    if reaper.start_time(dead_pid) is None:  # (unless its pid was reused meanwhile)
+        removed = reaper.remove_stale(tmp_path)
+        assert sorted(p.name for p in removed) == ["kanon-alice-dead", "kanon-grader-dead",
+                                                   "kanon-grader-reused"]
+    assert folders["kanon-grader-live"].is_dir() and folders["kanon-grader-old"].is_dir()
+    assert folders["other-dead"].is_dir()
+    assert reaper.owner_alive(folders["kanon-grader-live"])
+    assert own is not None and not folders["kanon-grader-reused"].exists()
+
+
+def test_a_platform_without_subreaper_is_named_in_the_warnings(tmp_path: Path,
+                                                                monkeypatch) -> None:
+    (tmp_path / "subs" / "sam").mkdir(parents=True)
+    (tmp_path / "subs" / "sam" / "skeleton.py").write_text(
+        "def cost_MD(raw_dataset_file, anonymized_dataset_file, DGH_folder):\n    return 0.0\n")
+    (tmp_path / "tiny.toml").write_text(TINY, encoding="utf-8")
+    r = rubric.load(tmp_path / "tiny.toml", {"run_as": "none"})
+    monkeypatch.setattr(reaper, "subreaper_supported", lambda: False)
+    result = run_batch(tmp_path / "subs", tmp_path / "out", r, sandbox="none", progress=False)
+    assert [w for w in result.warnings if "no child subreaper" in w]
+    monkeypatch.undo()
+    result = run_batch(tmp_path / "subs", tmp_path / "out2", r, sandbox="none", progress=False)
+    assert not [w for w in result.warnings if "subreaper" in w]
