@@ -28,7 +28,8 @@ import time
 import traceback
 
 _fork, _write, _exit, _waitpid = os.fork, os.write, os._exit, os.waitpid
-_kill, _getpid, _listdir = os.kill, os.getpid, os.listdir
+_kill, _getpid, _listdir, _open = os.kill, os.getpid, os.listdir, open  # the student's code
+_sleep, _monotonic = time.sleep, time.monotonic  # may replace the originals; reap() needs them
 _dumps, _perf = json.dumps, time.perf_counter
 TRACEBACK_CHARS = 6000
 MESSAGE_CHARS = 2000
@@ -90,8 +91,8 @@ def reap() -> int:
     """Kill and reap every process left below this one (a subreaper: orphans of the
     student's code, setsid'd or not, are re-parented here); how many there were. Done when
     no child is left at all (a process can appear while /proc is being read)."""
-    me, seen, deadline = _getpid(), set(), time.monotonic() + 10
-    while time.monotonic() < deadline:
+    me, seen, deadline = _getpid(), set(), _monotonic() + 10
+    while _monotonic() < deadline:
         try:
             while _waitpid(-1, os.WNOHANG)[0]:  # reap what has exited already
                 pass
@@ -101,7 +102,7 @@ def reap() -> int:
         try:
             for entry in _listdir("/proc"):
                 try:
-                    with open(f"/proc/{entry}/stat", "rb") as f:
+                    with _open(f"/proc/{entry}/stat", "rb") as f:
                         fields = f.read().rpartition(b")")[2].split()
                     table[int(entry)] = (fields[0], int(fields[1]))
                 except (OSError, ValueError, IndexError):
@@ -122,7 +123,7 @@ def reap() -> int:
                     _kill(pid, 9)
                 except OSError:
                     pass
-        time.sleep(0.002)
+        _sleep(0.002)
     return len(seen)
 
 
