@@ -15,6 +15,7 @@ import pytest
 from grader import reaper, rubric
 from grader.runner import run_batch
 from grader.sandbox import Limits, Session, bwrap_available
+from test_grader_runner import TINY as RUNNER_TINY
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
@@ -77,6 +78,21 @@ def test_a_setsid_double_fork_does_not_outlive_its_case(tmp_path: Path, mode: st
     finally:
         s.close()
     time.sleep(3.5)  # longer than the daemon sleeps before writing
+    assert not marker.exists()
+    assert wait_until_gone(scratch) == set()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_timeout_kills_the_detached_daemons_too(tmp_path: Path, mode: str) -> None:
+    scratch = tmp_path / "scratch"
+    marker = scratch / "late-marker"
+    s = session(scratch, DAEMON + f"def cost_MD(a, b, d):\n    _daemon({str(marker)!r})\n"
+                "    while True:\n        pass\n", mode)
+    try:
+        assert call(s, scratch, "c1", limit=1.0).status == "timeout"
+    finally:
+        s.close()
+    time.sleep(3.5)
     assert not marker.exists()
     assert wait_until_gone(scratch) == set()
 
@@ -160,22 +176,7 @@ time.sleep(120)
 def cost_MD(raw_dataset_file, anonymized_dataset_file, DGH_folder):
     return 0.0
 """
-TINY = f"""\
-[settings]
-time_limit = 2
-import_time_limit = 120
-cases_dir = "{REPO / 'grader' / 'cases'}"
-
-[[part]]
-function = "cost_MD"
-points = 4
-
-[[part.case]]
-name = "unbalanced hierarchies, intervals"
-data = "hidden/unbalanced"
-anonymized = "anonymized/intervals.csv"
-hidden = true
-"""
+TINY = RUNNER_TINY.replace("import_time_limit = 5", "import_time_limit = 120")
 
 
 @pytest.mark.parametrize("mode", MODES)
