@@ -88,7 +88,7 @@ def descendants(root: int, table: dict[int, tuple[str, int]] | None = None) -> s
 def marked(folder: Path) -> set[int]:
     """Live processes whose environment names `folder` (HOME and TMPDIR of every child lie
     inside its scratch folder), whatever their parent now is."""
-    needle = b"=" + os.fsencode(str(folder)) + b"/"
+    prefix = os.fsencode(str(folder)) + b"/"
     found = set()
     for pid, (state, _) in _processes().items():
         if pid == os.getpid() or state in ("Z", "X"):
@@ -98,7 +98,7 @@ def marked(folder: Path) -> set[int]:
                 environ = f.read()
         except OSError:
             continue
-        if any(needle in b"=" + entry.partition(b"=")[2] + b"/"
+        if any((entry.partition(b"=")[2] + b"/").startswith(prefix)
                for entry in environ.split(b"\0")):
             found.add(pid)
     return found
