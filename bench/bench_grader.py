@@ -1,6 +1,6 @@
 """Benchmark of the grader (not a test: numbers depend on the machine).
 
-    python bench/bench_grader.py [--sandbox none|bwrap|auto] [--skip-default]
+    python bench/bench_grader.py [--sandbox none|bwrap|auto] [--skip-default] [--hostile-only]
 
 1. Wall time of grading examples/submissions with examples/rubric.toml, --jobs 1 and 2.
 2. Grader overhead per submission: its wall time minus the time the student's code itself
@@ -16,6 +16,8 @@
    under the default rubric with --jobs 2: wall time, and each student's score next to the
    score its labels give (--skip-realistic to leave it out: plain Python on the adult data
    takes minutes).
+7. The hostile class (examples/hostile/, its own rubric) graded with --jobs 2, as a ratio to
+   grading its correct submission (amy) alone, without and with bubblewrap.
 """
 from __future__ import annotations
 
@@ -34,9 +36,9 @@ WELL_BEHAVED = ("alice", "bob", "frank", "heidi", "ivan", "judy", "olivia", "osc
 
 
 def grade(out: Path, jobs: int, sandbox: str, rubric: Path | None, only: list[str] | None,
-          submissions: Path = EXAMPLES / "submissions") -> float:
+          submissions: Path = EXAMPLES / "submissions", extra: tuple[str, ...] = ()) -> float:
     cmd = [sys.executable, "-m", "grader", "grade", str(submissions), "--out",
-           str(out), "--jobs", str(jobs), "--sandbox", sandbox, "--quiet"]
+           str(out), "--jobs", str(jobs), "--sandbox", sandbox, "--quiet", *extra]
     if rubric:
         cmd += ["--rubric", str(rubric)]
     if only:
@@ -74,8 +76,10 @@ def realistic(tmp: Path, sandbox: str) -> None:
     from grader import rubric as rubric_mod
     folder = REPO / "tests" / "kit" / "realistic_class"
     labels = tomllib.loads((folder / "labels.toml").read_text(encoding="utf-8"))
-    out = tmp / "realistic"
-    wall = grade(out, 2, sandbox, None, None, folder)
+    out, subs = tmp / "realistic", tmp / "realistic-subs"
+    for student in labels:
+        shutil.copytree(folder / student, subs / student)
+    wall = grade(out, 2, sandbox, None, None, subs, ("--id-pattern", "^(?P<id>.+)$"))
     r = rubric_mod.load()
     share = {"full": 1.0, "partial": r.settings["partial_credit"], "zero": 0.0}
     with open(out / "grades.csv", encoding="utf-8", newline="") as f:
@@ -93,14 +97,37 @@ def realistic(tmp: Path, sandbox: str) -> None:
     print(f"  slowest: {slowest(out)}")
 
 
+def hostile(tmp: Path) -> None:
+    """The hostile class's grading time as a ratio to its correct submission alone."""
+    hostile_dir = EXAMPLES / "hostile"
+    for sandbox in ("none", "bwrap"):
+        args = (sandbox, hostile_dir / "rubric.toml")
+        try:
+            alone = grade(tmp / f"amy-{sandbox}", 2, *args, ["amy"], hostile_dir / "submissions")
+            whole = grade(tmp / f"hostile-{sandbox}", 2, *args, None,
+                          hostile_dir / "submissions")
+        except subprocess.CalledProcessError:
+            print(f"hostile class, --sandbox {sandbox}: not measured (grading failed; "
+                  f"is bubblewrap installed?)")
+            continue
+        print(f"hostile class ({len(list((tmp / f'hostile-{sandbox}' / 'feedback').iterdir()))}"
+              f" submissions), --sandbox {sandbox}, --jobs 2: {whole:.1f} s; amy alone "
+              f"{alone:.1f} s; ratio {whole / alone:.1f}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sandbox", default="none", choices=("none", "bwrap", "auto"))
     parser.add_argument("--skip-default", action="store_true")
     parser.add_argument("--skip-realistic", action="store_true")
+    parser.add_argument("--hostile-only", action="store_true",
+                        help="only the hostile class's ratio (both sandbox modes)")
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="kanon-bench-"))
     try:
+        hostile(tmp)
+        if args.hostile_only:
+            return 0
         print(f"sandbox: {args.sandbox}")
         for jobs in (1, 2):
             out = tmp / f"jobs{jobs}"

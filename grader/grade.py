@@ -347,6 +347,11 @@ class _CaseRunner:
             status, message, fraction = self._judge(case, outcome, cwd)
         finally:
             shutil.rmtree(cwd, ignore_errors=True)
+        if outcome.leftover:
+            many = outcome.leftover > 1
+            message += (f"{'; ' if message else ''}your code left {outcome.leftover} "
+                        f"process{'es' if many else ''} running after the call returned; "
+                        f"{'they were' if many else 'it was'} killed")
         if outcome.forbidden:
             self._forbidden(outcome.forbidden, f"in case {case.id}")
             status, fraction = "forbidden", 0.0

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from . import __version__, export
+from . import __version__, export, reaper
 from .errors import UserError
 from .expected import load_manifest, lookup
 from .fsutil import atomic_write_text, dump_json, sha256_bytes, sha256_file
@@ -141,7 +141,9 @@ def run_batch(submissions: Path, out: Path, rubric: Rubric, *, jobs: int | None 
               on_warning: Callable[[str], None] | None = None) -> BatchResult:
     """Grade every submission in `submissions` into `out`; see the module docstring.
     `on_warning` receives each warning as soon as it is known, before grading starts."""
+    reaper.remove_stale(Path(scratch or tempfile.gettempdir()))
     scratch_base = Path(tempfile.mkdtemp(prefix="kanon-grader-", dir=scratch))
+    reaper.claim(scratch_base)
     try:
         return _run_batch(submissions, out, rubric, jobs, sandbox, progress, limit_to,
                           scratch_base, on_warning)
@@ -157,6 +159,10 @@ def _run_batch(submissions: Path, out: Path, rubric: Rubric, jobs: int | None, s
     settings = rubric.settings
     warnings: list[str] = []
     check_installed(list(settings["allowed_packages"]), site_dirs())
+    if not reaper.subreaper_supported():
+        warnings.append("this platform has no child subreaper: processes a submission "
+                        "detaches (setsid, double fork) are only killed by the process-group "
+                        "kill and the scan for its scratch folder")
     run_as = resolve_run_as(str(settings["run_as"]), scratch_base, warnings)
     if run_as is not None:
         scratch_base.chmod(0o711)  # the children pass through to their own scratch folders

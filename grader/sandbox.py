@@ -28,6 +28,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import reaper
+
 WORKER_SOURCE = (Path(__file__).with_name("worker.py")).read_text(encoding="utf-8")
 BLOCKED_MODULES = ("grader", "reference", "tests")
 KIT_ROOT = Path(__file__).resolve().parent.parent
@@ -219,6 +221,7 @@ class CallOutcome:
     output: str = ""
     output_dropped: int = 0
     forbidden: list[str] = field(default_factory=list)
+    leftover: int = 0  # processes the call left running after it returned (then killed)
 
 
 def site_dirs() -> list[str]:
@@ -508,6 +511,7 @@ class Session:
                 continue
             outcome = _unreported(result, event.get("returncode"), time.monotonic() - start)
             outcome.cpu_seconds = event.get("cpu")
+            outcome.leftover = int(event.get("leftover") or 0)
             if (outcome.status == "crash" and outcome.error.get("signal") == "SIGKILL"
                     and outcome.cpu_seconds is not None and outcome.cpu_seconds >= time_limit):
                 outcome.status = "timeout"  # the hard CPU limit, after SIGXCPU was ignored
@@ -527,6 +531,9 @@ class Session:
         """Kill the child's whole process group (the child, its forks and what they started)."""
         if self.proc is None:
             return
+        if self.proc.poll() is None or self.bwrap_hidden is None:
+            # what left the group (setsid) or the tree (its subreaper died) goes too
+            reaper.kill_all(self.proc.pid, None if self.bwrap_hidden else self.scratch)
         try:
             os.killpg(self.proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):

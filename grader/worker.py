@@ -31,7 +31,9 @@ import tempfile
 import time
 import traceback
 
-_fork, _write, _exit, _wait4 = os.fork, os.write, os._exit, os.wait4
+_fork, _write, _exit, _wait4, _waitpid = os.fork, os.write, os._exit, os.wait4, os.waitpid
+_kill, _getpid, _listdir, _open = os.kill, os.getpid, os.listdir, open  # the student's code
+_sleep, _monotonic = time.sleep, time.monotonic  # may replace the originals; reap() needs them
 _dumps, _perf = json.dumps, time.perf_counter
 TRACEBACK_CHARS = 6000
 MESSAGE_CHARS = 2000
@@ -67,6 +69,68 @@ def set_limits(limits: dict) -> None:
     cap(resource.RLIMIT_CPU, limits["import_cpu"], limits["max_cpu"])
 
 
+_LIBC: list = []
+
+
+def _prctl(option: int, value: int) -> bool:
+    """Linux prctl(option, value); False where there is none."""
+    try:
+        if not _LIBC:
+            import ctypes
+            _LIBC.append(ctypes.CDLL(None, use_errno=True).prctl)
+        return _LIBC[0](option, value, 0, 0, 0) == 0
+    except Exception:  # noqa: BLE001 - not Linux, no C library
+        return False
+
+
+def die_with_parent(parent: int | None = None) -> None:
+    """Ask for SIGKILL when the parent dies (PR_SET_PDEATHSIG); exit if it already has."""
+    parent = os.getppid() if parent is None else parent
+    _prctl(1, 9)
+    if os.getppid() != parent:
+        _exit(0)
+
+
+def reap() -> int:
+    """Kill and reap every process left below this one (a subreaper: orphans of the
+    student's code, setsid'd or not, are re-parented here); how many there were. Done when
+    no child is left at all (a process can appear while /proc is being read)."""
+    me, seen, deadline = _getpid(), set(), _monotonic() + 10
+    while _monotonic() < deadline:
+        try:
+            while _waitpid(-1, os.WNOHANG)[0]:  # reap what has exited already
+                pass
+        except ChildProcessError:
+            break
+        table = {}
+        try:
+            for entry in _listdir("/proc"):
+                try:
+                    with _open(f"/proc/{entry}/stat", "rb") as f:
+                        fields = f.read().rpartition(b")")[2].split()
+                    table[int(entry)] = (fields[0], int(fields[1]))
+                except (OSError, ValueError, IndexError):
+                    continue
+        except OSError:
+            break  # no /proc: what is left is not found
+        found, stack = set(), [me]
+        while stack:
+            parent = stack.pop()
+            for pid, (state, ppid) in table.items():
+                if ppid == parent and pid not in found:
+                    found.add(pid)
+                    stack.append(pid)
+        for pid in found:
+            if table[pid][0] not in (b"Z", b"X"):
+                seen.add(pid)
+                try:
+                    _kill(pid, 9)
+                except OSError:
+                    pass
+        _sleep(0.002)
+    return len(seen)
+
+
 class Blocker(importlib.abc.MetaPathFinder):
     """Refuse the kit's own packages (`grader`, `reference`, ...) unless the submission itself
     has a module of that name: a child must not use the staff solution or the grader."""
@@ -98,6 +162,25 @@ def install_guard(deny: list[str]) -> None:
     roots = tuple(os.path.realpath(d).rstrip(os.sep) + os.sep for d in deny if d)
     grader, group = os.getppid(), os.getpgrp()
     realpath, fspath, fsdecode = os.path.realpath, os.fspath, os.fsdecode
+    readlink, normpath, proc = os.readlink, os.path.normpath, f"/proc/{grader}/"
+
+    def grader_process(arg) -> str | None:
+        """Where the grader runs, its environment, files...: /proc/<grader>/ (but its stat)."""
+        try:
+            path = fsdecode(fspath(arg))
+            path = normpath(path if path.startswith("/") else os.path.join(os.getcwd(), path))
+        except (TypeError, ValueError, OSError):
+            return None
+        rest = path[len(proc):] if (path + "/").startswith(proc) else ""
+        if rest and rest.split("/")[0] not in ("stat", "status"):
+            return f"/proc/<grader>/{rest}"
+        return None
+
+    def guarded_readlink(path, *args, **kwargs):
+        if not isinstance(path, int) and grader_process(path):
+            refuse(grader_process(path))
+        return readlink(path, *args, **kwargs)
+    os.readlink = guarded_readlink
 
     def refuse(what: str) -> None:
         if len(FORBIDDEN) < 20:
@@ -110,6 +193,8 @@ def install_guard(deny: list[str]) -> None:
                                              "shutil.copyfile", "shutil.copytree") else args[:1]:
                 if arg is None or isinstance(arg, int):
                     continue
+                if grader_process(arg):
+                    refuse(grader_process(arg))
                 try:
                     path = fsdecode(fspath(arg))
                     real = realpath(path) + os.sep
@@ -468,6 +553,8 @@ def sorted_listings() -> None:
 
 
 def main() -> None:
+    die_with_parent()
+    _prctl(36, 1)  # PR_SET_CHILD_SUBREAPER: orphans of the student's code come back here
     cmd_fd, res_fd = int(sys.argv[1]), int(sys.argv[2])
     commands = os.fdopen(cmd_fd, "r", encoding="utf-8")
     setup = json.loads(commands.readline())
@@ -490,25 +577,29 @@ def main() -> None:
                                       {int(k): v for k, v in setup.get("known", {}).items()})
     except BaseException as error:  # noqa: BLE001 - import failures are reported, then exit
         flush_output()
+        reap()
         send(res_fd, {"event": "import-failed", "seconds": _perf() - start,
                       "forbidden": FORBIDDEN, **outcome_of(error)})
         _exit(0)
     seconds = _perf() - start
     flush_output()
+    reap()
     send(res_fd, {"event": "imported", "seconds": seconds, "forbidden": FORBIDDEN,
                   "functions": function_info(module, setup["functions"]), "dropped": dropped})
     while True:
         line = commands.readline()
         if not line:
+            reap()
             _exit(0)
         message = json.loads(line)
         flush_output()
-        pid = _fork()
+        worker, pid = _getpid(), _fork()
         if pid == 0:
+            die_with_parent(worker)
             run_call(module, message, cmd_fd, res_fd)
         send(res_fd, {"event": "started", "case": message["case"], "pid": pid})
         _, status, usage = _wait4(pid, 0)
-        send(res_fd, {"event": "exited", "case": message["case"],
+        send(res_fd, {"event": "exited", "case": message["case"], "leftover": reap(),
                       "returncode": os.waitstatus_to_exitcode(status),
                       "cpu": usage.ru_utime + usage.ru_stime})
 

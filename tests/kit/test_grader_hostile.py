@@ -1,0 +1,78 @@
+"""The hostile example class (examples/hostile/, built by examples/make_hostile.py), graded end
+to end in both sandbox modes: every submission gets the verdict of the golden file, and
+nothing it started outlives the batch or escapes its scratch folder."""
+from __future__ import annotations
+
+import csv
+import hashlib
+import time
+from pathlib import Path
+
+import pytest
+
+from grader import reaper, rubric
+from grader.runner import run_batch
+from grader.sandbox import bwrap_available
+
+REPO = Path(__file__).resolve().parents[2]
+HOSTILE = REPO / "examples" / "hostile"
+ESCAPED = Path("/tmp/kanon-hostile-daisy-escaped")  # what daisy's daemons write 3 s later
+MODES = ["none", pytest.param("bwrap", marks=pytest.mark.skipif(
+    not bwrap_available(), reason="bubblewrap (bwrap) is missing or cannot create namespaces"))]
+
+
+def read(path: Path) -> dict[str, dict]:
+    with open(path, encoding="utf-8", newline="") as f:
+        return {row["student"]: row for row in csv.DictReader(f)}
+
+
+def digest(folder: Path) -> str:
+    h = hashlib.sha256()
+    for p in sorted(folder.rglob("*")):
+        if p.is_file():
+            h.update(p.relative_to(folder).as_posix().encode() + p.read_bytes())
+    return h.hexdigest()
+
+
+def test_the_hostile_class_is_up_to_date(tmp_path: Path) -> None:
+    import sys
+    sys.path.insert(0, str(REPO / "examples"))
+    try:
+        import make_hostile
+        make_hostile.build(tmp_path / "subs")
+    finally:
+        sys.path.remove(str(REPO / "examples"))
+    fresh = {p.name: p.read_bytes() for p in (tmp_path / "subs").iterdir()}
+    assert fresh == {p.name: p.read_bytes() for p in (HOSTILE / "submissions").iterdir()}
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_hostile_class_gets_fair_verdicts_and_nothing_escapes(tmp_path: Path,
+                                                                 mode: str) -> None:
+    ESCAPED.unlink(missing_ok=True)
+    cases = digest(REPO / "grader" / "cases")
+    base = tmp_path / "scratch"
+    base.mkdir()
+    r = rubric.load(HOSTILE / "rubric.toml", {"run_as": "none"})
+    result = run_batch(HOSTILE / "submissions", tmp_path / "out", r, jobs=2, sandbox=mode,
+                       scratch=base, progress=False)
+    assert result.sandbox == mode and not result.interrupted
+    assert read(tmp_path / "out" / "grades.csv") == read(HOSTILE / "expected-grades.csv")
+    feedback = {p.stem: p.read_text(encoding="utf-8")
+                for p in (tmp_path / "out" / "feedback").iterdir()}
+    for name in ("bomb", "daisy"):  # the processes each call left were killed and said so
+        assert "running after the call returned; " in feedback[name]
+    assert "(the grader)" in feedback["sig"] and "/proc/<grader>/" in feedback["wes"]
+    assert "the forged line above must not count" in feedback["fred"]
+    assert "a link or not a regular file" in feedback["lena"]
+    # nothing of the batch runs any more, its scratch is gone, the cases are unchanged
+    deadline = time.monotonic() + 10
+    while reaper.marked(base) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert reaper.marked(base) == set()
+    assert list(base.iterdir()) == []
+    assert digest(REPO / "grader" / "cases") == cases
+    time.sleep(3.5)  # longer than daisy's daemons wait before writing
+    assert not ESCAPED.exists()
+    assert not Path("/tmp/kanon-hostile-slip.py").exists()
+    assert not Path("/tmp/kanon-hostile-abs.py").exists()
