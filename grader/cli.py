@@ -187,7 +187,8 @@ def _grade(args: argparse.Namespace) -> int:
         print(f"graded {result.graded}, reused {result.cached} in {result.seconds:.1f} s "
               f"(sandbox: {result.sandbox}, student code runs as {who}); see "
               f"{args.out / 'grades.csv'}, {args.out / 'summary.md'} and "
-              f"{args.out / 'feedback'}/", file=sys.stderr)
+              f"{args.out / 'feedback'}/; for the gradebook: {prog_name()} export {args.out} "
+              f"--format canvas|moodle|gradescope --out FILE", file=sys.stderr)
     return 0
 
 
