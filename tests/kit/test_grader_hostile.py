@@ -4,6 +4,7 @@ nothing it started outlives the batch or escapes its scratch folder."""
 from __future__ import annotations
 
 import csv
+import json
 import hashlib
 import time
 from pathlib import Path
@@ -62,7 +63,12 @@ def test_the_hostile_class_gets_fair_verdicts_and_nothing_escapes(tmp_path: Path
                 for p in (tmp_path / "out" / "feedback").iterdir()}
     for name in ("bomb", "daisy"):  # the processes each call left were killed and said so
         assert "running after the call returned; " in feedback[name]
-    assert "(the grader)" in feedback["sig"] and "/proc/<grader>/" in feedback["wes"]
+    for name in ("sig", "wes"):  # refused; the paths are kept for the staff, not shown
+        assert "The access was refused and recorded in your grade record." in feedback[name]
+    tried = {name: json.loads((tmp_path / "out" / "results" / name / "record.json").read_text())
+             ["forbidden_paths"] for name in ("sig", "wes")}
+    assert any("(the grader)" in p for p in tried["sig"])
+    assert any(p.startswith("/proc/<grader>/") for p in tried["wes"])
     assert "the forged line above must not count" in feedback["fred"]
     assert "a link or not a regular file" in feedback["lena"]
     # nothing of the batch runs any more, its scratch is gone, the cases are unchanged

@@ -88,10 +88,10 @@ def test_untouched_skeleton_fails_every_graded_test_cleanly(tmp_path):
 @pytest.mark.parametrize("source, says", [
     ("import sys\nprint('running experiments')\nsys.exit(3)\n", "SystemExit: 3"),
     ("def cost_MD(:\n", "SyntaxError"),
-    ("import pandas\n", "pandas is not available: this course allows only numpy and the "
-                        "standard library (broken.py, line 1)"),
-    ("import os\nimport mytools\n", "mytools is not available: this course allows only numpy "
-                                      "and the standard library (broken.py, line 2)"),
+    ("import pluggy\n", "pluggy is not available: this course allows only numpy and the "
+                        "standard library (broken.py, line 1)"),  # installed here, not allowed
+    ("import os\nimport pytest\n", "pytest is not available: this course allows only numpy "
+                                    "and the standard library (broken.py, line 2)"),
 ])
 def test_a_solution_that_dies_on_import_gets_one_clear_message(tmp_path, source, says):
     solution = tmp_path / "broken.py"

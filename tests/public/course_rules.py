@@ -51,8 +51,9 @@ def _imports(source: str, filename: str) -> list[tuple[str, int]]:
 
 
 def unavailable_imports(solution: Path) -> list[str]:
-    """One message per import of a package the grader does not have, in the solution and in
-    the .py files beside it: 'pandas is not available: ... (skeleton.py, line 3)'."""
+    """One message per import of a package that this machine has but the grader does not
+    allow, in the solution and the .py files beside it that it imports: 'pandas is not
+    available: ... (skeleton.py, line 3)'."""
     allowed = list(course().get("allowed_packages", ["numpy"]))
     folder = solution if solution.is_dir() else solution.parent
     files = [solution] if solution.is_file() else sorted(solution.rglob("*.py"))
@@ -70,10 +71,20 @@ def unavailable_imports(solution: Path) -> list[str]:
                                    str(path)):
             if name in local:
                 todo.append(folder / f"{name}.py")
-            elif name not in known:
+            elif name not in known and installed(name):
                 messages.append(f"{unavailable_message(name, allowed)} "
                                 f"({path.name}, line {line})")
     return messages
+
+
+def installed(name: str) -> bool:
+    """Whether `name` imports on this machine (a module that is nowhere fails on import, with
+    its own message)."""
+    import importlib.util
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
 
 
 def cpu_limit(function: str, rows: int) -> float:
