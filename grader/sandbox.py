@@ -1,9 +1,10 @@
 """Running student code in a child process, never in the grader's own process.
 
 A `Session` is one child (grader/worker.py) that imports the student's module once, under an
-import time limit, in a scratch directory; each `call` then runs in a fork of that child, in
-the case's own directory, under a wall-clock limit enforced here (the whole process group is
-killed) and a CPU limit enforced by the kernel. The child gets a clean environment (HOME and
+import CPU-time limit, in a scratch directory; each `call` then runs in a fork of that child,
+in the case's own directory, under a CPU-time limit enforced by the kernel (what decides a
+verdict) and a generous wall-clock backstop enforced here (`wall_backstop`; the child and all
+it started are killed). The child gets a clean environment (HOME and
 TMPDIR inside the scratch directory, a fixed hash seed), limits on address space, file size,
 processes and open files, stdin from /dev/null, and its output captured up to a cap. With
 `bwrap=True` the child also runs under bubblewrap: no network, a read-only view of the

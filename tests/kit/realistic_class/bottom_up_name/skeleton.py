@@ -1,5 +1,5 @@
 ##############################################################################
-# This skeleton was created by Efehan Guner  (efehanguner21@ku.edu.tr)       #
+# k-anonymity homework skeleton (2023 version of the course)                 #
 # Note: requires Python 3.5+                                                 #
 ##############################################################################
 
@@ -12,8 +12,6 @@ from copy import deepcopy
 import numpy as np
 import datetime
 import time
-
-
 
 
 def read_dataset(dataset_file: str):

@@ -498,10 +498,14 @@ def clustering_anonymizer(raw_dataset_file: str, DGH_folder: str, k: int,
     sum_to_centroids = [0.0] * n
     curr = 0
     while len(unused) >= k:
+        # the row of each column's table for curr's value, then one sum per unused record
+        curr_tables = [pair_cost[j][values[curr][j]] for j in range(M)]
         distances = []
         for i in unused:
             if i != curr:
-                d = dist(values[curr], values[i])
+                d = 0.0
+                for table, value in zip(curr_tables, values[i]):
+                    d += table[value]
                 distances.append((round(d, 9), i, d))
         nearest = heapq.nsmallest(k - 1, distances)  # ties: lowest row index
         members = [curr] + [i for _, i, _ in nearest]
@@ -517,9 +521,12 @@ def clustering_anonymizer(raw_dataset_file: str, DGH_folder: str, k: int,
             if not used[i]:
                 sum_to_centroids[i] += d
         best = unused[0]
+        best_sum = round(sum_to_centroids[best], 9)
         for i in unused:
-            if round(sum_to_centroids[i], 9) > round(sum_to_centroids[best], 9):
+            total = round(sum_to_centroids[i], 9)
+            if total > best_sum:  # strictly larger: ties keep the lowest row index
                 best = i
+                best_sum = total
         curr = best
 
     # leftovers join the EC of their nearest centroid (ties: the earliest EC)

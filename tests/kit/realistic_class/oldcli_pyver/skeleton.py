@@ -1,5 +1,5 @@
 ##############################################################################
-# This skeleton was created by Efehan Guner  (efehanguner21@ku.edu.tr)       #
+# k-anonymity homework skeleton (2023 version of the course)                 #
 # Note: requires Python 3.5+                                                 #
 ##############################################################################
 
@@ -16,8 +16,6 @@ import time
 if sys.version_info[0] < 3 or sys.version_info[1] < 5:
     sys.stdout.write("Requires Python 3.x.\n")
     sys.exit(1)
-
-
 
 
 def read_dataset(dataset_file: str):

@@ -16,7 +16,6 @@ import numpy as np
 import pandas as pd
 
 
-
 EPS = 1e-9
 
 

@@ -499,11 +499,13 @@ def clustering_anonymizer(raw_dataset_file: str, DGH_folder: str, k: int,
     curr = 0
     while len(unused) >= k:
         distances = []
+        x = values[curr]
         for i in unused:
             if i != curr:
-                d = dist(values[curr], values[i])
+                d = dist(x, values[i])
                 distances.append((round(d, 9), i, d))
-        nearest = heapq.nsmallest(k - 1, distances)  # ties: lowest row index
+        distances.sort()  # by rounded distance, then row index
+        nearest = distances[:k - 1]
         members = [curr] + [i for _, i, _ in nearest]
         for i in members:
             used[i] = True
@@ -517,9 +519,11 @@ def clustering_anonymizer(raw_dataset_file: str, DGH_folder: str, k: int,
             if not used[i]:
                 sum_to_centroids[i] += d
         best = unused[0]
+        best_sum = round(sum_to_centroids[best], 9)
         for i in unused:
-            if round(sum_to_centroids[i], 9) > round(sum_to_centroids[best], 9):
+            if round(sum_to_centroids[i], 9) > best_sum:
                 best = i
+                best_sum = round(sum_to_centroids[i], 9)
         curr = best
 
     # leftovers join the EC of their nearest centroid (ties: the earliest EC)

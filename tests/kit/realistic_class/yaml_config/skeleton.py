@@ -16,7 +16,6 @@ import numpy as np
 import yaml
 
 
-
 EPS = 1e-9
 
 
