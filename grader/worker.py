@@ -83,10 +83,11 @@ def _prctl(option: int, value: int) -> bool:
         return False
 
 
-def die_with_parent(parent: int | None = None) -> None:
-    """Ask for SIGKILL when the parent dies (PR_SET_PDEATHSIG); exit if it already has."""
+def die_with_parent(parent: int | None = None, signum: int = 9) -> None:
+    """Ask for `signum` (SIGKILL by default) when the parent dies (PR_SET_PDEATHSIG); exit if
+    it already has."""
     parent = os.getppid() if parent is None else parent
-    _prctl(1, 9)
+    _prctl(1, signum)
     if os.getppid() != parent:
         _exit(0)
 
@@ -552,8 +553,18 @@ def sorted_listings() -> None:
     os.listdir, os.scandir = sorted_listdir, sorted_scandir
 
 
+def orphaned(signum, frame) -> None:
+    """The grader died (the worker's parent-death signal, SIGTERM): kill and reap everything
+    the student's code started, detached daemons included (they were re-parented here), and
+    end, so that a killed grader leaves nothing running in any sandbox mode."""
+    reap()
+    _exit(0)
+
+
 def main() -> None:
-    die_with_parent()
+    import signal
+    signal.signal(signal.SIGTERM, orphaned)
+    die_with_parent(signum=signal.SIGTERM)
     _prctl(36, 1)  # PR_SET_CHILD_SUBREAPER: orphans of the student's code come back here
     cmd_fd, res_fd = int(sys.argv[1]), int(sys.argv[2])
     commands = os.fdopen(cmd_fd, "r", encoding="utf-8")
@@ -582,6 +593,7 @@ def main() -> None:
                       "forbidden": FORBIDDEN, **outcome_of(error)})
         _exit(0)
     seconds = _perf() - start
+    signal.signal(signal.SIGTERM, orphaned)  # again: the student's import may have replaced it
     flush_output()
     reap()
     send(res_fd, {"event": "imported", "seconds": seconds, "forbidden": FORBIDDEN,
@@ -595,6 +607,7 @@ def main() -> None:
         flush_output()
         worker, pid = _getpid(), _fork()
         if pid == 0:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)  # only the worker cleans up
             die_with_parent(worker)
             run_call(module, message, cmd_fd, res_fd)
         send(res_fd, {"event": "started", "case": message["case"], "pid": pid})
