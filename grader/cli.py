@@ -4,7 +4,8 @@
           [--run-as USER|auto|none] ...
     regen [--rubric FILE ...]      regenerate datasets and expected outputs with the reference
     check [--rubric FILE ...]      exit 1 when the stored expected outputs are stale
-    similarity SUBMISSIONS --out FILE [--threshold T]
+    similarity SUBMISSIONS --out pairs.csv [--threshold T] [--archive DIR ...]
+          [--engine auto|copydetect|tokens]   (also writes pairs.html beside the CSV)
     bundle --out student.zip       the student bundle (no reference, grader or hidden cases)
     gradescope --out autograder.zip  a Gradescope autograder running the same grader
 
@@ -61,8 +62,15 @@ def _parser() -> argparse.ArgumentParser:
 
     s = commands.add_parser("similarity", help="similar pairs of solution files")
     s.add_argument("submissions", type=Path)
-    s.add_argument("--out", type=Path, required=True, help="CSV of pairs above the threshold")
-    s.add_argument("--threshold", type=float, default=0.8)
+    s.add_argument("--out", type=Path, required=True,
+                   help="CSV of pairs at or above the threshold; the HTML side-by-side report "
+                        "goes beside it (same name, .html)")
+    s.add_argument("--threshold", type=float, default=None,
+                   help="lowest score listed (default: copydetect 0.5, token matcher 0.8)")
+    s.add_argument("--archive", type=Path, nargs="+", action="extend", default=[],
+                   metavar="DIR", help="past years' submissions to compare the class with")
+    s.add_argument("--engine", choices=("auto", "copydetect", "tokens"), default="auto",
+                   help="auto (default): copydetect when installed, else the token matcher")
     s.add_argument("--rubric", type=Path, default=None, help="for the student id pattern")
     s.add_argument("--id-pattern", default=None)
 
@@ -131,9 +139,16 @@ def _check(args: argparse.Namespace) -> int:
 def _similarity(args: argparse.Namespace) -> int:
     from . import rubric as rubric_mod
     from .similarity import run_similarity
+    from .similarity import INSTALL_HINT, copydetect_available
     rubric = rubric_mod.load(args.rubric, {"student_id_pattern": args.id_pattern})
-    pairs = run_similarity(args.submissions, args.out, rubric, args.threshold)
-    print(f"{pairs} pair(s) at or above {args.threshold:g}; see {args.out}", file=sys.stderr)
+    if args.engine == "auto" and not copydetect_available():
+        print(INSTALL_HINT, file=sys.stderr)
+    done = run_similarity(args.submissions, args.out, rubric, args.threshold, args.archive,
+                          args.engine)
+    print(f"{len(done.pairs)} pair(s) at or above {done.threshold:g} ({done.engine}, "
+          f"{done.compared} submissions" + (f", {done.archived} archived" if done.archived
+                                            else "") + f"); see {args.out} and {done.html}. "
+          "A pointer for a human, not a verdict.", file=sys.stderr)
     return 0
 
 
