@@ -145,6 +145,9 @@ def _similarity(args: argparse.Namespace) -> int:
         print(INSTALL_HINT, file=sys.stderr)
     done = run_similarity(args.submissions, args.out, rubric, args.threshold, args.archive,
                           args.engine)
+    if args.out.name == "pairs.csv" and (args.out.parent / "summary.json").is_file():
+        from .dashboard import write_dashboard  # a graded folder: its dashboard lists the pairs
+        print(f"updated {write_dashboard(args.out.parent)}", file=sys.stderr)
     print(f"{len(done.pairs)} pair(s) at or above {done.threshold:g} ({done.engine}, "
           f"{done.compared} submissions" + (f", {done.archived} archived" if done.archived
                                             else "") + f"); see {args.out} and {done.html}. "
