@@ -14,20 +14,40 @@ th{background:#f3f3f3}td.n{text-align:right}.caveat{background:#fff8e1;padding:.
 border-left:4px solid #f0b400}.pair{margin-top:2em}.side{display:flex;gap:1em}
 .side>div{flex:1;min-width:0}pre{background:#fafafa;border:1px solid #ddd;padding:.5em;
 font-size:12px;overflow:auto;max-height:40em;white-space:pre}mark{background:#ffd6d6}
+.cut{color:#888;font-style:italic}
 """
 
 
+CONTEXT = 3  # unshared lines kept around each highlighted stretch
+
+
+def _gap(text: str, first: bool, last: bool) -> str:
+    """An unshared stretch: escaped, its middle cut to a one-line marker when long."""
+    lines = text.split("\n")
+    keep_head = 0 if first else CONTEXT + 1
+    keep_tail = 0 if last else CONTEXT + 1
+    if len(lines) <= keep_head + keep_tail + 1:
+        return html.escape(text)
+    cut = len(lines) - keep_head - keep_tail
+    marker = f'<span class="cut">[... {cut} line(s) not shared ...]</span>'
+    return (html.escape("\n".join(lines[:keep_head])) + ("\n" if keep_head else "") + marker
+            + ("\n" if keep_tail else "") + html.escape("\n".join(lines[len(lines) - keep_tail:])))
+
+
 def _highlighted(source: str, spans: list[tuple[int, int]]) -> str:
-    """The source, HTML-escaped, with each span in <mark>."""
+    """The source, HTML-escaped, with each span in <mark>; long unshared stretches are cut
+    to a few lines of context (the whole file when there is no span)."""
+    if not spans:
+        return html.escape(source)
     parts, at = [], 0
     for start, end in spans:
         start, end = max(start, at), min(end, len(source))
         if start >= end:
             continue
-        parts += [html.escape(source[at:start]), "<mark>", html.escape(source[start:end]),
-                  "</mark>"]
+        parts += [_gap(source[at:start], first=at == 0, last=False), "<mark>",
+                  html.escape(source[start:end]), "</mark>"]
         at = end
-    parts.append(html.escape(source[at:]))
+    parts.append(_gap(source[at:], first=False, last=True))
     return "".join(parts)
 
 
