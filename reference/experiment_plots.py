@@ -89,7 +89,7 @@ def _plot(results: list[Result], metric: str, sweep: str, l_k: int, dataset: str
         top = max([top] + [hi for _, hi in _random_spread(results, metric).values()])
     ax.set_ylim(0, top * 1.08 if top > 0 else 1)
     ax.yaxis.set_major_formatter(FuncFormatter(
-        lambda v, _: f"{v:,.0f}" if metric != "seconds" else f"{v:.2f}"))
+        lambda v, _: f"{v:,.0f}" if metric != "seconds" else f"{v:.3g}"))
     ax.set_title(f"{title}" + (f" ({dataset})" if dataset else ""))
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
