@@ -5,7 +5,8 @@
     export DIR --format canvas|moodle|gradescope [--roster FILE] --out FILE
     regen [--rubric FILE ...]      regenerate datasets and expected outputs with the reference
     check [--rubric FILE ...]      exit 1 when the stored expected outputs are stale
-    similarity SUBMISSIONS --out FILE [--threshold T]
+    similarity SUBMISSIONS --out pairs.csv [--threshold T] [--archive DIR ...]
+          [--engine auto|copydetect|tokens]   (also writes pairs.html beside the CSV)
     bundle --out student.zip       the student bundle (no reference, grader or hidden cases)
     gradescope --out autograder.zip  a Gradescope autograder running the same grader
 
@@ -113,14 +114,20 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                         "examples/rubric.toml)")
 
     s = commands.add_parser("similarity", help="similar pairs of solution files",
-                            description="List pairs of submissions whose code is alike "
-                            "(a pointer for a human, not a verdict).")
+                            description="List pairs of submissions whose code is alike, "
+                            "within the class and against past years' archives, with a side-by-"
+                            "side HTML report (a pointer for a human, not a verdict).")
     s.add_argument("submissions", type=Path, metavar="SUBMISSIONS",
                    help="folder of zips/folders/files, or one 'download all' zip")
     s.add_argument("--out", type=Path, required=True, metavar="CSV",
-                   help="CSV of pairs at or above the threshold")
-    s.add_argument("--threshold", type=float, default=0.8, metavar="T",
-                   help="share of the smaller submission found in the other (default: 0.8)")
+                   help="CSV of pairs at or above the threshold; the HTML side-by-side report "
+                        "goes beside it (same name, .html)")
+    s.add_argument("--threshold", type=float, default=None, metavar="T",
+                   help="lowest score listed (default: copydetect 0.5, token matcher 0.8)")
+    s.add_argument("--archive", type=Path, nargs="+", action="extend", default=[],
+                   metavar="DIR", help="past years' submissions to compare the class with")
+    s.add_argument("--engine", choices=("auto", "copydetect", "tokens"), default="auto",
+                   help="auto (default): copydetect when installed, else the token matcher")
     s.add_argument("--rubric", type=Path, default=None, metavar="TOML",
                    help="rubric whose student_id_pattern names the students")
     s.add_argument("--id-pattern", default=None, metavar="REGEX",
@@ -265,12 +272,22 @@ def _check(args: argparse.Namespace) -> int:
 def _similarity(args: argparse.Namespace) -> int:
     from . import rubric as rubric_mod
     from .similarity import run_similarity
-    if not 0 <= args.threshold <= 1:
+    from .similarity import INSTALL_HINT, copydetect_available
+    if args.threshold is not None and not 0 <= args.threshold <= 1:
         raise UserError("--threshold must be between 0 and 1")
     _writable_file(args.out)
     rubric = rubric_mod.load(args.rubric, {"student_id_pattern": args.id_pattern})
-    pairs = run_similarity(args.submissions, args.out, rubric, args.threshold)
-    print(f"{pairs} pair(s) at or above {args.threshold:g}; see {args.out}", file=sys.stderr)
+    if args.engine == "auto" and not copydetect_available():
+        print(INSTALL_HINT, file=sys.stderr)
+    done = run_similarity(args.submissions, args.out, rubric, args.threshold, args.archive,
+                          args.engine)
+    if args.out.name == "pairs.csv" and (args.out.parent / "summary.json").is_file():
+        from .dashboard import write_dashboard  # a graded folder: its dashboard lists the pairs
+        print(f"updated {write_dashboard(args.out.parent)}", file=sys.stderr)
+    print(f"{len(done.pairs)} pair(s) at or above {done.threshold:g} ({done.engine}, "
+          f"{done.compared} submissions" + (f", {done.archived} archived" if done.archived
+                                            else "") + f"); see {args.out} and {done.html}. "
+          "A pointer for a human, not a verdict.", file=sys.stderr)
     return 0
 
 

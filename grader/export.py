@@ -5,6 +5,7 @@ Files under DIR (all written atomically, deterministic bytes: sorted, no timesta
   feedback/<student>.md          what each case did, the first failing property or row
   results/<student>/results.json Gradescope's format (tests with name, score, max_score, ...)
   summary.md, summary.json       counts per status, score distribution, per-case pass rates
+  summary.html                   the class dashboard (grader/dashboard.py)
   timings.csv                    seconds per import and call (varies run to run; kept apart)
 """
 from __future__ import annotations
@@ -217,3 +218,5 @@ def write_batch(out: Path, records: list[dict], rubric: Rubric) -> None:
     atomic_write_text(out / "summary.md", md)
     atomic_write_text(out / "summary.json", dump_json(data))
     atomic_write_text(out / "timings.csv", timings_csv(records))
+    from .dashboard import write_dashboard
+    write_dashboard(out)

@@ -1,23 +1,35 @@
 """Similarity between submissions' solution files, for a TA to look at (never a verdict).
 
-Each submission's Python files (the chosen solution and the .py files beside it) are
-tokenized; comments, docstrings and layout are dropped, identifiers become ID, strings STR
-and numbers NUM, so renaming variables or rewording comments changes nothing. A submission's
-fingerprint is the set of hashes of its runs of K consecutive tokens. Runs that come from the
-kit's own skeleton.py, or that more than half of the submissions share, are common ground and
-ignored. The similarity of two submissions is |A & B| / min(|A|, |B|): how much of the smaller
-one also appears in the other. Pairs at or above the threshold are written, most similar
-first. Same inputs, same output bytes.
+    python -m grader similarity SUBMISSIONS --out pairs.csv [--threshold T]
+        [--archive DIR ...] [--engine auto|copydetect|tokens]
+
+Writes pairs.csv (student_a, student_b, similarity, a_in_b, b_in_a, shared; most similar
+first) and, beside it, pairs.html: every listed pair side by side, the shared code
+highlighted. A student of an --archive folder (past years' submissions, any layout `grade`
+accepts) is named `<folder name>/<id>`; archived submissions are compared with this class,
+not with each other. Same inputs, same output bytes.
+
+Engines: copydetect (similarity_copydetect.py) when installed (the similarity extra), else
+this module's token matcher, with a one-line message saying how to install copydetect. The
+token matcher: each submission's Python files (the chosen solution and the .py files beside
+it) are tokenized; comments, docstrings and layout are dropped, identifiers become ID,
+strings STR and numbers NUM, so renaming variables or rewording comments changes nothing. A
+submission's fingerprint is the set of hashes of its runs of K consecutive tokens. Runs that
+come from the kit's own skeleton.py, or that more than half of the submissions share, are
+common ground and ignored. The similarity of two submissions is |A & B| / min(|A|, |B|): how
+much of the smaller one also appears in the other.
 """
 from __future__ import annotations
 
 import csv
 import hashlib
+import importlib.util
 import io
 import keyword
 import shutil
 import tempfile
 import tokenize
+from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
 
@@ -28,6 +40,41 @@ from .rubric import Rubric
 from .solution import choose
 
 K = 12  # tokens per fingerprinted run
+THRESHOLD = 0.8  # the token matcher's default threshold
+ENGINES = ("auto", "copydetect", "tokens")
+INSTALL_HINT = ('copydetect is not installed: using the built-in token matcher (no highlighted '
+                'report); for copydetect run pip install -e ".[similarity]" '
+                '(or pip install copydetect)')
+CAVEAT = ("A high score is a pointer for a human, not a verdict: read both files before "
+          "concluding anything.")
+
+
+@dataclass
+class Pair:
+    """Two submissions alike: b may be an archived one. a_in_b is the share of a's code
+    found in b; score the larger share; shared the matched amount (copydetect: characters of
+    filtered code in a; tokens: shared runs); spans the matched (start, end) characters."""
+
+    a: str
+    b: str
+    score: float
+    a_in_b: float
+    b_in_a: float
+    shared: int
+    spans_a: list[tuple[int, int]] = field(default_factory=list)
+    spans_b: list[tuple[int, int]] = field(default_factory=list)
+
+
+@dataclass
+class Outcome:
+    """What run_similarity wrote."""
+
+    pairs: list[Pair]
+    engine: str
+    threshold: float
+    html: Path
+    compared: int  # submissions of the class
+    archived: int  # archived submissions
 SKIP = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
         tokenize.ENCODING, tokenize.ENDMARKER}
 KIT_SKELETON = Path(__file__).resolve().parent.parent / "skeleton.py"
@@ -86,51 +133,97 @@ def submission_source(folder: Path) -> str:
     return "\n".join(f.read_text(encoding="utf-8", errors="replace") for f in files)
 
 
-def similar_pairs(fingerprints: dict[str, set[str]], common: set[str], threshold: float
-                  ) -> list[tuple[str, str, float, int]]:
-    """(student a, student b, similarity, shared runs) at or above the threshold."""
+def similar_pairs(fingerprints: dict[str, set[str]], common: set[str], threshold: float,
+                  archive: dict[str, set[str]] | None = None) -> list[Pair]:
+    """The token matcher's pairs at or above the threshold (class x class, class x archive)."""
+    archive = archive or {}
     counts: dict[str, int] = {}
     for fp in fingerprints.values():
         for h in fp:
             counts[h] = counts.get(h, 0) + 1
     crowd = {h for h, n in counts.items() if len(fingerprints) >= 4 and n > len(fingerprints) / 2}
-    own = {s: fp - common - crowd for s, fp in fingerprints.items()}
+    own = {s: fp - common - crowd for s, fp in {**fingerprints, **archive}.items()}
+    names = sorted(fingerprints)
     pairs = []
-    for a, b in combinations(sorted(own), 2):
+    for a, b in list(combinations(names, 2)) + [(a, b) for a in names for b in sorted(archive)]:
         if not own[a] or not own[b]:
             continue
         shared = len(own[a] & own[b])
         score = shared / min(len(own[a]), len(own[b]))
         if score >= threshold:
-            pairs.append((a, b, round(score, 4), shared))
-    pairs.sort(key=lambda p: (-p[2], p[0], p[1]))
+            pairs.append(Pair(a, b, round(score, 4), round(shared / len(own[a]), 4),
+                              round(shared / len(own[b]), 4), shared))
+    pairs.sort(key=lambda p: (-p.score, p.a, p.b))
     return pairs
 
 
-def run_similarity(submissions: Path, out: Path, rubric: Rubric, threshold: float) -> int:
-    """Write the CSV of similar pairs; returns how many pairs it lists."""
+def copydetect_available() -> bool:
+    return importlib.util.find_spec("copydetect") is not None
+
+
+def load_sources(submissions: Path, rubric: Rubric, prefix: str = "") -> dict[str, str]:
+    """Each submission's Python source (solution first), by student id (with prefix)."""
     caps = Caps(max_bytes=int(rubric.settings["max_archive_mb"]) * 2**20,
                 max_files=int(rubric.settings["max_archive_files"]))
     work = Path(tempfile.mkdtemp(prefix="kanon-similarity-"))
+    sources: dict[str, str] = {}
     try:
         subs = discover(submissions.resolve(), work, rubric.id_pattern, caps)
         if not subs:
             raise UserError(f"no submissions found in {submissions}")
-        fingerprints: dict[str, set[str]] = {}
         for sub in subs:
             try:
                 folder = unpack(sub, work / "unpacked" / sub.student, rubric.id_pattern, caps)
             except ArchiveProblem:
                 continue
-            fingerprints[sub.student] = fingerprint(submission_source(folder))
+            sources[prefix + sub.student] = submission_source(folder)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    common = fingerprint(KIT_SKELETON.read_text(encoding="utf-8")) if KIT_SKELETON.is_file() \
-        else set()
-    pairs = similar_pairs(fingerprints, common, threshold)
+    return sources
+
+
+def find_pairs(current: dict[str, str], archive: dict[str, str], engine: str,
+               threshold: float | None) -> tuple[list[Pair], str, float]:
+    """(pairs, engine used, threshold used). engine "auto" is copydetect when installed."""
+    skeleton = KIT_SKELETON.read_text(encoding="utf-8") if KIT_SKELETON.is_file() else ""
+    if engine == "copydetect" or (engine == "auto" and copydetect_available()):
+        from . import similarity_copydetect as cd
+        used = cd.THRESHOLD if threshold is None else threshold
+        return cd.similar_pairs(current, archive, skeleton, used), "copydetect", used
+    used = THRESHOLD if threshold is None else threshold
+    pairs = similar_pairs({s: fingerprint(t) for s, t in current.items()},
+                          fingerprint(skeleton) if skeleton else set(), used,
+                          {s: fingerprint(t) for s, t in archive.items()})
+    return pairs, "tokens", used
+
+
+def pairs_csv(pairs: list[Pair]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["student_a", "student_b", "similarity", "shared_runs"])
-    writer.writerows(pairs)
-    atomic_write_text(out, buffer.getvalue())
-    return len(pairs)
+    writer.writerow(["student_a", "student_b", "similarity", "a_in_b", "b_in_a", "shared"])
+    writer.writerows([p.a, p.b, p.score, p.a_in_b, p.b_in_a, p.shared] for p in pairs)
+    return buffer.getvalue()
+
+
+def run_similarity(submissions: Path, out: Path, rubric: Rubric, threshold: float | None = None,
+                   archives: list[Path] | tuple[Path, ...] = (), engine: str = "auto"
+                   ) -> Outcome:
+    """Write the CSV of similar pairs and its HTML report (same name, .html) beside it."""
+    from .similarity_report import report_html
+    if engine not in ENGINES:
+        raise UserError(f"--engine must be one of {', '.join(ENGINES)}")
+    if engine == "copydetect" and not copydetect_available():
+        raise UserError(INSTALL_HINT.split(":")[0] + '; pip install -e ".[similarity]"')
+    for folder in archives:
+        if not folder.exists():
+            raise UserError(f"archive not found: {folder}")
+    current = load_sources(submissions, rubric)
+    archive: dict[str, str] = {}
+    for folder in archives:
+        archive.update(load_sources(folder, rubric, prefix=f"{folder.resolve().name}/"))
+    pairs, used, used_threshold = find_pairs(current, archive, engine, threshold)
+    html_path = out.with_suffix(".html")
+    atomic_write_text(out, pairs_csv(pairs))
+    atomic_write_text(html_path, report_html(pairs, {**current, **archive}, used,
+                                             used_threshold, len(current), len(archive)))
+    return Outcome(pairs, used, used_threshold, html_path, len(current), len(archive))
