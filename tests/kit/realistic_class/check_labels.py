@@ -179,6 +179,7 @@ def child(spec: dict) -> dict:
     import signal
 
     solution = Path(spec["solution"])
+    sys.dont_write_bytecode = True  # leave no __pycache__ in the submission folders
     sys.path.insert(0, str(solution.parent))
     sys.meta_path.insert(0, _Blocker(str(solution.parent)))
     sys.argv = ["grader-worker"]
