@@ -15,6 +15,7 @@ import numpy as np
 
 from ..costs import _Column
 from ..dgh import DGH, read_dgh, read_dgh_folder
+from ..generalize import parse_interval
 from ..io import Table, read_table
 
 __all__ = ["Release", "equivalence_classes", "load_release"]
@@ -61,6 +62,28 @@ class Release:
     @property
     def sensitive_name(self) -> str:
         return self.raw.header[self.sensitive]
+
+
+class _CachedColumn(_Column):
+    """The cost rules of reference/costs.py, with the LCA of an interval cell computed once per
+    cell (not once per raw value) for leaf raw values."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.intervals: dict[str, tuple[float, float, int, float]] = {}
+
+    def _cost(self, raw: str, cell: str) -> tuple[int, float] | str:
+        dgh = self.dgh
+        raw_node = dgh.index[raw]
+        leaf = dgh.is_leaf(raw_node)
+        hit = self.intervals.get(cell) if leaf else None
+        if hit is not None and hit[0] <= float(raw) <= hit[1]:
+            return int(dgh.depth[raw_node]) - hit[2], hit[3]
+        result = super()._cost(raw, cell)
+        if leaf and not isinstance(result, str) and cell not in dgh.index:
+            lo, hi = parse_interval(cell)
+            self.intervals[cell] = (lo, hi, int(dgh.depth[raw_node]) - result[0], result[1])
+        return result
 
 
 def _ncp(dgh: DGH, cell: str, lm: float) -> float:
@@ -121,24 +144,32 @@ def load_release(raw_file: str, anon_file: str, dgh_folder: str, sensitive: str 
     lm = np.zeros((n, m), dtype=np.float64)
     ncp = np.zeros((n, m), dtype=np.float64)
     qi = set(qi_columns)
+    errors: list[tuple[int, int, str]] = []  # (row, QI position, message): report the first
     for j, (c, dgh) in enumerate(zip(qi_columns, dghs)):
         raw_values = [r[c] for r in raw.rows]
         for number, value in enumerate(raw_values, start=1):
             if value not in dgh.index:
                 raise ValueError(f"{raw_file}: data row {number}, column {header[c]!r}: value "
                                  f"{value!r} is not a label of {dgh.path}")
-        column = _Column(header[c], dgh, raw_values)
-        seen: dict[tuple[str, str], tuple[int, float, float]] = {}
-        for r, (raw_row, anon_row) in enumerate(zip(raw.rows, anon.rows)):
-            key = (raw_row[c], anon_row[c])
-            costs = seen.get(key)
-            if costs is None:
-                result = column.cost(*key)
-                if isinstance(result, str):
-                    raise ValueError(f"{anon_file}: data row {r + 1}, column {header[c]!r}: "
-                                     f"{result}")
-                costs = seen[key] = (*result, _ncp(dgh, key[1], result[1]))
-            md[r, j], lm[r, j], ncp[r, j] = costs
+        column = _CachedColumn(header[c], dgh, raw_values)
+        unique: dict[tuple[str, str], int] = {}
+        pair_of_row = np.fromiter(
+            (unique.setdefault((a, r[c]), len(unique)) for a, r in zip(raw_values, anon.rows)),
+            dtype=np.int64, count=n)
+        table = np.zeros((len(unique), 3))
+        for i, key in enumerate(unique):
+            result = column.cost(*key)
+            if isinstance(result, str):
+                row = int(np.flatnonzero(pair_of_row == i)[0])
+                errors.append((row, j, f"{anon_file}: data row {row + 1}, column "
+                                       f"{header[c]!r}: {result}"))
+                break  # pairs are numbered in row order: this is the column's first bad row
+            table[i] = (*result, _ncp(dgh, key[1], result[1]))
+        md[:, j] = table[pair_of_row, 0]
+        lm[:, j] = table[pair_of_row, 1]
+        ncp[:, j] = table[pair_of_row, 2]
+    if errors:
+        raise ValueError(min(errors)[2])
     for r, (raw_row, anon_row) in enumerate(zip(raw.rows, anon.rows)):
         if raw_row != anon_row:
             for c, value in enumerate(raw_row):
