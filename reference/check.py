@@ -120,10 +120,10 @@ def format_report(report: dict) -> str:
            if rec['smallest_integer_c_for_distinct_l'] is not None else ""),
     ]
     for name, t in report["t_closeness"].items():
-        lines.append(f"  t-closeness ({name + ' distance):':<22} {t:.6f}")
+        lines.append(f"  {'t-closeness, ' + name + ' distance:':<31}{t:.6f}")
     if "ordered" not in report["t_closeness"]:
-        lines.append("  t-closeness (ordered distance): not applicable (the sensitive values "
-                     "have no order)")
+        lines.append(f"  {'t-closeness, ordered distance:':<31}not applicable (the sensitive "
+                     f"values have no order)")
     lines += [
         "",
         "utility",
