@@ -304,3 +304,40 @@ def test_bad_inputs_name_the_culprit(tmp_path, capsys):
     assert check.main([good, "--raw", good, "--dghs", str(JOBS / "DGHs"), "--c", "0"]) == 2
     assert "--c must be a positive number" in capsys.readouterr().err
     assert check.main([good, "--dghs", str(JOBS / "DGHs")]) == 2  # --raw is required
+
+
+def test_no_data_rows_is_an_error(tmp_path, capsys):
+    empty = write(tmp_path / "e.csv", "Job,Sex,Disease\n")
+    assert check.main([empty, "--raw", empty, "--dghs", str(JOBS / "DGHs")]) == 1
+    assert "has no data rows" in capsys.readouterr().err
+
+
+# ---- oracle cross-check: the reference's own outputs reach what they were asked for ----
+
+@pytest.mark.parametrize("algorithm, call, k, l", [
+    ("random", lambda r, d, o: __import__("reference").random_anonymizer(r, d, 2, 42, o), 2, 1),
+    ("clustering", lambda r, d, o: __import__("reference").clustering_anonymizer(r, d, 2, o),
+     2, 1),
+    ("bottomup", lambda r, d, o: __import__("reference").bottomup_anonymizer(r, d, 2, 2, o),
+     2, 2),
+    ("mondrian", lambda r, d, o: __import__("reference").mondrian(r, d, 2, o), 2, 1),
+])
+def test_reference_outputs_reach_k_and_l(tmp_path, algorithm, call, k, l):
+    from reference import cost_LM, cost_MD
+    raw, dghs = str(JOBS / "raw.csv"), str(JOBS / "DGHs")
+    out = str(tmp_path / "out.csv")
+    call(raw, dghs, out)
+    rep = check.build_report(load_release(raw, out, dghs))
+    assert rep["k"] >= k and rep["distinct_l"] >= l
+    assert rep["utility"]["MD"] == cost_MD(raw, out, dghs)
+    assert rep["utility"]["LM"] == pytest.approx(cost_LM(raw, out, dghs))
+    assert rep["entropy_l"] <= rep["distinct_l"]
+    assert all(0 <= t <= 1 for t in rep["t_closeness"].values())
+
+
+def test_handout_states_the_worked_figures(repo):
+    text = (repo / "HANDOUT.md").read_text(encoding="utf-8")
+    section = text[text.index("## Beyond k-anonymity"):]
+    for figure in ["t = 31/72", "1.8899", "floor(2 / 1) + 1 = 3", "15/32", "= 9 + 4 + 9 = 22",
+                   "(8 / 3) / 2 = 4/3", "3/16", "ECs / n` = 3/8"]:
+        assert figure in section, figure
