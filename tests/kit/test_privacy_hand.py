@@ -341,3 +341,28 @@ def test_handout_states_the_worked_figures(repo):
     for figure in ["t = 31/72", "1.8899", "floor(2 / 1) + 1 = 3", "15/32", "= 9 + 4 + 9 = 22",
                    "(8 / 3) / 2 = 4/3", "3/16", "ECs / n` = 3/8"]:
         assert figure in section, figure
+
+
+# ---- the measures as functions of files (fixed signatures) ----
+
+def test_file_functions_on_the_jobs_release():
+    from reference.privacy import (distinct_l_of, entropy_l_of, k_anonymity_of,
+                                   recursive_l_of, t_closeness_of)
+    files = (str(JOBS / "raw.csv"), str(JOBS / "anon.csv"), str(JOBS / "DGHs"))
+    tree = str(JOBS / "Disease.txt")
+    assert k_anonymity_of(*files) == 2 and distinct_l_of(*files) == 2
+    assert entropy_l_of(*files) == 1
+    assert recursive_l_of(*files, 2) == 1 and recursive_l_of(*files, 3) == 2
+    assert t_closeness_of(*files, "equal") == pytest.approx(1 / 2)
+    assert t_closeness_of(*files, "ordered", tree) == pytest.approx(31 / 72)
+    assert t_closeness_of(*files, "hierarchical", tree) == pytest.approx(1 / 2)
+    with pytest.raises(ValueError, match="have no order"):
+        t_closeness_of(*files, "ordered")
+    with pytest.raises(ValueError, match="needs the sensitive attribute's hierarchy"):
+        t_closeness_of(*files, "hierarchical")
+    with pytest.raises(ValueError, match="distance must be one of"):
+        t_closeness_of(*files, "Ordered")
+    with pytest.raises(ValueError, match="c must be a positive number"):
+        recursive_l_of(*files, True)
+    with pytest.raises(FileNotFoundError):
+        entropy_l_of(files[0], str(JOBS / "missing.csv"), files[2])
