@@ -20,9 +20,8 @@ import numpy as np
 
 from .privacy import (Release, c_avg, discernibility, distinct_l, entropy_l, entropy_l_real,
                       gcp, homogeneity, lm_total, load_release, md_total, ncp_per_qi,
-                      prosecutor_avg, prosecutor_max, recursive_c, recursive_l,
-                      row_order_matches, ROW_ORDER_NOTE, sensitive_counts, sensitive_domain,
-                      t_closeness)
+                      prosecutor_avg, prosecutor_max, recursive_c, recursive_l, release_counts,
+                      row_order_matches, ROW_ORDER_NOTE, t_closeness)
 
 __all__ = ["build_report", "format_report", "main"]
 
@@ -30,11 +29,7 @@ __all__ = ["build_report", "format_report", "main"]
 def build_report(release: Release, c: float = 2.0, k: int | None = None) -> dict:
     """Every figure of the checker, as a JSON-ready dict."""
     sizes = release.sizes
-    domain, order = sensitive_domain(release.values, release.sensitive_dgh)
-    code = {v: i for i, v in enumerate(domain)}
-    value_codes = np.fromiter((code[v] for v in release.values), dtype=np.int64,
-                              count=release.n)
-    counts = sensitive_counts(release.class_of_row, value_codes, len(sizes), len(domain))
+    counts, domain, order = release_counts(release)
     achieved_k = int(sizes.min())
     l_distinct = distinct_l(counts)
     distribution = np.unique(sizes, return_counts=True)

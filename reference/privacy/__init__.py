@@ -15,7 +15,7 @@ from .diversity import (class_entropies, distinct_l, entropy_l, entropy_l_real, 
 from .risk import (ROW_ORDER_NOTE, homogeneity, prosecutor_avg, prosecutor_max,
                    row_order_matches)
 from .tables import (distinct_l_of, entropy_l_of, k_anonymity_of, recursive_l_of,
-                     t_closeness_of)
+                     release_counts, t_closeness_of)
 from .utility import c_avg, discernibility, gcp, lm_total, md_total, ncp_per_qi
 
 __all__ = ["Release", "equivalence_classes", "load_release",
@@ -26,5 +26,5 @@ __all__ = ["Release", "equivalence_classes", "load_release",
            "ROW_ORDER_NOTE", "homogeneity", "prosecutor_avg", "prosecutor_max",
            "row_order_matches",
            "distinct_l_of", "entropy_l_of", "k_anonymity_of", "recursive_l_of",
-           "t_closeness_of",
+           "release_counts", "t_closeness_of",
            "c_avg", "discernibility", "gcp", "lm_total", "md_total", "ncp_per_qi"]

@@ -13,16 +13,18 @@ from .classes import Release, load_release
 from .closeness import DISTANCES, sensitive_domain, t_closeness
 from .diversity import distinct_l, entropy_l, recursive_l, sensitive_counts
 
-__all__ = ["k_anonymity_of", "distinct_l_of", "entropy_l_of", "recursive_l_of",
-           "t_closeness_of"]
+__all__ = ["release_counts", "k_anonymity_of", "distinct_l_of", "entropy_l_of",
+           "recursive_l_of", "t_closeness_of"]
 
 
-def _counts(release: Release) -> tuple[np.ndarray, list[str], str | None]:
+def release_counts(release: Release) -> tuple[np.ndarray, list[str], str | None]:
+    """(counts, domain, order): counts[e, v] = rows of class e with the v-th sensitive value
+    of `domain` (sensitive_domain's order; `order` says where it comes from)."""
     domain, order = sensitive_domain(release.values, release.sensitive_dgh)
     code = {v: i for i, v in enumerate(domain)}
     values = np.fromiter((code[v] for v in release.values), dtype=np.int64, count=release.n)
-    return (sensitive_counts(release.class_of_row, values, len(release.sizes), len(domain)),
-            domain, order)
+    counts = sensitive_counts(release.class_of_row, values, len(release.sizes), len(domain))
+    return counts, domain, order
 
 
 def _load(raw_dataset_file: str, anonymized_dataset_file: str, DGH_folder: str,
@@ -42,12 +44,14 @@ def k_anonymity_of(raw_dataset_file: str, anonymized_dataset_file: str,
 
 def distinct_l_of(raw_dataset_file: str, anonymized_dataset_file: str, DGH_folder: str) -> int:
     """The smallest number of distinct sensitive values in an equivalence class."""
-    return distinct_l(_counts(_load(raw_dataset_file, anonymized_dataset_file, DGH_folder))[0])
+    release = _load(raw_dataset_file, anonymized_dataset_file, DGH_folder)
+    return distinct_l(release_counts(release)[0])
 
 
 def entropy_l_of(raw_dataset_file: str, anonymized_dataset_file: str, DGH_folder: str) -> int:
     """The largest integer l with entropy >= ln l in every equivalence class."""
-    return entropy_l(_counts(_load(raw_dataset_file, anonymized_dataset_file, DGH_folder))[0])
+    release = _load(raw_dataset_file, anonymized_dataset_file, DGH_folder)
+    return entropy_l(release_counts(release)[0])
 
 
 def recursive_l_of(raw_dataset_file: str, anonymized_dataset_file: str, DGH_folder: str,
@@ -56,7 +60,8 @@ def recursive_l_of(raw_dataset_file: str, anonymized_dataset_file: str, DGH_fold
     if isinstance(c, bool) or not isinstance(c, (int, float, np.integer, np.floating)) \
             or not np.isfinite(c) or not c > 0:
         raise ValueError(f"c must be a positive number, got {c!r}")
-    counts = _counts(_load(raw_dataset_file, anonymized_dataset_file, DGH_folder))[0]
+    release = _load(raw_dataset_file, anonymized_dataset_file, DGH_folder)
+    counts = release_counts(release)[0]
     return recursive_l(counts, float(c))
 
 
@@ -68,7 +73,7 @@ def t_closeness_of(raw_dataset_file: str, anonymized_dataset_file: str, DGH_fold
     if distance not in DISTANCES:
         raise ValueError(f"distance must be one of {', '.join(DISTANCES)}, got {distance!r}")
     release = _load(raw_dataset_file, anonymized_dataset_file, DGH_folder, sensitive_DGH_file)
-    counts, domain, order = _counts(release)
+    counts, domain, order = release_counts(release)
     if distance == "ordered" and order is None:
         raise ValueError(f"{raw_dataset_file}: the values of column {release.sensitive_name!r} "
                          f"have no order (not numbers, not ranges, no hierarchy): the ordered "
