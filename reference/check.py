@@ -82,7 +82,7 @@ def _num(value: float) -> str:
 
 
 def _distribution(dist: dict[str, int], limit: int = 12) -> str:
-    items = [f"{size} x{count}" for size, count in dist.items()]
+    items = [f"{size} x {count}" for size, count in dist.items()]
     more = f", ... ({len(items) - limit} more sizes)" if len(items) > limit else ""
     return ", ".join(items[:limit]) + more
 
@@ -105,7 +105,7 @@ def format_report(report: dict) -> str:
         f"  k (smallest class):            {report['k']}",
         f"  classes:                       {report['classes']} (size min {sizes['min']}, "
         f"median {_num(sizes['median'])}, mean {sizes['mean']:.2f}, max {sizes['max']})",
-        f"  class sizes (size xclasses):   {_distribution(sizes['distribution'])}",
+        f"  class sizes (size x classes):  {_distribution(sizes['distribution'])}",
         f"  distinct l:                    {report['distinct_l']}",
         f"  entropy l:                     {report['entropy_l']} (exp of the smallest class "
         f"entropy: {report['entropy_l_real']:.6f})",
