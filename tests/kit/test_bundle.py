@@ -285,4 +285,4 @@ def test_course_file_is_fresh_and_the_bundle_carries_the_rubrics_rules(
     settings = json.loads(wanted)
     assert settings["allowed_packages"] == ["numpy"]
     assert settings["time"]["clustering_anonymizer"] == {"time_limit": 10.0,
-                                                         "time_per_1000_rows": 30.0}
+                                                         "time_per_1000_rows": 60.0}
