@@ -11,3 +11,8 @@ from .mondrian import mondrian
 
 __all__ = ["cost_MD", "cost_LM", "random_anonymizer", "clustering_anonymizer",
            "bottomup_anonymizer", "samarati", "mondrian"]
+
+# Optional parts (HANDOUT.md, "Optional parts"): graded only when a rubric includes them.
+from .topdown import topdown_anonymizer  # noqa: E402
+
+OPTIONAL = ["topdown_anonymizer"]
