@@ -230,7 +230,8 @@ class Runner:
         if variant != wanted and not any_variant:
             pytest.skip(f"your course grades {function} with "
                         + (f"the {wanted} variant" if wanted else "the handout's default rules")
-                        + f", not {'the ' + variant + ' variant' if variant else 'those'}")
+                        + ", not "
+                        + (f"the {variant} variant" if variant else "the handout's default rules"))
         if not graded(function) and self.solution.module is not None and not callable(
                 getattr(self.solution.module, function, None)):
             skip_ungraded(function, f"{self.solution.path.name} does not define it")
