@@ -94,3 +94,37 @@ def test_topdown_handout_example(tmp_path):
         ["Any", "Male"], ["Any", "Male"], ["Professional", "Female"], ["Artist", "Female"],
         ["Any", "Male"], ["Any", "Male"], ["Artist", "Female"], ["Artist", "Female"],
         ["Any", "Male"], ["Professional", "Female"]]
+
+
+def test_topdown_handout_example_k3(tmp_path):
+    job = "Any\n\tProfessional\n\t\tEngineer\n\t\tLawyer\n\tArtist\n\t\tDancer\n\t\tWriter\n"
+    rows = [["Engineer", "Male"], ["Lawyer", "Male"], ["Engineer", "Female"],
+            ["Dancer", "Female"], ["Writer", "Male"], ["Lawyer", "Male"], ["Dancer", "Female"],
+            ["Writer", "Female"], ["Engineer", "Male"], ["Lawyer", "Female"]]
+    _write(tmp_path, ["Job", "Sex"], rows, {"Job": job, "Sex": "Any\n\tMale\n\tFemale\n"})
+    out = tmp_path / "out.csv"
+    reference.topdown_anonymizer(str(tmp_path / "raw.csv"), str(tmp_path / "DGHs"), 3, str(out))
+    _, got = oracle.read_dataset(str(out))
+    assert got == [["Any", sex] for _, sex in rows]  # nothing below the Sex split
+
+
+def test_lm_only_handout_example():
+    """HANDOUT.md, "Variant: LM-only distance": the distances and ECs it quotes."""
+    from fractions import Fraction as F
+
+    from reference.clustering import Distances, cluster
+    from reference.io import load_problem
+    case = Path(__file__).resolve().parents[1] / "public" / "data" / "cases" / "jobsex"
+    raw, dghs = case / "raw.csv", case / "DGHs"
+    problem = load_problem(str(raw), str(dghs))
+    lm_only = Distances(problem, lm_only=True).to_rows(0)
+    default = Distances(problem).to_rows(0)
+    assert lm_only[[1, 5, 2, 4]] == pytest.approx([1 / 6, 1 / 6, 1 / 2, 1 / 2])
+    assert default[[2, 4]] == pytest.approx([5 / 6, 7 / 6])
+    p = oracle.Problem(str(raw), str(dghs))
+    sums = {r: oracle.dist_lm_only(p, r, 0) + oracle.dist_lm_only(p, r, 3) for r in (2, 4, 5, 9)}
+    assert sums == {2: F(1), 4: F(7, 6), 5: F(7, 6), 9: F(7, 6)}
+    classes = cluster(problem, 3, lm_only=True)
+    groups = sorted(sorted(int(r) for r in range(10) if classes[r] == c) for c in set(classes))
+    assert groups == [[0, 1, 8], [2, 4, 5], [3, 6, 7, 9]]
+    assert list(classes) == list(cluster(problem, 3))
