@@ -35,10 +35,11 @@ def _specialization(problem: Problem, k: int, rows: np.ndarray, values: list[int
         child = dgh.ancestors[problem.codes[rows, j], depth + 1]
         if (child < 0).any():
             continue  # some record's raw value is v itself
-        groups, counts = np.unique(child, return_counts=True)
+        counts = np.bincount(child, minlength=dgh.n_nodes)
+        counts = counts[counts > 0]  # the non-empty children's group sizes
         if counts.min() < k:
             continue
-        candidates.append((len(groups), share_distance(counts), j, child))
+        candidates.append((len(counts), share_distance(counts), j, child))
     if not candidates:
         return None
     fewest = min(c[0] for c in candidates)
