@@ -626,3 +626,32 @@ def clustering_anonymizer_lm_only(raw_file: str, dgh_folder: str, k: int):
         return clustering_anonymizer(raw_file, dgh_folder, k)
     finally:
         dist = saved
+
+
+def datafly(raw_file: str, dgh_folder: str, k: int):
+    """HANDOUT.md, "datafly": one level at a time of the QI with the most distinct values."""
+    _check_int("k", k, 1)
+    p = Problem(raw_file, dgh_folder)
+    if p.n < k:
+        raise ValueError("n < k")
+    level = {c: 0 for c in p.qi}
+
+    def table() -> list[list[str]]:
+        rows = [list(r) for r in p.rows]
+        for row in rows:
+            for c in p.qi:
+                row[c] = p.h[c].up(row[c], level[c])
+        return rows
+
+    rows = table()
+    while any(len(members) < k for members in equivalence_classes(p, rows).values()):
+        best = None
+        for c in p.qi:  # column order: a later QI must have strictly more distinct values
+            values = {row[c] for row in rows}
+            if values == {p.h[c].root}:
+                continue
+            if best is None or len(values) > best[0]:
+                best = (len(values), c)
+        level[best[1]] += 1
+        rows = table()
+    return p.header, rows

@@ -1,6 +1,6 @@
 """The optional parts (HANDOUT.md, "Optional parts") against the naive oracle.
 
-topdown_anonymizer and the LM-only clustering variant run on the cross-check's random small
+topdown_anonymizer, the LM-only clustering variant and datafly run on the cross-check's random small
 datasets and hierarchies (unbalanced trees, internal raw values, ties) and must agree with
 tests/kit/oracle.py (exact fractions) as parsed CSV, or both raise ValueError; the handout's
 worked examples are checked by hand.
@@ -47,7 +47,8 @@ def _compare(function: str, case, out: str) -> str | None:
     return properties.check_output(case.raw, out, case.dghs, k=case.params["k"])
 
 
-@pytest.mark.parametrize("function", ["topdown_anonymizer", "clustering_anonymizer_lm_only"])
+@pytest.mark.parametrize("function", ["topdown_anonymizer", "clustering_anonymizer_lm_only",
+                                      "datafly"])
 def test_optional_reference_agrees_with_oracle(function, tmp_path):
     failures = []
     for seed in range(CASES):
