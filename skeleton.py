@@ -307,6 +307,17 @@ def topdown_anonymizer(raw_dataset_file: str, DGH_folder: str, k: int, output_fi
     raise NotImplementedError("topdown_anonymizer")
 
 
+def datafly(raw_dataset_file: str, DGH_folder: str, k: int, output_file: str):
+    """Sweeney's Datafly, full-domain (optional part), written to output_file.
+
+    Every QI starts at level 0. While some EC has fewer than k rows: among the QIs whose values
+    are not all at the DGH root, the one with the most distinct generalized values (ties: the
+    leftmost) climbs one level (every raw value v of it becomes up(v, level)). No suppression.
+    k < 1 or n < k is a ValueError.
+    """
+    raise NotImplementedError("datafly")
+
+
 ##############################################################################
 # Command line                                                               #
 ##############################################################################

@@ -22,10 +22,11 @@ ADULT = "adult"
 
 SHORT = {"cost_MD": "cost_MD", "cost_LM": "cost_LM", "random_anonymizer": "random",
          "clustering_anonymizer": "clustering", "bottomup_anonymizer": "bottomup",
-         "samarati": "samarati", "mondrian": "mondrian", "topdown_anonymizer": "topdown"}
+         "samarati": "samarati", "mondrian": "mondrian", "topdown_anonymizer": "topdown",
+         "datafly": "datafly"}
 """Graded function -> the marker (and -k name) of its tests."""
 
-OPTIONAL = ("topdown_anonymizer",)
+OPTIONAL = ("topdown_anonymizer", "datafly")
 """Optional parts (HANDOUT.md, "Optional parts"): their tests run when your course's rubric
 grades them (tests/public/course.json) or when your file implements them; otherwise they are
 skipped."""
@@ -155,6 +156,14 @@ RUNS: list[Run] = [
     Run("topdown_anonymizer", "grid", 2),
     Run("topdown_anonymizer", "mdscale", 1, note="k = 1: specialize down to the raw values"),
     Run("topdown_anonymizer", ADULT, 8),
+    # datafly: the QI with the most distinct values climbs (ties: leftmost), no suppression
+    Run("datafly", "jobsex", 2, note="the handout's example: Job (4 values) climbs first"),
+    Run("datafly", "jobsex", 3),
+    Run("datafly", "world", 2),
+    Run("datafly", "world", 3),
+    Run("datafly", "lattice", 2),
+    Run("datafly", "tie4", 2, note="two QIs with as many distinct values: the leftmost climbs"),
+    Run("datafly", ADULT, 16),
     # clustering with the LM-only distance (a rubric part with variant = "lm-only")
     Run("clustering_anonymizer", "jobsex", 3, variant="lm-only"),
     Run("clustering_anonymizer", "world", 4, variant="lm-only"),
@@ -183,6 +192,8 @@ BAD_CALLS: list[BadCall] = [
     BadCall("mondrian", "jobsex", (11,), "n = 10 < k = 11"),
     BadCall("topdown_anonymizer", "jobsex", (11,), "n = 10 < k = 11"),
     BadCall("topdown_anonymizer", "jobsex", (0,), "k < 1"),
+    BadCall("datafly", "jobsex", (11,), "n = 10 < k = 11"),
+    BadCall("datafly", "jobsex", (True,), "k must be an integer, and bool is not"),
 ]
 
 BAD_COSTS: list[tuple[str, str, str]] = [
@@ -219,7 +230,8 @@ def runs(function: str) -> list:
             if r.function == function]
 
 
-OPTIONAL_SIGNATURES = {"topdown_anonymizer": "(raw_dataset_file, DGH_folder, k, output_file)"}
+OPTIONAL_SIGNATURES = {"topdown_anonymizer": "(raw_dataset_file, DGH_folder, k, output_file)",
+                       "datafly": "(raw_dataset_file, DGH_folder, k, output_file)"}
 """The parameters of the optional parts' functions."""
 
 
