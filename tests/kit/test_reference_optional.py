@@ -129,3 +129,13 @@ def test_lm_only_handout_example():
     groups = sorted(sorted(int(r) for r in range(10) if classes[r] == c) for c in set(classes))
     assert groups == [[0, 1, 8], [2, 4, 5], [3, 6, 7, 9]]
     assert list(classes) == list(cluster(problem, 3))
+
+
+def test_datafly_handout_example():
+    """HANDOUT.md, "datafly": Job climbs twice (4 values, then a 2-2 tie won by the leftmost)."""
+    from reference.datafly import datafly_levels
+    from reference.io import load_problem
+    case = Path(__file__).resolve().parents[1] / "public" / "data" / "cases" / "jobsex"
+    problem = load_problem(str(case / "raw.csv"), str(case / "DGHs"))
+    assert datafly_levels(problem, 1) == [0, 0]
+    assert datafly_levels(problem, 2) == [2, 0]
