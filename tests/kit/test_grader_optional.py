@@ -102,6 +102,10 @@ def test_default_rubric_and_static_checks_ignore_optional_parts() -> None:
     assert {p.function: p.variant for p in r2025.parts}["clustering_anonymizer"] == "lm-only"
     assert "topdown_anonymizer" in {p.function for p in r2025.parts}
     assert r2025.max_points == default.max_points == 100
+    optional = rubric.load(REPO / "grader" / "rubric-optional.toml")
+    assert {p.function for p in optional.parts} == set(contract.OPTIONAL_FUNCTIONS) | {
+        "clustering_anonymizer"}
+    assert all(any(c.hidden for c in p.cases) for p in optional.parts)
 
 
 def test_unknown_variant_names_the_key(tmp_path: Path) -> None:
