@@ -120,3 +120,16 @@ def test_unknown_variant_names_the_key(tmp_path: Path) -> None:
                     encoding="utf-8")
     with pytest.raises(UserError, match=r"part\[2\]\.variant: .* topdown_anonymizer has none"):
         rubric.load(path)
+
+
+def test_bundle_course_json_comes_from_the_course_rubric() -> None:
+    import json
+
+    from grader import bundle
+    name = "tests/public/course.json"
+    entries = bundle.collect(REPO, "", REPO / "grader" / "rubric-2025.toml")
+    course = json.loads(next(e.data for e in entries if e.name == name))
+    assert course["variants"] == {"clustering_anonymizer": "lm-only"}
+    assert "topdown_anonymizer" in course["time"] and "bottomup_anonymizer" not in course["time"]
+    default = next(e.data for e in bundle.collect(REPO, "") if e.name == name)
+    assert default == (REPO / name).read_bytes()  # the default bundle: unchanged
