@@ -117,9 +117,11 @@ def public_helpers(root: Path, seeds: list[Path]) -> list[Path]:
     return sorted(seen - set(seeds))
 
 
-def collect(root: Path, folder: str = DEFAULT_FOLDER) -> list[Entry]:
+def collect(root: Path, folder: str = DEFAULT_FOLDER, course: Path | None = None
+            ) -> list[Entry]:
     """The bundle's entries, from the allow-list; a required pattern matching nothing is an
-    error (say, HANDOUT.md not written yet)."""
+    error (say, HANDOUT.md not written yet). tests/public/course.json and requirements.txt
+    come from `course` (a rubric; default grader/rubric.toml)."""
     paths: set[Path] = set()
     for pattern, required in ALLOW:
         matches = [p for p in root.glob(pattern) if p.is_file() and "__pycache__" not in p.parts]
@@ -132,7 +134,9 @@ def collect(root: Path, folder: str = DEFAULT_FOLDER) -> list[Entry]:
     for name, template in GENERATED.items():
         entries.append(Entry(name, (TEMPLATES / "student" / template).read_bytes()))
     own = root / "grader" / "rubric.toml"
-    rubric = load_rubric(own if own.is_file() else None)  # the rubric the grader will use
+    if course is None:
+        course = own if own.is_file() else None
+    rubric = load_rubric(course)  # the rubric the grader will use
     entries = [e for e in entries if e.name not in (COURSE_FILE.as_posix(), "requirements.txt")]
     entries.append(Entry(COURSE_FILE.as_posix(), course_json(rubric).encode("utf-8")))
     template = (TEMPLATES / "student" / "requirements.txt").read_text(encoding="utf-8")
@@ -342,10 +346,12 @@ def write_atomically(path: Path, data: bytes) -> None:
 
 
 def build(root: Path, out: Path, folder: str = DEFAULT_FOLDER,
-          rubrics: list[Path] | None = None) -> list[Entry]:
-    """Collect, verify and write the student bundle; returns its entries."""
-    entries = collect(root, folder)
-    verify(entries, root, folder, rubrics)
+          rubrics: list[Path] | None = None, course: Path | None = None) -> list[Entry]:
+    """Collect, verify and write the student bundle; returns its entries. `course`: the
+    rubric whose rules the students' course.json carries (default grader/rubric.toml); its
+    hidden cases are checked too."""
+    entries = collect(root, folder, course)
+    verify(entries, root, folder, list(rubrics or []) + ([course] if course else []))
     write_atomically(out, zip_bytes(entries))
     return entries
 
@@ -363,6 +369,10 @@ def _configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--rubric", action="append", type=Path, default=None, metavar="TOML",
                         help="check against this rubric's hidden cases too (repeatable; "
                              "default: grader/rubric.toml)")
+    parser.add_argument("--course", type=Path, default=None, metavar="TOML",
+                        help="the rubric the class is graded with: the students' "
+                             "tests/public/course.json (graded functions, variants, time "
+                             "limits, packages) comes from it (default: grader/rubric.toml)")
     parser.set_defaults(func=run)
     return parser
 
@@ -378,7 +388,7 @@ def run(args: argparse.Namespace) -> int:
     """Build the bundle; print its files and sizes. 0 on success, 2 on a user error."""
     try:
         out = Path(args.out)
-        entries = build(kit_root(args.root), out, args.folder, args.rubric)
+        entries = build(kit_root(args.root), out, args.folder, args.rubric, args.course)
     except UserError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -101,7 +101,8 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                             "on every case of the rubrics, writing the expected outputs and "
                             "their manifest.")
     r.add_argument("--rubric", type=Path, action="append", default=None, metavar="TOML",
-                   help="rubric(s) whose cases to produce (default: the built-in rubric and "
+                   help="rubric(s) whose cases to produce (default: the built-in rubric, "
+                        "grader/rubric-2025.toml, grader/rubric-optional.toml and "
                         "examples/rubric.toml)")
     r.add_argument("--keep-datasets", action="store_true",
                    help="keep the datasets, only recompute expected outputs")
@@ -110,8 +111,8 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                             description="Exit 0 when every stored expected output of the "
                             "rubrics is fresh, 1 (listing them) when some are missing or stale.")
     c.add_argument("--rubric", type=Path, action="append", default=None, metavar="TOML",
-                   help="rubric(s) to check (default: the built-in rubric and "
-                        "examples/rubric.toml)")
+                   help="rubric(s) to check (default: the built-in rubric, grader/rubric-2025.toml, "
+                        "grader/rubric-optional.toml and examples/rubric.toml)")
 
     s = commands.add_parser("similarity", help="similar pairs of solution files",
                             description="List pairs of submissions whose code is alike, "
@@ -232,13 +233,17 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _rubrics(paths: list[Path] | None):
-    """The given rubrics; by default the built-in one and, in a checkout, the examples'."""
+    """The given rubrics; by default the built-in one, the Fall 2025 one and the optional
+    parts' template (grader/rubric-2025.toml, rubric-optional.toml) and, in a checkout, the
+    examples'."""
     from . import rubric as rubric_mod
     if not paths:
         paths = [rubric_mod.DEFAULT_RUBRIC]
-        examples = KIT_ROOT / "examples" / "rubric.toml"
-        if examples.is_file():
-            paths.append(examples)
+        for extra in (rubric_mod.DEFAULT_RUBRIC.with_name("rubric-2025.toml"),
+                      rubric_mod.DEFAULT_RUBRIC.with_name("rubric-optional.toml"),
+                      KIT_ROOT / "examples" / "rubric.toml"):
+            if extra.is_file():
+                paths.append(extra)
     return [rubric_mod.load(p) for p in paths]
 
 

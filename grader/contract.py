@@ -18,8 +18,24 @@ SIGNATURES: dict[str, tuple[str, ...]] = {
     "bottomup_anonymizer": ("raw_dataset_file", "DGH_folder", "k", "l", "output_file"),
     "samarati": ("raw_dataset_file", "DGH_folder", "k", "max_sup", "output_file"),
     "mondrian": ("raw_dataset_file", "DGH_folder", "k", "output_file"),
+    # optional parts (HANDOUT.md, "Optional parts"): graded only by a rubric that names them
+    "topdown_anonymizer": ("raw_dataset_file", "DGH_folder", "k", "output_file"),
+    "datafly": ("raw_dataset_file", "DGH_folder", "k", "output_file"),
 }
-FUNCTIONS: tuple[str, ...] = tuple(SIGNATURES)
+OPTIONAL_FUNCTIONS: tuple[str, ...] = ("topdown_anonymizer", "datafly")
+FUNCTIONS: tuple[str, ...] = tuple(f for f in SIGNATURES if f not in OPTIONAL_FUNCTIONS)
+"""The seven functions of the default homework: always checked, whatever the rubric."""
+GRADABLE: tuple[str, ...] = tuple(SIGNATURES)
+"""Every function a rubric part may grade: FUNCTIONS plus OPTIONAL_FUNCTIONS."""
+VARIANTS: dict[str, tuple[str, ...]] = {"clustering_anonymizer": ("lm-only",)}
+"""Rule variants a rubric part may select (`variant = "lm-only"`): the student's function
+keeps its name and signature; its expected outputs come from the reference's variant."""
+
+
+def graded_functions(extra: list[str] | tuple[str, ...] = ()) -> list[str]:
+    """FUNCTIONS plus the optional functions among `extra` (a rubric's functions), in
+    SIGNATURES order."""
+    return [f for f in SIGNATURES if f in FUNCTIONS or f in extra]
 COST_FUNCTIONS = frozenset({"cost_MD", "cost_LM"})
 FILE_PARAMS = {
     "raw_dataset_file": RAW_FILE,

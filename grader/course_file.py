@@ -13,15 +13,21 @@ COURSE_FILE = Path("tests") / "public" / "course.json"
 
 
 def course_settings(rubric: Rubric) -> dict:
-    """The allowed packages, the import limit and, per graded function, the CPU-time rule of
-    its first case (time_limit seconds plus time_per_1000_rows per 1,000 rows)."""
+    """The allowed packages, the import limit, per graded function the CPU-time rule of its
+    first case (time_limit seconds plus time_per_1000_rows per 1,000 rows), and the rule
+    variants of its parts (`variants`, only when a part has one). The self-check runs an
+    optional part's public tests when the function is in `time` (or the solution has it)."""
     times: dict[str, dict[str, float]] = {}
     for case in rubric.cases():
         times.setdefault(case.function, {"time_limit": case.time_limit,
                                          "time_per_1000_rows": case.time_per_1000_rows})
-    return {"allowed_packages": list(rubric.settings["allowed_packages"]),
-            "import_time_limit": float(rubric.settings["import_time_limit"]),
-            "time": times}
+    settings = {"allowed_packages": list(rubric.settings["allowed_packages"]),
+                "import_time_limit": float(rubric.settings["import_time_limit"]),
+                "time": times}
+    variants = {c.function: c.variant for c in rubric.cases() if c.variant}
+    if variants:  # only then, so a rubric without variants writes the file it always did
+        settings["variants"] = variants
+    return settings
 
 
 def course_json(rubric: Rubric) -> str:

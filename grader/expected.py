@@ -71,6 +71,8 @@ def case_key(case: Case, cases_dir: Path) -> str:
     inputs = {name: file_hash(p) for name, p in input_files(case, cases_dir).items()}
     definition = {"function": case.function, "ints": case.ints, "inputs": inputs,
                   "expect": case.expect}
+    if case.variant:  # only then: the default rubric's keys stay as they were
+        definition["variant"] = case.variant
     return sha256_bytes(json.dumps(definition, sort_keys=True).encode())[:24]
 
 
@@ -114,7 +116,8 @@ def _run_reference(case: Case, cases_dir: Path) -> tuple[str, object]:
     """Run the reference on a case in a temporary folder: ("table", bytes), ("value", float)
     or ("error", type name)."""
     import reference
-    function = getattr(reference, case.function)
+    function = reference.VARIANTS[(case.function, case.variant)] if case.variant else \
+        getattr(reference, case.function)
     with tempfile.TemporaryDirectory(prefix="kanon-regen-") as tmp:
         copy_inputs(case, cases_dir, Path(tmp))
         cwd = os.getcwd()
@@ -159,6 +162,8 @@ def regenerate(rubrics: list[Rubric], kit_root: Path, datasets: bool = True) -> 
             kind, result = _run_reference(case, cases_dir)
             entry = {"function": case.function, "data": case.data, "ints": case.ints,
                      "anonymized": case.anonymized, "kind": kind, "example_case": case.id}
+            if case.variant:
+                entry["variant"] = case.variant
             if kind == "error":
                 entry["error"] = result
             else:

@@ -21,13 +21,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import compare
-from .contract import FUNCTIONS, OUTPUT_FILE, SIGNATURES, call_args, is_cost
+from .contract import OUTPUT_FILE, SIGNATURES, call_args, graded_functions, is_cost
 from .expected import Expected, copy_inputs
 from .intake import ArchiveProblem, Caps, Submission, unpack
 from .rubric import Case, Rubric
 from .sandbox import CallOutcome, ImportOutcome, Limits, RunAs, Session, wall_backstop
 from .solution import Solution, choose
 from .static import FunctionCheck, keyword_order, positional_problem, signature_check
+from .static import missing as missing_function
 
 STATUS_ORDER = ["grader-error", "forbidden", "unsafe-archive", "bad-archive", "no-solution", "syntax-error",
                 "import-timeout", "import-exit", "import-crash", "import-memory", "import-error",
@@ -162,7 +163,8 @@ class _CaseRunner:
                                run_as=self.ctx.run_as)
         return self.session.start(
             file=self.file, module=self.module, paths=self.paths, import_cwd=self.import_cwd,
-            functions=list(FUNCTIONS), mode=mode,
+            functions=graded_functions([c.function for c in self.ctx.rubric.cases()]),
+            mode=mode,
             import_limit=float(self.ctx.rubric.settings["import_time_limit"]),
             max_call_seconds=self.max_call,
             allowed=list(self.ctx.rubric.settings["allowed_packages"]),
@@ -259,6 +261,9 @@ class _CaseRunner:
     # -- cases ---------------------------------------------------------------------------
     def run_all(self, static: dict[str, FunctionCheck]) -> None:
         rubric = self.ctx.rubric
+        static = dict(static)
+        for c in rubric.cases():  # an optional part the file does not define
+            static.setdefault(c.function, missing_function(c.function))
         needed = {c.function for c in rubric.cases()
                   if static[c.function].state not in ("not-attempted", "signature")}
         if needed:

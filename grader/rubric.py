@@ -18,6 +18,10 @@
     k = 4                            # the function's integer arguments by name
     hidden = false                   # hidden cases never show their data in feedback
 
+Optional parts (contract.OPTIONAL_FUNCTIONS, e.g. topdown_anonymizer) are graded only by a
+rubric that has a part for them; `variant = "lm-only"` in a clustering_anonymizer part grades
+the Fall 2025 distance (grader/rubric-2025.toml shows both).
+
 Every error names the rubric file and the key at fault, e.g. `rubric.toml: part[2].case[1].k`.
 """
 from __future__ import annotations
@@ -28,7 +32,7 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .contract import FUNCTIONS, int_params, is_cost
+from .contract import GRADABLE, VARIANTS, int_params, is_cost
 from .errors import UserError
 from .fsutil import safe_name, sha256_bytes
 
@@ -54,7 +58,7 @@ SETTINGS: dict[str, tuple[type, object]] = {
     "allowed_packages": (list, ["numpy"]),  # third-party imports student code may use
 }
 PART_KEYS = {"function", "points", "partial_credit", "time_limit", "time_per_1000_rows", "case",
-             "name"}
+             "name", "variant"}
 PACKAGE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 CASE_KEYS = {"name", "data", "anonymized", "hidden", "weight", "time_limit", "expect",
              "visibility", "description"}
@@ -80,6 +84,7 @@ class Case:
     visibility: str
     description: str = ""
     time_per_1000_rows: float = 0.0  # ... plus this per 1,000 rows of the case's dataset
+    variant: str | None = None  # the part's rule variant (contract.VARIANTS), None: the default
 
     def cpu_limit(self, rows: int) -> float:
         """The CPU-time limit of this case's call when its dataset has `rows` data rows."""
@@ -93,6 +98,7 @@ class Part:
     points: float
     partial_credit: float
     cases: list[Case] = field(default_factory=list)
+    variant: str | None = None
 
     def case_points(self, case: Case) -> float:
         total = sum(c.weight for c in self.cases)
@@ -242,9 +248,14 @@ def _part(where: _Where, key: str, raw: object, settings: dict) -> Part:
         if k not in PART_KEYS:
             raise where.error(f"{key}.{k}", f"unknown key; known: {', '.join(sorted(PART_KEYS))}")
     function = _string(where, f"{key}.function", raw.get("function"))
-    if function not in FUNCTIONS:
+    if function not in GRADABLE:
         raise where.error(f"{key}.function", f"{function!r} is not a graded function; one of "
-                          f"{', '.join(FUNCTIONS)}")
+                          f"{', '.join(GRADABLE)}")
+    variant = raw.get("variant")
+    if variant is not None and variant not in VARIANTS.get(function, ()):
+        known = VARIANTS.get(function, ())
+        raise where.error(f"{key}.variant", f"{variant!r} is not a variant of {function}" + (
+            f"; one of {', '.join(known)}" if known else f"; {function} has none"))
     name = safe_name(raw.get("name", function))
     points = _number(where, f"{key}.points", raw.get("points"), float, 0)
     partial = _number(where, f"{key}.partial_credit",
@@ -253,7 +264,7 @@ def _part(where: _Where, key: str, raw: object, settings: dict) -> Part:
                     float, 0.001)
     per_rows = _number(where, f"{key}.time_per_1000_rows",
                        raw.get("time_per_1000_rows", settings["time_per_1000_rows"]), float, 0)
-    part = Part(name, function, points, partial)
+    part = Part(name, function, points, partial, variant=variant)
     cases = raw.get("case")
     if not isinstance(cases, list) or not cases:
         raise where.error(f"{key}.case", "each part needs at least one [[part.case]]")
@@ -304,4 +315,4 @@ def _case(where: _Where, key: str, raw: object, part: Part, limit: float,
         time_limit=_number(where, f"{key}.time_limit", raw.get("time_limit", limit), float,
                            0.001),
         expect=expect, visibility=visibility, description=description,
-        time_per_1000_rows=0.0 if "time_limit" in raw else per_rows)
+        time_per_1000_rows=0.0 if "time_limit" in raw else per_rows, variant=part.variant)

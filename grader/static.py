@@ -11,7 +11,7 @@ import ast
 import difflib
 from dataclasses import dataclass, field
 
-from .contract import FUNCTIONS, SIGNATURES
+from .contract import FUNCTIONS, OPTIONAL_FUNCTIONS, SIGNATURES
 
 
 @dataclass
@@ -161,6 +161,12 @@ def _rename_hint(name: str, functions: dict[str, ast.FunctionDef]) -> str:
            f"`{name}` by the handout's name."
 
 
+def missing(name: str) -> FunctionCheck:
+    """The verdict on a graded function the file does not define (an optional part's)."""
+    return FunctionCheck(name, "missing", f"`{name}` is not defined at the top level of the "
+                         f"file.")
+
+
 def check_source(source: str | bytes, filename: str = "solution.py") -> StaticReport:
     """The static report of one solution file."""
     try:
@@ -173,7 +179,8 @@ def check_source(source: str | bytes, filename: str = "solution.py") -> StaticRe
     bindings = _top_level_bindings(tree)
     functions = {n.name: n for n in tree.body
                  if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    for name in FUNCTIONS:
+    optional = tuple(f for f in OPTIONAL_FUNCTIONS if f in bindings)  # only when defined
+    for name in FUNCTIONS + optional:
         node = bindings.get(name)
         if node is None:
             report.functions[name] = FunctionCheck(

@@ -11,3 +11,12 @@ from .mondrian import mondrian
 
 __all__ = ["cost_MD", "cost_LM", "random_anonymizer", "clustering_anonymizer",
            "bottomup_anonymizer", "samarati", "mondrian"]
+
+# Optional parts (HANDOUT.md, "Optional parts"): graded only when a rubric includes them.
+from .topdown import topdown_anonymizer  # noqa: E402
+from .clustering import clustering_anonymizer_lm_only  # noqa: E402
+from .datafly import datafly  # noqa: E402
+
+OPTIONAL = ["topdown_anonymizer", "datafly"]
+# (graded function, rubric variant) -> the reference function producing its expected output
+VARIANTS = {("clustering_anonymizer", "lm-only"): clustering_anonymizer_lm_only}

@@ -27,9 +27,10 @@ def _lca_with(dgh, a: int, others: np.ndarray) -> np.ndarray:
 class Distances:
     """dist between records of a problem, per QI tabulated over its distinct raw values."""
 
-    def __init__(self, problem: Problem):
+    def __init__(self, problem: Problem, lm_only: bool = False):
         self.m = problem.m
-        self.total_height = sum(d.height for d in problem.dghs)
+        # the Fall 2025 variant (lm_only) drops the MD term: as if the heights summed to 0
+        self.total_height = 0 if lm_only else sum(d.height for d in problem.dghs)
         self.dghs = problem.dghs
         self.local: list[np.ndarray] = []  # per QI: row -> index of its distinct raw value
         self.values: list[np.ndarray] = []  # per QI: node id of each distinct raw value
@@ -85,10 +86,11 @@ def nearest(distances: np.ndarray, candidates: np.ndarray, count: int) -> np.nda
     return np.sort(candidates[close])
 
 
-def cluster(problem: Problem, k: int) -> np.ndarray:
-    """Class index of every row per the contract's clustering algorithm."""
+def cluster(problem: Problem, k: int, lm_only: bool = False) -> np.ndarray:
+    """Class index of every row per the contract's clustering algorithm (with dist = LM_dist
+    alone when `lm_only`)."""
     n = problem.n
-    dist = Distances(problem)
+    dist = Distances(problem, lm_only)
     unused = np.ones(n, dtype=bool)
     classes = np.full(n, -1, dtype=np.int64)
     centroids: list[int] = []
@@ -114,12 +116,25 @@ def cluster(problem: Problem, k: int) -> np.ndarray:
     return classes
 
 
-def clustering_anonymizer(raw_dataset_file: str, DGH_folder: str, k: int,
-                          output_file: str) -> None:
-    """Greedy clustering into classes of at least k records, each generalized to its LCAs."""
+def _clustering(raw_dataset_file: str, DGH_folder: str, k: int, output_file: str,
+                lm_only: bool) -> None:
     k = check_int("k", k, minimum=1)
     check_output_path(output_file, (raw_dataset_file,))
     problem = load_problem(raw_dataset_file, DGH_folder)
     if problem.n < k:
         raise ValueError(f"{raw_dataset_file} has {problem.n} rows, fewer than k = {k}")
-    problem.write(output_file, lca_per_class(problem, cluster(problem, k)))
+    problem.write(output_file, lca_per_class(problem, cluster(problem, k, lm_only)))
+
+
+def clustering_anonymizer(raw_dataset_file: str, DGH_folder: str, k: int,
+                          output_file: str) -> None:
+    """Greedy clustering into classes of at least k records, each generalized to its LCAs."""
+    _clustering(raw_dataset_file, DGH_folder, k, output_file, lm_only=False)
+
+
+def clustering_anonymizer_lm_only(raw_dataset_file: str, DGH_folder: str, k: int,
+                                  output_file: str) -> None:
+    """The Fall 2025 variant (HANDOUT.md, "Variant: LM-only distance"): dist = LM_dist, no
+    MD term; the same algorithm and ties otherwise. Graded as `clustering_anonymizer` by a
+    rubric part with `variant = "lm-only"`."""
+    _clustering(raw_dataset_file, DGH_folder, k, output_file, lm_only=True)

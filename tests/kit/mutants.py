@@ -21,6 +21,8 @@ class Mutant:
     new: str
     caught_by: str
     more: tuple[tuple[str, str], ...] = ()  # further (old, new) patches of the same module
+    course: str | None = None  # a rubric (relative to the kit root) whose course.json the
+    # public tests use; its solution is the reference with the rubric's variants swapped in
 
     @property
     def patches(self) -> list[tuple[str, str]]:
@@ -126,7 +128,42 @@ MUTANTS: list[Mutant] = [
            'cell = f"[{lo}-{hi}]"',
            'cell = f"[{low}-{high}]"',
            "test_public_mondrian.py::test_mondrian_matches_reference[world-k2]"),
+    # optional parts (HANDOUT.md, "Optional parts")
+    Mutant("topdown: no L1 tie-break (the leftmost QI among the fewest children)", "topdown",
+           "topdown.py",
+           "    best = next(c for c in candidates if c[1] <= smallest + EPS)  # ties: leftmost QI",
+           "    best = candidates[0]",
+           "test_public_topdown.py::test_topdown_matches_reference[jobsex-k2]"),
+    Mutant("topdown: the most children first", "topdown", "topdown.py",
+           "fewest = min(c[0] for c in candidates)",
+           "fewest = max(c[0] for c in candidates)",
+           "test_public_topdown.py::test_topdown_matches_reference[grid-k2]"),
+    Mutant("topdown: a split is allowed when the node (not every child group) has k records",
+           "topdown", "topdown.py",
+           "        if counts.min() < k:",
+           "        if len(child) < k:",
+           "test_public_topdown.py::test_topdown_valid_and_k_anonymous[jobsex-k2]"),
+    Mutant("datafly: distinct-value ties broken by the rightmost QI", "datafly", "datafly.py",
+           "        j = int(np.argmax(distinct))  # the first of the largest counts: the leftmost QI",
+           "        j = len(distinct) - 1 - int(np.argmax(distinct[::-1]))",
+           "test_public_datafly.py::test_datafly_matches_reference[tie4-k2]"),
+    Mutant("datafly: the QI with the fewest distinct values climbs", "datafly", "datafly.py",
+           "distinct = [len(np.unique(current[:, j])) if (current[:, j] != 0).any() else -1",
+           "distinct = [-len(np.unique(current[:, j])) if (current[:, j] != 0).any() else "
+           "-10**9",
+           "test_public_datafly.py::test_datafly_matches_reference[jobsex-k2]"),
+    Mutant("clustering (lm-only variant): the MD term kept", "clustering", "clustering.py",
+           "self.total_height = 0 if lm_only else sum(d.height for d in problem.dghs)",
+           "self.total_height = sum(d.height for d in problem.dghs)",
+           "test_public_clustering.py::test_clustering_matches_reference[lm-only-world-k4]",
+           course="grader/rubric-2025.toml"),
 ]
+
+VARIANT_SOLUTION = """# The reference as a solution of a course that grades rule variants.
+from reference import *  # noqa: F401,F403
+from reference import topdown_anonymizer  # noqa: F401
+from reference.clustering import clustering_anonymizer_lm_only as clustering_anonymizer
+"""
 
 
 def apply(mutant: Mutant, reference: Path, destination: Path) -> Path:

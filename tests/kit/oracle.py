@@ -561,3 +561,97 @@ def mondrian(raw_file: str, dgh_folder: str, k: int):
 
     recurse(list(range(p.n)))
     return p.header, rows
+
+
+# ---------------------------------------------------------------- optional parts
+
+def topdown_anonymizer(raw_file: str, dgh_folder: str, k: int):
+    """HANDOUT.md, "topdown_anonymizer": specialize from the roots, each node on its own."""
+    _check_int("k", k, 1)
+    p = Problem(raw_file, dgh_folder)
+    if p.n < k:
+        raise ValueError("n < k")
+    rows = [list(r) for r in p.rows]
+
+    def child_of(c: int, v: str, raw: str) -> str | None:
+        """The child of v whose subtree holds raw, None when raw is v itself."""
+        path = p.h[c].path_to_root(raw)
+        if raw == v:
+            return None
+        return path[path.index(v) - 1]
+
+    def recurse(members: list[int], values: dict[int, str]) -> None:
+        options = []  # (number of children, L1 distance, column position, groups)
+        for position, c in enumerate(p.qi):
+            groups: dict[str, list[int]] = {}
+            ok = True
+            for i in members:
+                child = child_of(c, values[c], p.rows[i][c])
+                if child is None:
+                    ok = False
+                    break
+                groups.setdefault(child, []).append(i)
+            if not ok or any(len(g) < k for g in groups.values()):
+                continue
+            count = len(groups)
+            l1 = sum(abs(Fraction(len(g), len(members)) - Fraction(1, count))
+                     for g in groups.values())
+            options.append((count, l1, position, c, groups))
+        if not options:
+            for i in members:
+                for c in p.qi:
+                    rows[i][c] = values[c]
+            return
+        count, l1, position, c, groups = min(options, key=lambda o: (o[0], o[1], o[2]))
+        for child, group in groups.items():
+            recurse(group, {**values, c: child})
+
+    recurse(list(range(p.n)), {c: p.h[c].root for c in p.qi})
+    return p.header, rows
+
+
+def dist_lm_only(p: Problem, a: int, b: int) -> Fraction:
+    """The Fall 2025 clustering distance: LM_dist alone."""
+    m = len(p.qi)
+    return sum((p.h[c].lm(p.h[c].lca([p.rows[a][c], p.rows[b][c]])) for c in p.qi),
+               Fraction(0)) / m
+
+
+def clustering_anonymizer_lm_only(raw_file: str, dgh_folder: str, k: int):
+    """clustering_anonymizer with dist = LM_dist (HANDOUT.md, "Variant: LM-only distance")."""
+    global dist
+    saved = dist
+    dist = dist_lm_only
+    try:
+        return clustering_anonymizer(raw_file, dgh_folder, k)
+    finally:
+        dist = saved
+
+
+def datafly(raw_file: str, dgh_folder: str, k: int):
+    """HANDOUT.md, "datafly": one level at a time of the QI with the most distinct values."""
+    _check_int("k", k, 1)
+    p = Problem(raw_file, dgh_folder)
+    if p.n < k:
+        raise ValueError("n < k")
+    level = {c: 0 for c in p.qi}
+
+    def table() -> list[list[str]]:
+        rows = [list(r) for r in p.rows]
+        for row in rows:
+            for c in p.qi:
+                row[c] = p.h[c].up(row[c], level[c])
+        return rows
+
+    rows = table()
+    while any(len(members) < k for members in equivalence_classes(p, rows).values()):
+        best = None
+        for c in p.qi:  # column order: a later QI must have strictly more distinct values
+            values = {row[c] for row in rows}
+            if values == {p.h[c].root}:
+                continue
+            if best is None or len(values) > best[0]:
+                best = (len(values), c)
+        level[best[1]] += 1
+        rows = table()
+    return p.header, rows

@@ -14,7 +14,8 @@ from grader.fsutil import sha256_bytes, sha256_file
 
 REPO = Path(__file__).resolve().parents[2]
 CASES = REPO / "grader" / "cases"
-RUBRICS = [REPO / "grader" / "rubric.toml", REPO / "examples" / "rubric.toml"]
+RUBRICS = [REPO / "grader" / "rubric.toml", REPO / "examples" / "rubric.toml",
+           REPO / "grader" / "rubric-2025.toml", REPO / "grader" / "rubric-optional.toml"]
 
 
 def test_manifest_covers_both_rubrics_and_matches_every_stored_file() -> None:

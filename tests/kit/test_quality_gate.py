@@ -19,11 +19,14 @@ from pathlib import Path
 
 import pytest
 
-from mutants import MUTANTS, Mutant, apply
+from mutants import MUTANTS, VARIANT_SOLUTION, Mutant, apply
 
 ROOT = Path(__file__).resolve().parents[2]
 PUBLIC = ROOT / "tests" / "public"
-NOT_GRADED = "test_public_api.py::test_signature"  # passes on the untouched skeleton
+NOT_GRADED = ("test_public_api.py::test_signature",  # pass on the untouched skeleton
+              "test_public_topdown.py::test_topdown_signature",
+              "test_public_datafly.py::test_datafly_signature")
+OPTIONAL_MARKS = ("topdown", "datafly", "lm-only")  # optional parts and variants the default course skips
 # No cache files in the tree; unrelated plugins that may be installed would double each
 # run's start-up time (blocking a plugin that is not installed is harmless).
 FAST = ["-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-p", "no:benchmark"]
@@ -66,23 +69,61 @@ def run_public(tmp: Path, *args: str, cwd: Path = ROOT, tests: Path | None = PUB
 
 def test_public_tests_pass_against_the_reference(tmp_path):
     report = run_public(tmp_path, "--solution", "reference")
-    assert report.with_outcome("passed") == sorted(report.results)
+    skipped = report.with_outcome("skipped")  # the LM-only variant: not this course's rules
+    assert skipped and all("lm-only" in t for t in skipped)
+    assert report.with_outcome("passed") == sorted(set(report.results) - set(skipped))
+    assert any("topdown" in t for t in report.with_outcome("passed"))  # the reference has it
+    assert any("datafly" in t for t in report.with_outcome("passed"))
     assert len(report.results) >= 80
-    assert (f"{len(report.results)} public tests passed, 0 failed \N{EM DASH} the grader also "
-            f"runs hidden cases") in report.stdout
+    assert (f"{len(report.results) - len(skipped)} public tests passed, 0 failed \N{EM DASH} "
+            f"the grader also runs hidden cases") in report.stdout
+
+
+def course_file(tmp: Path, rubric_path: str) -> dict[str, str]:
+    """The environment that makes the public tests use `rubric_path`'s course.json."""
+    from grader import course_file as course_mod
+    from grader import rubric
+    path = tmp / "course.json"
+    path.write_text(course_mod.course_json(rubric.load(ROOT / rubric_path)), encoding="utf-8")
+    return {"KANON_COURSE_FILE": str(path)}
+
+
+def variant_solution(package: Path) -> Path:
+    """A solution beside `package` (a copy of the reference) with the variants swapped in."""
+    path = package.parent / "solution2025.py"
+    path.write_text(VARIANT_SOLUTION, encoding="utf-8")
+    return path
+
+
+def test_fall_2025_course_runs_topdown_and_the_lm_only_variant(tmp_path):
+    package = tmp_path / "reference"
+    shutil.copytree(ROOT / "reference", package, ignore=shutil.ignore_patterns("__pycache__"))
+    report = run_public(tmp_path, f"--solution={variant_solution(package)}",
+                        "-k", "clustering or topdown",
+                        env=course_file(tmp_path, "grader/rubric-2025.toml"))
+    passed, skipped = report.with_outcome("passed"), report.with_outcome("skipped")
+    assert any("lm-only" in t for t in passed) and any("topdown" in t for t in passed)
+    assert skipped and all("clustering" in t and "lm-only" not in t for t in skipped)
+    assert passed == sorted(set(report.results) - set(skipped))
+    on_skeleton = run_public(tmp_path, "-k", "topdown",
+                             env=course_file(tmp_path, "grader/rubric-2025.toml"))
+    assert on_skeleton.results and on_skeleton.with_outcome("failed") == sorted(
+        t for t in on_skeleton.results if "signature" not in t)  # graded: a stub fails
     assert "all tests passed" not in report.stdout.lower()
 
 
 def test_untouched_skeleton_fails_every_graded_test_cleanly(tmp_path):
     report = run_public(tmp_path)  # the default solution: skeleton.py at the root
-    graded = [t for t in report.results if not t.startswith(NOT_GRADED)]
+    skipped = report.with_outcome("skipped")  # optional parts: not graded by this course
+    assert skipped and all(any(m in t for m in OPTIONAL_MARKS) for t in skipped)
+    graded = [t for t in report.results if not t.startswith(NOT_GRADED) and t not in skipped]
     assert graded and report.with_outcome("failed") == sorted(graded)
     for test in graded:
         message = report.results[test][1]
         assert "\n" not in message and message.endswith(
             "is not implemented yet (it raises NotImplementedError)"), (test, message)
-    assert f"{len(report.results) - len(graded)} public tests passed, {len(graded)} failed" \
-        in report.stdout
+    assert f"{len(report.results) - len(graded) - len(skipped)} public tests passed, " \
+        f"{len(graded)} failed" in report.stdout
 
 
 @pytest.mark.parametrize("source, says", [
@@ -140,6 +181,10 @@ def mutant_reports(tmp_path_factory) -> dict[str, Report]:
     def run(mutant: Mutant) -> Report:
         folder = tmp_path_factory.mktemp("mutant")
         package = apply(mutant, ROOT / "reference", folder)
+        if mutant.course:  # a variant: the course's rules, the reference's variant functions
+            return run_public(folder, f"--solution={variant_solution(package)}",
+                              tests=PUBLIC / mutant.caught_by,
+                              env=course_file(folder, mutant.course))
         return run_public(folder, f"--solution={package}", tests=PUBLIC / mutant.caught_by)
 
     with ThreadPoolExecutor(max_workers=2) as pool:
@@ -157,4 +202,8 @@ def test_mutant_is_caught_by_a_public_test(mutant, mutant_reports):
 def test_at_least_eight_mutants_over_every_function():
     assert len(MUTANTS) >= 8
     assert {m.marker for m in MUTANTS} == {"cost_MD", "cost_LM", "random", "clustering",
-                                           "bottomup", "samarati", "mondrian"}
+                                           "bottomup", "samarati", "mondrian", "topdown",
+                                           "datafly"}
+    assert sum(m.marker == "topdown" for m in MUTANTS) >= 2
+    assert sum(m.marker == "datafly" for m in MUTANTS) >= 2
+    assert any(m.course for m in MUTANTS)  # the LM-only variant

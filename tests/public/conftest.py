@@ -33,7 +33,8 @@ if str(HERE) not in sys.path:  # the helpers below, whatever pytest's import mod
 import course_rules  # noqa: E402
 import kanon_check as check  # noqa: E402
 from kanon_options import pytest_addoption  # noqa: E402,F401 (--solution)
-from public_cases import ADULT, ROOT, SHORT, BadCall, CostCase, Run, case_files  # noqa: E402
+from public_cases import (ADULT, OPTIONAL, ROOT, SHORT, BadCall, CostCase, Run,  # noqa: E402
+                          case_files)
 
 TIMES: list[tuple[str, str, int, float, float]] = []
 """(function, call, rows, CPU seconds, the grader's limit for that many rows), per call."""
@@ -190,6 +191,20 @@ class Output:
     rows: check.Rows | None = None
     failure: str | None = None
     seconds: float = 0.0
+    not_implemented: bool = False
+
+
+NOT_IMPLEMENTED = "is not implemented yet (it raises NotImplementedError)"
+
+
+def graded(function: str) -> bool:
+    """Whether your course grades `function` (tests/public/course.json)."""
+    return course_rules.graded(function, optional=function in OPTIONAL)
+
+
+def skip_ungraded(function: str, why: str) -> None:
+    pytest.skip(f"{function} is not graded in your course (tests/public/course.json) and {why}: "
+                f"its public tests are skipped (HANDOUT.md, \"Optional parts\")")
 
 
 class Runner:
@@ -206,7 +221,23 @@ class Runner:
             self.tables[case] = check.load_table(str(raw), str(dghs))
         return self.tables[case]
 
+    def applies(self, function: str, variant: str | None = None, any_variant: bool = False
+                ) -> None:
+        """Skip the test when your course does not grade `function` with these rules: a
+        variant other than the course's, or a function the course does not grade (an
+        optional part) that your file does not define."""
+        wanted = course_rules.variant(function)
+        if variant != wanted and not any_variant:
+            pytest.skip(f"your course grades {function} with "
+                        + (f"the {wanted} variant" if wanted else "the handout's default rules")
+                        + ", not "
+                        + (f"the {variant} variant" if variant else "the handout's default rules"))
+        if not graded(function) and self.solution.module is not None and not callable(
+                getattr(self.solution.module, function, None)):
+            skip_ungraded(function, f"{self.solution.path.name} does not define it")
+
     def output(self, run: Run) -> Output:
+        self.applies(run.function, run.variant)
         self.solution.function(run.function)  # an import error fails here, unprefixed
         if run not in self.outputs:
             try:
@@ -215,6 +246,8 @@ class Runner:
                 self.outputs[run] = Output(failure=f"{run.describe()}: {e.msg}")
                 raise
         result = self.outputs[run]
+        if result.not_implemented and not graded(run.function):
+            skip_ungraded(run.function, "yours raises NotImplementedError")
         if result.failure:
             pytest.fail(result.failure, pytrace=False)
         return result
@@ -228,7 +261,7 @@ class Runner:
             seconds = time.process_time() - start
         self.timed(run.describe(), run.function, run.case, seconds)
         if failure:
-            return Output(failure=failure)
+            return Output(failure=failure, not_implemented=failure.endswith(NOT_IMPLEMENTED))
         out = folder / "anonymized.csv"
         if not out.is_file():
             return Output(failure=f"{run.describe()} returned without writing its output_file "
@@ -304,6 +337,7 @@ class Runner:
         if extra_file is not None:
             shutil.copyfile(extra_file, folder / extra_file.name)
         what = f"{name}({', '.join(repr(a) for a in args)}) on case {case!r}"
+        self.applies(name, any_variant=True)  # bad input is refused whatever the variant
         with case_folder(folder, case):
             fn = self.solution.function(name)
             problem = None
@@ -311,6 +345,8 @@ class Runner:
                 fn(*args)
                 problem = f"{what}: expected ValueError ({reason}), but it returned normally"
             except NotImplementedError:
+                if not graded(name):
+                    skip_ungraded(name, "yours raises NotImplementedError")
                 problem = f"{name} is not implemented yet (it raises NotImplementedError)"
             except ValueError as e:
                 if column is not None and column not in str(e):

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 COURSE_FILE = HERE / "course.json"
+if os.environ.get("KANON_COURSE_FILE"):  # staff: check against another rubric's course.json
+    COURSE_FILE = Path(os.environ["KANON_COURSE_FILE"])
 DEFAULT = {"allowed_packages": ["numpy"], "import_time_limit": 10.0,
            "time": {"default": {"time_limit": 10.0, "time_per_1000_rows": 20.0}}}
 CLOSE = 0.5  # warn when a call uses this share of its limit or more
@@ -92,3 +95,19 @@ def cpu_limit(function: str, rows: int) -> float:
     times = course().get("time", DEFAULT["time"])
     rule_ = times.get(function, times.get("default", DEFAULT["time"]["default"]))
     return round(rule_["time_limit"] + rule_["time_per_1000_rows"] * rows / 1000, 1)
+
+
+def graded(function: str, optional: bool = False) -> bool:
+    """Whether the course's rubric grades `function`: it is in course.json's `time` (an
+    optional part is graded only when the rubric has a part for it: HANDOUT.md, "Optional
+    parts"). Without course.json, the seven functions of the default homework are."""
+    times = course().get("time", {})
+    if "default" in times and not optional:
+        return True
+    return function in times
+
+
+def variant(function: str) -> str | None:
+    """The rule variant the course grades `function` with ("lm-only" for the Fall 2025
+    clustering distance), None for the handout's default rules."""
+    return course().get("variants", {}).get(function)

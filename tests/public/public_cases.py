@@ -22,13 +22,19 @@ ADULT = "adult"
 
 SHORT = {"cost_MD": "cost_MD", "cost_LM": "cost_LM", "random_anonymizer": "random",
          "clustering_anonymizer": "clustering", "bottomup_anonymizer": "bottomup",
-         "samarati": "samarati", "mondrian": "mondrian"}
+         "samarati": "samarati", "mondrian": "mondrian", "topdown_anonymizer": "topdown",
+         "datafly": "datafly"}
 """Graded function -> the marker (and -k name) of its tests."""
+
+OPTIONAL = ("topdown_anonymizer", "datafly")
+"""Optional parts (HANDOUT.md, "Optional parts"): their tests run when your course's rubric
+grades them (tests/public/course.json) or when your file implements them; otherwise they are
+skipped."""
 
 EXTRA = {"random_anonymizer": "s", "bottomup_anonymizer": "l", "samarati": "max_sup"}
 """The fifth parameter of the anonymizers that have one."""
 
-ANONYMIZERS = list(SHORT)[2:]
+ANONYMIZERS = [f for f in list(SHORT)[2:] if f not in OPTIONAL]
 
 
 def case_files(case: str) -> tuple[Path, Path]:
@@ -47,11 +53,13 @@ class Run:
     k: int
     extra: int | None = None
     note: str = ""
+    variant: str | None = None  # a rule variant (HANDOUT.md, "Optional parts"), e.g. "lm-only"
 
     @property
     def id(self) -> str:
         extra = "" if self.extra is None else f"-{EXTRA[self.function]}{self.extra}"
-        return f"{self.case}-k{self.k}{extra}"
+        variant = f"{self.variant}-" if self.variant else ""
+        return f"{variant}{self.case}-k{self.k}{extra}"
 
     @property
     def expected(self) -> Path:
@@ -60,7 +68,8 @@ class Run:
 
     def describe(self) -> str:
         extra = "" if self.extra is None else f", {EXTRA[self.function]}={self.extra}"
-        return f"{self.function}(k={self.k}{extra}) on case {self.case!r}"
+        variant = f" with the {self.variant} variant" if self.variant else ""
+        return f"{self.function}(k={self.k}{extra}){variant} on case {self.case!r}"
 
     def args(self, raw: str, dghs: str, output: str) -> list:
         extra = [] if self.extra is None else [self.extra]
@@ -137,6 +146,30 @@ RUNS: list[Run] = [
     Run("mondrian", "world", 3),
     Run("mondrian", "jobsex", 2),
     Run("mondrian", ADULT, 8),
+    # optional parts (run only when the course grades them or the solution implements them)
+    # topdown: fewest children, then L1 distance of the shares to uniform, then leftmost QI
+    Run("topdown_anonymizer", "jobsex", 2, note="the handout's example: Sex (L1 0) beats Job "
+                                                "(L1 0.2); each node decides on its own"),
+    Run("topdown_anonymizer", "jobsex", 3),
+    Run("topdown_anonymizer", "world", 2),
+    Run("topdown_anonymizer", "world", 3),
+    Run("topdown_anonymizer", "grid", 2),
+    Run("topdown_anonymizer", "mdscale", 1, note="k = 1: specialize down to the raw values"),
+    Run("topdown_anonymizer", ADULT, 8),
+    # datafly: the QI with the most distinct values climbs (ties: leftmost), no suppression
+    Run("datafly", "jobsex", 2, note="the handout's example: Job (4 values) climbs first"),
+    Run("datafly", "jobsex", 3),
+    Run("datafly", "world", 2),
+    Run("datafly", "world", 3),
+    Run("datafly", "lattice", 2),
+    Run("datafly", "tie4", 2, note="two QIs with as many distinct values: the leftmost climbs"),
+    Run("datafly", ADULT, 16),
+    # clustering with the LM-only distance (a rubric part with variant = "lm-only")
+    Run("clustering_anonymizer", "jobsex", 3, variant="lm-only"),
+    Run("clustering_anonymizer", "world", 4, variant="lm-only"),
+    Run("clustering_anonymizer", "world", 5, variant="lm-only"),
+    Run("clustering_anonymizer", "mdscale", 2, variant="lm-only",
+        note="without the MD term row 1 (LM_dist 1/2) and row 3 (3/8): row 3 still wins"),
 ]
 
 COSTS: list[CostCase] = [
@@ -157,6 +190,10 @@ BAD_CALLS: list[BadCall] = [
     BadCall("samarati", "sam", (7, 0), "6 rows < k = 7 and nothing may be suppressed"),
     BadCall("samarati", "sam", (2, -1), "max_sup < 0"),
     BadCall("mondrian", "jobsex", (11,), "n = 10 < k = 11"),
+    BadCall("topdown_anonymizer", "jobsex", (11,), "n = 10 < k = 11"),
+    BadCall("topdown_anonymizer", "jobsex", (0,), "k < 1"),
+    BadCall("datafly", "jobsex", (11,), "n = 10 < k = 11"),
+    BadCall("datafly", "jobsex", (True,), "k must be an integer, and bool is not"),
 ]
 
 BAD_COSTS: list[tuple[str, str, str]] = [
@@ -191,6 +228,11 @@ def runs(function: str) -> list:
     """pytest params of the Runs of one function."""
     return [pytest.param(r, id=r.id, marks=_timeout(r.case)) for r in RUNS
             if r.function == function]
+
+
+OPTIONAL_SIGNATURES = {"topdown_anonymizer": "(raw_dataset_file, DGH_folder, k, output_file)",
+                       "datafly": "(raw_dataset_file, DGH_folder, k, output_file)"}
+"""The parameters of the optional parts' functions."""
 
 
 def bad_calls(function: str) -> list:

@@ -1,0 +1,141 @@
+"""The optional parts (HANDOUT.md, "Optional parts") against the naive oracle.
+
+topdown_anonymizer, the LM-only clustering variant and datafly run on the cross-check's random small
+datasets and hierarchies (unbalanced trees, internal raw values, ties) and must agree with
+tests/kit/oracle.py (exact fractions) as parsed CSV, or both raise ValueError; the handout's
+worked examples are checked by hand.
+"""
+from __future__ import annotations
+
+import csv
+import os
+from pathlib import Path
+
+import pytest
+
+import oracle
+import properties
+from test_reference_crosscheck import make_case
+
+import reference
+from reference.topdown import share_distance
+
+CASES = 120  # per function; each a few milliseconds
+
+
+def _compare(function: str, case, out: str) -> str | None:
+    ours = getattr(reference, function)
+    naive = getattr(oracle, function)
+    try:
+        expected = naive(case.raw, case.dghs, case.params["k"])
+    except ValueError as e:
+        expected = e
+    try:
+        ours(case.raw, case.dghs, case.params["k"], out)
+        got = None
+    except ValueError as e:
+        got = e
+    if isinstance(expected, ValueError) or got is not None:
+        if isinstance(expected, ValueError) and got is not None and not os.path.exists(out):
+            return None
+        return f"oracle: {expected!r}, reference: {got!r}"
+    header, rows = oracle.read_dataset(out)
+    if [header] + rows != [expected[0]] + expected[1]:
+        diff = [f"row {i}: expected {e} got {g}"
+                for i, (e, g) in enumerate(zip(expected[1], rows)) if e != g]
+        return "outputs differ:\n" + "\n".join(diff[:10])
+    return properties.check_output(case.raw, out, case.dghs, k=case.params["k"])
+
+
+@pytest.mark.parametrize("function", ["topdown_anonymizer", "clustering_anonymizer_lm_only",
+                                      "datafly"])
+def test_optional_reference_agrees_with_oracle(function, tmp_path):
+    failures = []
+    for seed in range(CASES):
+        sizes = (6, 40) if seed % 4 else (60, 120)
+        case = make_case("clustering", 1000 + seed, tmp_path / f"case{seed}", sizes)
+        problem = _compare(function, case, str(tmp_path / f"out{seed}.csv"))
+        if problem:
+            failures.append((case.n, seed, problem, case))
+    if failures:
+        failures.sort(key=lambda f: (f[0], f[1]))
+        n, seed, problem, case = failures[0]
+        pytest.fail(f"{len(failures)} of {CASES} cases disagree (seeds "
+                    f"{[f[1] for f in failures]}); smallest:\n{problem}\n\n{case.describe()}")
+
+
+def test_share_distance_is_the_2025_handouts_example():
+    assert share_distance([30, 36, 34]) == pytest.approx(0.0666667, abs=1e-6)  # ~0.07
+    assert share_distance([10, 60, 30]) == pytest.approx(0.5333333, abs=1e-6)  # ~0.53
+
+
+def _write(folder: Path, header, rows, dghs: dict[str, str]) -> None:
+    (folder / "DGHs").mkdir(parents=True)
+    for name, text in dghs.items():
+        (folder / "DGHs" / f"{name}.txt").write_text(text, encoding="utf-8")
+    with open(folder / "raw.csv", "w", newline="", encoding="utf-8") as f:
+        csv.writer(f, lineterminator="\n").writerows([header, *rows])
+
+
+def test_topdown_handout_example(tmp_path):
+    """HANDOUT.md, "topdown_anonymizer", worked example."""
+    job = "Any\n\tProfessional\n\t\tEngineer\n\t\tLawyer\n\tArtist\n\t\tDancer\n\t\tWriter\n"
+    sex = "Any\n\tMale\n\tFemale\n"
+    rows = [["Engineer", "Male", "d0"], ["Lawyer", "Male", "d1"], ["Engineer", "Female", "d2"],
+            ["Dancer", "Female", "d3"], ["Writer", "Male", "d4"], ["Lawyer", "Male", "d5"],
+            ["Dancer", "Female", "d6"], ["Writer", "Female", "d7"], ["Engineer", "Male", "d8"],
+            ["Lawyer", "Female", "d9"]]
+    _write(tmp_path, ["Job", "Sex", "Disease"], rows, {"Job": job, "Sex": sex})
+    out = tmp_path / "out.csv"
+    reference.topdown_anonymizer(str(tmp_path / "raw.csv"), str(tmp_path / "DGHs"), 2, str(out))
+    _, got = oracle.read_dataset(str(out))
+    # the root splits on Sex (shares .5/.5: L1 0) rather than Job (.6/.4: L1 0.2); the Male
+    # node cannot split Job (Artist would hold row 4 alone), the Female node can
+    assert [r[:2] for r in got] == [
+        ["Any", "Male"], ["Any", "Male"], ["Professional", "Female"], ["Artist", "Female"],
+        ["Any", "Male"], ["Any", "Male"], ["Artist", "Female"], ["Artist", "Female"],
+        ["Any", "Male"], ["Professional", "Female"]]
+
+
+def test_topdown_handout_example_k3(tmp_path):
+    job = "Any\n\tProfessional\n\t\tEngineer\n\t\tLawyer\n\tArtist\n\t\tDancer\n\t\tWriter\n"
+    rows = [["Engineer", "Male"], ["Lawyer", "Male"], ["Engineer", "Female"],
+            ["Dancer", "Female"], ["Writer", "Male"], ["Lawyer", "Male"], ["Dancer", "Female"],
+            ["Writer", "Female"], ["Engineer", "Male"], ["Lawyer", "Female"]]
+    _write(tmp_path, ["Job", "Sex"], rows, {"Job": job, "Sex": "Any\n\tMale\n\tFemale\n"})
+    out = tmp_path / "out.csv"
+    reference.topdown_anonymizer(str(tmp_path / "raw.csv"), str(tmp_path / "DGHs"), 3, str(out))
+    _, got = oracle.read_dataset(str(out))
+    assert got == [["Any", sex] for _, sex in rows]  # nothing below the Sex split
+
+
+def test_lm_only_handout_example():
+    """HANDOUT.md, "Variant: LM-only distance": the distances and ECs it quotes."""
+    from fractions import Fraction as F
+
+    from reference.clustering import Distances, cluster
+    from reference.io import load_problem
+    case = Path(__file__).resolve().parents[1] / "public" / "data" / "cases" / "jobsex"
+    raw, dghs = case / "raw.csv", case / "DGHs"
+    problem = load_problem(str(raw), str(dghs))
+    lm_only = Distances(problem, lm_only=True).to_rows(0)
+    default = Distances(problem).to_rows(0)
+    assert lm_only[[1, 5, 2, 4]] == pytest.approx([1 / 6, 1 / 6, 1 / 2, 1 / 2])
+    assert default[[2, 4]] == pytest.approx([5 / 6, 7 / 6])
+    p = oracle.Problem(str(raw), str(dghs))
+    sums = {r: oracle.dist_lm_only(p, r, 0) + oracle.dist_lm_only(p, r, 3) for r in (2, 4, 5, 9)}
+    assert sums == {2: F(1), 4: F(7, 6), 5: F(7, 6), 9: F(7, 6)}
+    classes = cluster(problem, 3, lm_only=True)
+    groups = sorted(sorted(int(r) for r in range(10) if classes[r] == c) for c in set(classes))
+    assert groups == [[0, 1, 8], [2, 4, 5], [3, 6, 7, 9]]
+    assert list(classes) == list(cluster(problem, 3))
+
+
+def test_datafly_handout_example():
+    """HANDOUT.md, "datafly": Job climbs twice (4 values, then a 2-2 tie won by the leftmost)."""
+    from reference.datafly import datafly_levels
+    from reference.io import load_problem
+    case = Path(__file__).resolve().parents[1] / "public" / "data" / "cases" / "jobsex"
+    problem = load_problem(str(case / "raw.csv"), str(case / "DGHs"))
+    assert datafly_levels(problem, 1) == [0, 0]
+    assert datafly_levels(problem, 2) == [2, 0]
