@@ -401,17 +401,22 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
 
 
 def _report_times(terminalreporter) -> None:
-    """Per function, its slowest call's CPU time next to the grader's limit for a dataset of
-    that size; a warning for any call using half its limit or more (the grader's machine may
-    be slower than yours)."""
+    """Each call's CPU time next to the grader's limit for a dataset of that size (with -v;
+    by default each function's slowest call); a warning for any call using half its limit or
+    more (the grader's machine may be slower than yours)."""
     if not TIMES:
         return
-    terminalreporter.write_sep("-", "CPU time: each function's slowest public call")
-    slowest: dict[str, tuple] = {}
-    for entry in TIMES:
-        if entry[0] not in slowest or entry[3] > slowest[entry[0]][3]:
-            slowest[entry[0]] = entry
-    for function, what, rows, seconds, limit in slowest.values():
+    every = terminalreporter.config.getoption("verbose") > 0
+    shown: list[tuple] = list(TIMES)
+    if not every:
+        slowest: dict[str, tuple] = {}
+        for entry in TIMES:
+            if entry[0] not in slowest or entry[3] > slowest[entry[0]][3]:
+                slowest[entry[0]] = entry
+        shown = list(slowest.values())
+    terminalreporter.write_sep("-", "CPU time of every public call" if every else
+                               "CPU time: each function's slowest public call (-v: every call)")
+    for function, what, rows, seconds, limit in shown:
         terminalreporter.write_line(f"{seconds:8.2f} s (grader's limit {limit:g} s)  {what}, "
                                     f"{rows} rows")
     close = [e for e in TIMES if e[3] >= course_rules.CLOSE * e[4]]
