@@ -6,7 +6,7 @@
 2. Grader overhead per submission: its wall time minus the time the student's code itself
    ran (import + every call, as measured inside the child), from timings.csv, for the
    well-behaved examples (their wall time is not dominated by timeouts).
-3. The same overhead for alice (a correct solution) under the default rubric (35 cases, 12 of
+3. The same overhead for alice (a correct solution) under the default rubric (36 cases, 12 of
    them on the 9,999-row adult-hw1.csv), graded alone with --jobs 1.
 4. The 13 examples under the default rubric with --jobs 2, as a ratio to grading alice alone
    (the time policy's target: at most 25x).
@@ -143,7 +143,7 @@ def main() -> int:
             out = tmp / "default"
             wall = grade(out, 1, args.sandbox, None, ["alice"])
             w, own, extra = overheads(out)["alice"]
-            print(f"alice, default rubric (35 cases), --jobs 1: command {wall:.1f} s, grading "
+            print(f"alice, default rubric (36 cases), --jobs 1: command {wall:.1f} s, grading "
                   f"{w:.2f} s, student code {own:.2f} s, overhead {extra:.2f} s")
             every = grade(tmp / "default-all", 2, args.sandbox, None, None)
             print(f"13 examples, default rubric, --jobs 2: {every:.1f} s = "

@@ -122,9 +122,27 @@ def feedback_md(record: dict, rubric: Rubric) -> str:
     return "\n".join(lines)
 
 
+def _shares(record: dict, rubric: Rubric) -> list[float]:
+    """Each case's max_score at 4 decimals, rounded so that a part's cases add up to exactly
+    the part's points (largest remainders first; a part of 6 cases worth 20 gets one 3.3334
+    and five 3.3333, so Gradescope's total is 100, not 99.9998)."""
+    shares = [0.0] * len(record["cases"])
+    for part in rubric.parts:
+        index = [i for i, c in enumerate(record["cases"]) if c["part"] == part.key]
+        exact = [record["cases"][i]["max_points"] * 10_000 for i in index]
+        units = [int(x) for x in exact]
+        left = round(sum(exact)) - sum(units)
+        for j in sorted(range(len(index)), key=lambda j: (-(exact[j] - units[j]), j))[:left]:
+            units[j] += 1
+        for i, u in zip(index, units):
+            shares[i] = u / 10_000
+    return shares
+
+
 def gradescope_json(record: dict, rubric: Rubric) -> str:
     """Gradescope's results.json for one student."""
     tests = []
+    shares = _shares(record, rubric)
     for n, case in enumerate(record["cases"], start=1):
         part_index = next(i for i, p in enumerate(rubric.parts, start=1) if p.key == case["part"])
         head, _, trace = case["message"].partition("\n")
@@ -134,7 +152,9 @@ def gradescope_json(record: dict, rubric: Rubric) -> str:
             output += "\n\nPrinted:\n\n" + _fence(case["output"])
         tests.append({"name": f"{case['part']}: {_case_title(case)}",
                       "number": f"{part_index}.{sum(1 for c in record['cases'][:n] if c['part'] == case['part'])}",
-                      "score": round(case["points"], 4), "max_score": round(case["max_points"], 4),
+                      "score": shares[n - 1] if case["points"] >= case["max_points"] - 1e-9
+                      else min(round(case["points"], 4), shares[n - 1]),
+                      "max_score": shares[n - 1],
                       "status": "passed" if case["status"] == "passed" else "failed",
                       "output": output, "visibility": case["visibility"]})
     notes = "\n".join(f"- {n}" for n in record["notes"])

@@ -165,3 +165,23 @@ def test_record_says_the_file_was_retried_and_what_was_left_out(tmp_path: Path) 
     mondrian = [c["status"] for c in record["cases"] if c["function"] == "mondrian"]
     assert mondrian == ["no-output", "no-output"]  # graded: its import problem is not its own
     assert result.records[0]["status"] == "import-error"
+
+
+def test_gradescope_scores_add_up_to_the_parts_points(tmp_path: Path) -> None:
+    from grader import export
+    cases = "".join(f"""
+[[part.case]]
+name = "case {n}"
+data = "hidden/{data}"
+k = 1
+hidden = true
+""" for n, data in enumerate(("unbalanced", "ties", "quoted")))
+    (tmp_path / "rubric.toml").write_text(
+        f'[settings]\ncases_dir = "{CASES.as_posix()}"\n\n[[part]]\nfunction = "mondrian"\n'
+        f'points = 10\n{cases}\n[[part]]\nfunction = "clustering_anonymizer"\npoints = 10\n'
+        f'{cases}', encoding="utf-8")
+    r = rubric.load(tmp_path / "rubric.toml")
+    record = {"cases": [{"part": c.part, "max_points": round(r.part_of(c).case_points(c), 6),
+                         "points": 0.0} for c in r.cases()]}
+    assert [c["max_points"] for c in record["cases"]] == [3.333333] * 6
+    assert export._shares(record, r) == [3.3334, 3.3333, 3.3333] * 2  # 10 each, not 9.9999
