@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .generalize import lca_per_class
-from .io import Problem, check_int, check_output_path, load_problem
+from .io import Problem, check_int, check_output_path, load_problem_for_k
 from .ties import EPS, argmax_first, argmin_first, tie_ranks
 
 
@@ -120,9 +120,7 @@ def _clustering(raw_dataset_file: str, DGH_folder: str, k: int, output_file: str
                 lm_only: bool) -> None:
     k = check_int("k", k, minimum=1)
     check_output_path(output_file, (raw_dataset_file,))
-    problem = load_problem(raw_dataset_file, DGH_folder)
-    if problem.n < k:
-        raise ValueError(f"{raw_dataset_file} has {problem.n} rows, fewer than k = {k}")
+    problem = load_problem_for_k(raw_dataset_file, DGH_folder, k)
     problem.write(output_file, lca_per_class(problem, cluster(problem, k, lm_only)))
 
 

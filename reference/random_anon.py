@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from .generalize import lca_per_class
-from .io import check_int, check_output_path, load_problem
+from .io import check_int, check_output_path, load_problem_for_k
 
 
 def shuffled_order(n: int, s: int) -> np.ndarray:
@@ -33,7 +33,5 @@ def random_anonymizer(raw_dataset_file: str, DGH_folder: str, k: int, s: int,
     if s > 2**32 - 1:
         raise ValueError(f"s must be at most 2**32 - 1 (numpy's seed range), got {s}")
     check_output_path(output_file, (raw_dataset_file,))
-    problem = load_problem(raw_dataset_file, DGH_folder)
-    if problem.n < k:
-        raise ValueError(f"{raw_dataset_file} has {problem.n} rows, fewer than k = {k}")
+    problem = load_problem_for_k(raw_dataset_file, DGH_folder, k)
     problem.write(output_file, lca_per_class(problem, random_classes(problem.n, k, s)))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .io import check_int, check_output_path, load_problem
+from .io import check_int, check_output_path, load_problem_for_k
 
 
 def _k_anonymous(generalized: np.ndarray, k: int) -> bool:
@@ -43,9 +43,7 @@ def datafly(raw_dataset_file: str, DGH_folder: str, k: int, output_file: str) ->
     time, until every equivalence class has at least k rows."""
     k = check_int("k", k, minimum=1)
     check_output_path(output_file, (raw_dataset_file,))
-    problem = load_problem(raw_dataset_file, DGH_folder)
-    if problem.n < k:
-        raise ValueError(f"{raw_dataset_file} has {problem.n} rows, fewer than k = {k}")
+    problem = load_problem_for_k(raw_dataset_file, DGH_folder, k)
     levels = datafly_levels(problem, k)
     generalized = np.column_stack([dgh.up(problem.codes[:, j], levels[j])
                                    for j, dgh in enumerate(problem.dghs)])

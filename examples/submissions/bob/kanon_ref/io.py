@@ -165,3 +165,11 @@ def load_problem(raw_dataset_file: str, dgh_folder: str) -> Problem:
                                  f"{dgh.path}")
             codes[number - 1, j] = node
     return Problem(table=table, qi_columns=qi_columns, dghs=qi_dghs, codes=codes)
+
+
+def load_problem_for_k(raw_dataset_file: str, dgh_folder: str, k: int) -> Problem:
+    """`load_problem`, then a ValueError when the dataset has fewer than k rows."""
+    problem = load_problem(raw_dataset_file, dgh_folder)
+    if problem.n < k:
+        raise ValueError(f"{raw_dataset_file} has {problem.n} rows, fewer than k = {k}")
+    return problem

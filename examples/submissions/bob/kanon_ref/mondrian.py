@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .generalize import numeric_values
-from .io import Problem, check_int, check_output_path, load_problem, write_table
+from .io import Problem, check_int, check_output_path, load_problem_for_k, write_table
 from .ties import tie_ranks
 
 
@@ -118,9 +118,7 @@ def mondrian(raw_dataset_file: str, DGH_folder: str, k: int, output_file: str) -
     """Strict Mondrian: recursive median / hierarchy cuts while both sides keep >= k rows."""
     k = check_int("k", k, minimum=1)
     check_output_path(output_file, (raw_dataset_file,))
-    problem = load_problem(raw_dataset_file, DGH_folder)
-    if problem.n < k:
-        raise ValueError(f"{raw_dataset_file} has {problem.n} rows, fewer than k = {k}")
+    problem = load_problem_for_k(raw_dataset_file, DGH_folder, k)
     part = _Partitioner(problem, k)
     rows_out = [list(r) for r in problem.table.rows]
     for rows in part.run():

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .io import Problem, check_int, check_output_path, load_problem
+from .io import Problem, check_int, check_output_path, load_problem_for_k
 from .ties import EPS
 
 
@@ -72,7 +72,5 @@ def topdown_anonymizer(raw_dataset_file: str, DGH_folder: str, k: int,
     """Top-down specialization from the roots while every child group keeps >= k records."""
     k = check_int("k", k, minimum=1)
     check_output_path(output_file, (raw_dataset_file,))
-    problem = load_problem(raw_dataset_file, DGH_folder)
-    if problem.n < k:
-        raise ValueError(f"{raw_dataset_file} has {problem.n} rows, fewer than k = {k}")
+    problem = load_problem_for_k(raw_dataset_file, DGH_folder, k)
     problem.write(output_file, topdown(problem, k))
