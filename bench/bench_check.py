@@ -25,7 +25,7 @@ def main() -> int:
     sys.path.insert(0, str(REPO))
     import reference
     from reference.check import build_report
-    from reference.privacy import load_release
+    from kanon.privacy import load_release
     raw, dghs = str(REPO / "adult-hw1.csv"), str(REPO / "DGHs")
     runs = [("random", lambda out: reference.random_anonymizer(raw, dghs, K, 0, out)),
             ("clustering", lambda out: reference.clustering_anonymizer(raw, dghs, K, out)),

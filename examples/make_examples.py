@@ -36,9 +36,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 KIT = HERE.parent
 OUT = HERE / "submissions"
-REF_MODULES = ["__init__.py", "bottomup.py", "clustering.py", "costs.py", "dgh.py",
-               "generalize.py", "io.py", "lattice.py", "mondrian.py", "random_anon.py",
-               "samarati.py", "ties.py", "topdown.py", "datafly.py"]
+REF_MODULES = ["__init__.py", "bottomup.py", "clustering.py", "costs.py", "lattice.py",
+               "mondrian.py", "random_anon.py", "samarati.py", "ties.py", "topdown.py",
+               "datafly.py"]
+CORE_MODULES = ["__init__.py", "cells.py", "checks.py", "classes.py", "files.py", "hierarchy.py",
+                "problem.py", "table.py"]
 DATE = (2026, 1, 15, 12, 0, 0)
 
 SIGS = {
@@ -68,7 +70,14 @@ def solution(owner: str, bodies: dict[str, str] | None = None, *, head: str = ""
 
 
 def helper_files(prefix: str = "") -> dict[str, bytes]:
-    return {f"{prefix}kanon_ref/{m}": (KIT / "reference" / m).read_bytes() for m in REF_MODULES}
+    """The reference's algorithm modules as package kanon_ref/, with the kit's core inside it
+    as kanon_ref/kanon/ (their `from kanon.` imports made relative)."""
+    files = {f"{prefix}kanon_ref/{m}": (KIT / "reference" / m).read_bytes()
+                                       .replace(b"from kanon.", b"from .kanon.")
+             for m in REF_MODULES}
+    files.update({f"{prefix}kanon_ref/kanon/{m}": (KIT / "kanon" / m).read_bytes()
+                  for m in CORE_MODULES})
+    return files
 
 
 def write_zip(path: Path, files: dict[str, bytes], *, raw_names: bool = False) -> None:

@@ -48,7 +48,7 @@ PUBLIC_TESTS = "tests/public"
 # Generated files: bundle path -> template under publish_templates/student/.
 GENERATED = {"requirements.txt": "requirements.txt", "pytest.ini": "pytest.ini",
              "conftest.py": "conftest.py"}
-FORBIDDEN_TOP = ("reference", "grader")
+FORBIDDEN_TOP = ("reference", "grader", "kanon")
 HIDDEN_CASES = "grader/cases/hidden"  # the grader's hidden cases, relative to the kit root
 
 # A file carries the reference's code when it holds at least REF_MODULE_SHARE of one reference
@@ -166,10 +166,12 @@ def distinctive_lines(source: str) -> set[str]:
 
 
 def reference_fingerprints(root: Path) -> dict[str, set[str]]:
-    """reference/<module>.py -> its distinctive lines. reference/__main__.py is left out: the
-    command line is no part of the solution, and skeleton.py's is the same on purpose."""
+    """reference/<module>.py and kanon/<module>.py (the core the solution stands on) -> their
+    distinctive lines. reference/__main__.py is left out: the command line is no part of the
+    solution, and skeleton.py's is the same on purpose."""
+    paths = [*sorted((root / "reference").glob("*.py")), *sorted((root / "kanon").glob("*.py"))]
     return {p.relative_to(root).as_posix(): distinctive_lines(p.read_text(encoding="utf-8"))
-            for p in sorted((root / "reference").glob("*.py")) if p.name != "__main__.py"}
+            for p in paths if p.name != "__main__.py"}
 
 
 def reference_leak(entry: Entry, fingerprints: dict[str, set[str]]) -> str | None:

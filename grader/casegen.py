@@ -12,13 +12,13 @@ Students never see the hidden datasets: the student bundle excludes grader/ enti
 """
 from __future__ import annotations
 
-import csv
-import io
 import random
 import shutil
 from pathlib import Path
 
-from reference.dgh import DGH, parse_dgh
+from kanon.cells import is_numeric
+from kanon.hierarchy import DGH, parse_dgh
+from kanon.table import parse_table, render_csv
 
 from .contract import DGH_DIR, RAW_FILE
 from .errors import UserError
@@ -47,14 +47,6 @@ def dgh_text(tree: Tree) -> str:
 
 def leaves_of(tree: Tree) -> list[str]:
     return [tree[0]] if not tree[1] else [x for c in tree[1] for x in leaves_of(c)]
-
-
-def csv_text(header: list[str], rows: list[list[str]]) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
-    return buffer.getvalue()
 
 
 # -- hidden datasets ---------------------------------------------------------------------
@@ -141,19 +133,12 @@ HIDDEN = {  # name -> (seed, builder)
 
 
 # -- cost inputs ---------------------------------------------------------------------------
-def _as_number(text: str) -> float | None:
-    try:
-        return float(text)
-    except ValueError:
-        return None
-
-
 def anonymized_inputs(header: list[str], rows: list[list[str]], dghs: dict[str, DGH],
                       seed: int, suppress: bool = True) -> dict[str, str]:
     """CSV texts of the cost cases' anonymized inputs for one dataset."""
     rng = random.Random(seed)
     qi = [c for c, name in enumerate(header) if name in dghs]
-    numeric = {c for c in qi if all(_as_number(r[c]) is not None for r in rows)}
+    numeric = {c for c in qi if is_numeric([r[c] for r in rows])}
 
     def up(c: int, value: str, steps: int) -> str:
         dgh = dghs[header[c]]
@@ -184,11 +169,11 @@ def anonymized_inputs(header: list[str], rows: list[list[str]], dghs: dict[str, 
     suppressed = [[up(c, r[c], 99) if c in qi else r[c] for c in range(len(r))]
                   if rng.random() < 0.2 else
                   [up(c, r[c], 1) if c in qi else r[c] for c in range(len(r))] for r in rows]
-    result = {"levels.csv": csv_text(header, levels)}
+    result = {"levels.csv": render_csv(header, levels)}
     if suppress:
-        result["suppressed.csv"] = csv_text(header, suppressed)
+        result["suppressed.csv"] = render_csv(header, suppressed)
     if numeric:
-        result["intervals.csv"] = csv_text(header, intervals)
+        result["intervals.csv"] = render_csv(header, intervals)
     return result
 
 
@@ -223,14 +208,14 @@ def generate(cases_dir: Path, kit_root: Path) -> list[Path]:
     dgh_texts = {p.stem: p.read_text(encoding="utf-8") for p in sorted(dgh_dir.glob("*.txt"))}
     raw_text = raw.read_bytes().decode("utf-8")
     _write_dataset(adult, dgh_texts, raw_text)
-    table = list(csv.reader(io.StringIO(raw_text.lstrip("\ufeff"))))
-    _finish(adult, table[0], [r for r in table[1:] if r], seed=11, suppress=False)
+    table = parse_table(raw.read_bytes(), str(raw))
+    _finish(adult, table.header, table.rows, seed=11, suppress=False)
     written.append(adult)
     for name, (seed, build) in HIDDEN.items():
         trees, header, rows = build(random.Random(seed))
         folder = cases_dir / "hidden" / name
         _write_dataset(folder, {n: dgh_text(t) for n, t in trees.items()},
-                       csv_text(header, rows))
+                       render_csv(header, rows))
         _finish(folder, header, rows, seed + 1)
         written.append(folder)
     return written

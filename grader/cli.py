@@ -210,7 +210,7 @@ def _remove_if_unused(folder: Path) -> None:
 
 def _export(args: argparse.Namespace) -> int:
     from . import lms
-    from .fsutil import atomic_write_text
+    from kanon.files import atomic_write_text
     if not args.graded.is_dir():
         raise UserError(f"{args.graded} is not a folder written by `grade --out`")
     _writable_file(args.out)

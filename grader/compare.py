@@ -8,8 +8,6 @@ failing row and column; for hidden cases they never show a cell's value.
 """
 from __future__ import annotations
 
-import csv
-import io
 import math
 import os
 import stat
@@ -17,10 +15,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from reference.dgh import DGH, read_dgh_folder
-from reference.generalize import numeric_values
-from reference.generalize import parse_interval as reference_interval
-from reference.io import Table, read_table
+from kanon.cells import CellError, CellFault, Column
+from kanon.checks import k_violation, l_violation, suppressed_rows
+from kanon.classes import group_rows
+from kanon.hierarchy import DGH, read_dgh_folder
+from kanon.table import Table, parse_table, read_table
 
 from .contract import DGH_DIR, RAW_FILE
 
@@ -46,8 +45,11 @@ class CaseData:
     raw: Table
     dghs: list[DGH]  # per QI
     qi_columns: list[int]
-    numeric: list[bool]  # per QI: every raw value parses with float()
-    raw_nodes: list[list[int]]  # per QI, per row: node id of the raw value
+    columns: list[Column]  # per QI: the generalized-cell rule
+
+    @property
+    def numeric(self) -> list[bool]:
+        return [column.numeric for column in self.columns]
 
     def sensitive_column(self) -> int | None:
         others = [c for c in range(len(self.raw.header)) if c not in self.qi_columns]
@@ -60,9 +62,9 @@ def _load_case_data(folder: str, stamp: float) -> CaseData:
     dgh_by_name = read_dgh_folder(os.path.join(folder, DGH_DIR))
     qi_columns = [c for c, name in enumerate(raw.header) if name in dgh_by_name]
     dghs = [dgh_by_name[raw.header[c]] for c in qi_columns]
-    numeric = [is_numeric([row[c] for row in raw.rows]) for c in qi_columns]
-    raw_nodes = [[d.index[row[c]] for row in raw.rows] for c, d in zip(qi_columns, dghs)]
-    return CaseData(raw, dghs, qi_columns, numeric, raw_nodes)
+    columns = [Column(raw.header[c], d, [row[c] for row in raw.rows])
+               for c, d in zip(qi_columns, dghs)]
+    return CaseData(raw, dghs, qi_columns, columns)
 
 
 def load_case_data(folder: Path) -> CaseData:
@@ -100,19 +102,6 @@ def redact(text: str, folder: Path) -> str:
     return text
 
 
-def is_numeric(raw_values: list[str]) -> bool:
-    """A numeric QI (HANDOUT.md, "Generalized cells"), by the reference's own rule: every raw
-    value parses to a finite number, and no two different raw strings give the same number."""
-    return numeric_values(raw_values) is not None
-
-
-def parse_interval(cell: str) -> tuple[float, float] | None:
-    """`[lo-hi]` split at the first `-` after the first character that leaves two numbers,
-    both finite; None otherwise."""
-    span = reference_interval(cell)
-    return span if span is not None and all(map(math.isfinite, span)) else None
-
-
 def compare_cost(value: float, expected: float, tolerance: float) -> Verdict:
     if math.isclose(value, expected, rel_tol=tolerance, abs_tol=1e-9):
         return Verdict("passed", f"returned {value!r}, correct")
@@ -139,58 +128,53 @@ def check_valid(out: Table, data: CaseData, intervals: bool, hidden: bool) -> st
             if o[c] != r[c]:
                 return (f"data row {number}, column {name!r}: non-QI cells must be copied "
                         f"unchanged{'' if hidden else f' (raw {r[c]!r}, output {o[c]!r})'}")
-    for j, (c, dgh) in enumerate(zip(data.qi_columns, data.dghs)):
-        index, nodes, name = dgh.index, data.raw_nodes[j], raw.header[c]
-        for number, row in enumerate(out.rows, start=1):
-            cell = row[c]
-            node = index.get(cell)
-            raw_node = nodes[number - 1]
-            if node is not None:
-                if node == raw_node or dgh.is_ancestor_or_self(node, raw_node):
-                    continue
-                return (f"data row {number}, column {name!r}: output{_cell(hidden, cell)} is "
-                        f"not an ancestor of the raw value{_cell(hidden, raw.rows[number-1][c])}")
-            span = parse_interval(cell) if intervals and data.numeric[j] else None
-            if span is None:
-                what = "a label of the column's hierarchy" + (
-                    " or an interval [lo-hi]" if intervals and data.numeric[j] else "")
-                return f"data row {number}, column {name!r}: output{_cell(hidden, cell)} is not {what}"
-            lo, hi = span
-            value = float(raw.rows[number - 1][c])
-            if not lo < hi or not lo <= value <= hi:
-                return (f"data row {number}, column {name!r}: interval{_cell(hidden, cell)} does "
-                        f"not contain the raw value{_cell(hidden, raw.rows[number-1][c])} "
-                        f"(or lo >= hi)")
+    for c, column in zip(data.qi_columns, data.columns):
+        for number, (row, raw_row) in enumerate(zip(out.rows, raw.rows), start=1):
+            error = column.check(raw_row[c], row[c], intervals)
+            if error is not None:
+                why = _why(error, intervals and column.numeric, hidden)
+                return f"data row {number}, column {raw.header[c]!r}: {why}"
     return ""
+
+
+def _why(error: CellError, intervals: bool, hidden: bool) -> str:
+    """The grader's wording of a cell error (no values for hidden cases); `intervals`: the
+    column may hold interval cells."""
+    cell, raw = _cell(hidden, error.cell), _cell(hidden, error.raw)
+    if error.fault is CellFault.NOT_ANCESTOR:
+        return f"output{cell} is not an ancestor of the raw value{raw}"
+    if error.fault in (CellFault.INTERVAL_EMPTY, CellFault.INTERVAL_MISSES):
+        return f"interval{cell} does not contain the raw value{raw} (or lo >= hi)"
+    what = "a label of the column's hierarchy" + (" or an interval [lo-hi]" if intervals else "")
+    return f"output{cell} is not {what}"
 
 
 def check_private(out: Table, data: CaseData, function: str, ints: dict[str, int]) -> str:
     """'' when `out` has the function's privacy property, else the first violation."""
     k = ints.get("k", 1)
-    groups: dict[tuple, list[int]] = {}
-    for number, row in enumerate(out.rows, start=1):
-        groups.setdefault(tuple(row[c] for c in data.qi_columns), []).append(number)
+    groups = group_rows(out.rows, data.qi_columns)
     roots = tuple(d.root_label for d in data.dghs)
+    exempt = None
     if function == "samarati":
-        suppressed = groups.get(roots, [])
+        exempt = roots
+        suppressed = suppressed_rows(groups, roots)
         max_sup = ints["max_sup"]
         if 0 < len(suppressed) < k and len(suppressed) > max_sup:
             return (f"{len(suppressed)} rows are suppressed (all QIs at the root) but "
                     f"max_sup = {max_sup} and k = {k}")
-    for key, members in groups.items():
-        if len(members) < k and not (function == "samarati" and key == roots):
-            return (f"the equivalence class of data row {members[0]} has {len(members)} "
-                    f"row(s); k = {k}")
+    small = k_violation(groups, k, exempt)
+    if small is not None:
+        return (f"the equivalence class of data row {small.first_row} has {small.size} "
+                f"row(s); k = {k}")
     if function == "bottomup_anonymizer":
         l_value = ints["l"]
         sensitive = data.sensitive_column()
         if sensitive is None:
             return "the dataset has no single sensitive column"
-        for members in groups.values():
-            distinct = {out.rows[n - 1][sensitive] for n in members}
-            if len(distinct) < l_value:
-                return (f"the equivalence class of data row {members[0]} has {len(distinct)} "
-                        f"distinct value(s) of {out.header[sensitive]!r}; l = {l_value}")
+        poor = l_violation(groups, out.rows, sensitive, l_value)
+        if poor is not None:
+            return (f"the equivalence class of data row {poor.first_row} has {poor.distinct} "
+                    f"distinct value(s) of {out.header[sensitive]!r}; l = {l_value}")
     return ""
 
 
@@ -219,30 +203,6 @@ def read_output(path: Path, limit: int = 256 * 2**20) -> bytes:
             return f.read(limit)
     finally:
         os.close(fd)
-
-
-def parse_table(data: bytes) -> Table:
-    """A dataset from bytes, read as reference.io.read_table reads a file (UTF-8, a BOM
-    tolerated, csv module, a trailing carriage return dropped, blank lines ignored)."""
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise ValueError(f"not UTF-8 text ({e.reason} at byte {e.start})") from None
-    try:
-        records = [[c.rstrip("\r") for c in r] for r in csv.reader(io.StringIO(text, newline=""))]
-    except csv.Error as e:
-        raise ValueError(f"not a readable CSV file ({e})") from None
-    records = [r for r in records if r]
-    if not records:
-        raise ValueError("the file is empty; the first row must name the columns")
-    header, rows = records[0], records[1:]
-    if len(set(header)) != len(header):
-        raise ValueError("a column name appears twice in the header")
-    for number, row in enumerate(rows, start=1):
-        if len(row) != len(header):
-            raise ValueError(f"data row {number} has {len(row)} cells, the header has "
-                             f"{len(header)} columns")
-    return Table(path="output", header=header, rows=rows)
 
 
 def compare_table(produced: bytes, expected: Path, data: CaseData, function: str,

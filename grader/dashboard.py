@@ -18,7 +18,7 @@ import json
 import statistics
 from pathlib import Path
 
-from .fsutil import atomic_write_text
+from kanon.files import atomic_write_text
 
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:80em;color:#222;padding:0 1em}

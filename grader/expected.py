@@ -20,7 +20,7 @@ from pathlib import Path
 
 from .contract import ANONYMIZED_INPUT, DGH_DIR, OUTPUT_FILE, RAW_FILE, call_args, is_cost
 from .errors import UserError
-from .fsutil import atomic_write_text, dump_json, sha256_bytes, sha256_file
+from kanon.files import atomic_write_text, dump_json, sha256_bytes, sha256_file
 from .rubric import Case, Rubric
 
 MANIFEST = "manifest.json"

@@ -15,7 +15,7 @@ import io
 import statistics
 from pathlib import Path
 
-from .fsutil import atomic_write_text, dump_json
+from kanon.files import atomic_write_text, dump_json
 from .grade import STATUS_ORDER
 from .intake import lms_identity
 from .rubric import Rubric

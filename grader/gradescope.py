@@ -5,12 +5,12 @@ The zip (Gradescope's layout: setup.sh and run_autograder at its root, unpacked 
 into /autograder/source) holds:
   setup.sh, run_autograder     install Python >= 3.11 + numpy; grade one submission
   requirements.txt             numpy and the rubric's allowed_packages
-  grader/*.py                  the grader package: intake, sandbox, rubric, scoring, export
+  grader/**.py                 the grader package: intake, sandbox, rubric, scoring, export
+  kanon/**.py                  the kit's core (tables, hierarchies, cell rule, checks), whole
   grader/rubric.toml           the rubric (the kit's, or --rubric; its cases_dir becomes "cases")
   grader/cases/**              every case's datasets, the expected outputs and the manifest
-  reference/                   only the modules the scoring imports (readers, cell rules)
-                               and a stub __init__.py: the algorithms are not shipped, as
-                               expected outputs are precomputed (`python -m grader regen`)
+The staff solution (reference/) is not shipped: expected outputs are precomputed
+(`python -m grader regen`).
 
 For each submission run_autograder calls `autograde_main`, which grades
 /autograder/submission exactly as `python -m grader grade` would (same rubric, sandbox and
@@ -21,7 +21,6 @@ grader.export's Gradescope record (plus execution_time). KANON_AUTOGRADER_ROOT m
 from __future__ import annotations
 
 import argparse
-import ast
 import io
 import json
 import os
@@ -77,51 +76,20 @@ def _rubric_text(path: Path) -> str:
     return line.sub(lambda m: f'{m.group(1)}cases_dir = "cases"{m.group(3)}', text)
 
 
-REFERENCE_STUB = ('"""The reference\'s file readers, which the grader\'s scoring imports. The '
-                  'algorithms are not\npart of the autograder: expected outputs are '
-                  'precomputed."""\n')
+# What the autograder ships besides its templates, rubric and cases: the grader and the kit's
+# core, whole. Grading never runs an algorithm (expected outputs are precomputed), so the
+# staff solution (reference/) is not shipped at all.
+SHIPPED_PACKAGES = ("grader", "kanon")
 
 
-def _module_imports(source: bytes, name: str) -> set[str]:
-    """The reference modules (`dgh`, `io`, ...) that a module imports at its top level
-    (imports inside functions, like the regeneration's, are not needed for grading).
-    `name` is the module's own name within the reference package, or None for grader code."""
-    found = set()
-    for node in ast.parse(source).body:
-        if isinstance(node, ast.ImportFrom):
-            if node.level == 0 and (node.module or "").startswith("reference."):
-                found.add(node.module.split(".")[1])
-            elif node.level == 0 and node.module == "reference":
-                found |= {a.name for a in node.names}
-            elif node.level == 1 and name is not None:
-                found |= {node.module.split(".")[0]} if node.module else \
-                    {a.name for a in node.names}
-        elif isinstance(node, ast.Import):
-            found |= {a.name.split(".")[1] for a in node.names
-                      if a.name.startswith("reference.")}
-    return found
-
-
-def reference_subset(root: Path, grader_entries: list[Entry]) -> list[Entry]:
-    """The reference modules the grader imports at module level, with their own imports, and
-    a stub __init__.py in place of the package's (which would import every algorithm)."""
-    folder = root / "reference"
-    todo = set().union(*(_module_imports(e.data, None) for e in grader_entries))
-    needed: set[str] = set()
-    while todo:
-        module = todo.pop()
-        path = folder / f"{module}.py"
-        if not path.is_file():
-            raise UserError(f"the grader imports reference.{module}, but {path} is missing")
-        needed.add(module)
-        todo |= _module_imports(path.read_bytes(), module) - needed
-    entries = [Entry(f"reference/{m}.py", (folder / f"{m}.py").read_bytes())
-               for m in sorted(needed)]
-    return entries + [Entry("reference/__init__.py", REFERENCE_STUB.encode())]
+def shipped_code(root: Path) -> list[Entry]:
+    """Every .py file of the shipped packages (not the templates of what is published)."""
+    return [e for package in SHIPPED_PACKAGES for e in _tree(root / package, package, (".py",))
+            if "/publish_templates/" not in e.name]
 
 
 def collect(root: Path, rubric_path: Path | None = None) -> list[Entry]:
-    """The autograder's entries: templates, grader package, rubric, cases, reference readers.
+    """The autograder's entries: templates, the grader and core packages, rubric, cases.
     Refuses a rubric whose expected outputs are missing or stale."""
     from . import rubric as rubric_mod
     from .expected import stale
@@ -135,11 +103,9 @@ def collect(root: Path, rubric_path: Path | None = None) -> list[Entry]:
                for name in EXECUTABLES]
     entries.append(Entry("requirements.txt",
                          requirements(list(rubric.settings["allowed_packages"])).encode()))
-    entries += [e for e in _tree(root / "grader", "grader", (".py",)) if e.name.count("/") == 1]
+    entries += shipped_code(root)
     entries.append(Entry("grader/rubric.toml", _rubric_text(rubric.path).encode("utf-8")))
     entries += _tree(rubric.cases_dir, "grader/cases")
-    entries += reference_subset(root, [e for e in entries if e.name.startswith("grader/")
-                                       and e.name.endswith(".py")])
     names = [e.name for e in entries]
     duplicated = sorted({n for n in names if names.count(n) > 1})
     if duplicated:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from .errors import UserError
-from .fsutil import safe_name
+from kanon.files import safe_name
 
 IGNORED_DIRS = {"__MACOSX", "__pycache__", ".git", ".svn", ".hg", ".idea", ".vscode",
                 ".ipynb_checkpoints", "venv", ".venv", "env", "node_modules", ".pytest_cache"}

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from .contract import GRADABLE, VARIANTS, int_params, is_cost
 from .errors import UserError
-from .fsutil import safe_name, sha256_bytes
+from kanon.files import safe_name, sha256_bytes
 
 DEFAULT_RUBRIC = Path(__file__).with_name("rubric.toml")
 

@@ -24,7 +24,7 @@ from typing import Callable
 from . import __version__, export, reaper
 from .errors import UserError
 from .expected import load_manifest, lookup
-from .fsutil import atomic_write_text, dump_json, sha256_bytes, sha256_file
+from kanon.files import atomic_write_text, dump_json, sha256_bytes, sha256_file
 from .grade import Context, grade
 from .intake import Caps, Submission, discover
 from .rubric import Rubric

@@ -34,7 +34,7 @@ from itertools import combinations
 from pathlib import Path
 
 from .errors import UserError
-from .fsutil import atomic_write_text
+from kanon.files import atomic_write_text
 from .intake import ArchiveProblem, Caps, discover, unpack
 from .rubric import Rubric
 from .solution import choose

@@ -18,7 +18,7 @@ import sys
 
 import numpy as np
 
-from .privacy import (Release, c_avg, discernibility, distinct_l, entropy_l, entropy_l_real,
+from kanon.privacy import (Release, c_avg, discernibility, distinct_l, entropy_l, entropy_l_real,
                       gcp, homogeneity, lm_total, load_release, md_total, ncp_per_qi,
                       prosecutor_avg, prosecutor_max, recursive_c, recursive_l, release_counts,
                       row_order_matches, ROW_ORDER_NOTE, t_closeness)

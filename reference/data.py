@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import argparse
 import bisect
-import csv
-import io
 import json
 import os
 import random
 import sys
+
+from kanon.files import atomic_write_bytes
+from kanon.table import render_csv
 
 DEFAULT_SEED = 20261123
 DEFAULT_ROWS = 9999
@@ -59,19 +60,10 @@ def generate_rows(model: dict, rows: int, seed: int) -> tuple[list[str], list[li
     return list(model["columns"]), result
 
 
-def render_csv(header: list[str], rows: list[list[str]]) -> bytes:
-    """The file's bytes: csv.writer, minimal quoting, LF line endings, UTF-8."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
-    return buffer.getvalue().encode("utf-8")
-
-
 def generate_csv(model_path: str, rows: int = DEFAULT_ROWS, seed: int = DEFAULT_SEED) -> bytes:
     with open(model_path, encoding="utf-8") as f:
         model = json.load(f)
-    return render_csv(*generate_rows(model, rows, seed))
+    return render_csv(*generate_rows(model, rows, seed)).encode("utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -85,10 +77,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: model file not found: {args.model}", file=sys.stderr)
         return 2
     data = generate_csv(args.model, args.rows, args.seed)
-    tmp = args.out + ".tmp"
-    with open(tmp, "wb") as f:
-        f.write(data)
-    os.replace(tmp, args.out)
+    atomic_write_bytes(args.out, data)
     print(f"wrote {args.rows} rows to {args.out} (seed {args.seed})")
     return 0
 

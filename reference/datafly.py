@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .io import check_int, check_output_path, load_problem_for_k
+from kanon.problem import check_int, load_problem_for_k
+from kanon.table import check_output_path
 
 
 def _k_anonymous(generalized: np.ndarray, k: int) -> bool:

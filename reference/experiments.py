@@ -32,8 +32,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import bottomup_anonymizer, clustering_anonymizer, mondrian, random_anonymizer, samarati
-from .costs import _Column
-from .io import load_problem, read_table
+from kanon.cells import CellError, Column
+from kanon.problem import load_problem
+from kanon.table import read_table
 
 KIT_ROOT = Path(__file__).resolve().parent.parent
 K_VALUES = (4, 8, 16, 32, 64, 128, 256)  # the handout's k sweep
@@ -127,7 +128,7 @@ class _Costs:
     def __init__(self, data: str, dghs: str):
         self.problem = load_problem(data, dghs)
         raw = self.problem.table.rows
-        self.columns = [(c, _Column(self.problem.table.header[c], d, [r[c] for r in raw]),
+        self.columns = [(c, Column(self.problem.table.header[c], d, [r[c] for r in raw]),
                          [r[c] for r in raw])
                         for c, d in zip(self.problem.qi_columns, self.problem.dghs)]
 
@@ -151,8 +152,9 @@ class _Costs:
                 pairs[key] = pairs.get(key, 0) + 1
             for (raw, cell), count in sorted(pairs.items()):
                 cost = column.cost(raw, cell)
-                if isinstance(cost, str):
-                    raise ValueError(f"{output_file}: column {column.name!r}: {cost}")
+                if isinstance(cost, CellError):
+                    raise ValueError(f"{output_file}: column {column.name!r}: "
+                                     f"{cost.describe()}")
                 md_total += cost[0] * count
                 lm_total += cost[1] * count
         qi = self.problem.qi_columns

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .generalize import numeric_values
-from .io import Problem, check_int, check_output_path, load_problem_for_k, write_table
+from kanon.cells import numeric_values
+from kanon.problem import Problem, check_int, load_problem_for_k
+from kanon.table import check_output_path, write_table
 from .ties import tie_ranks
 
 

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .generalize import lca_per_class
-from .io import check_int, check_output_path, load_problem_for_k
+from kanon.classes import lca_per_class
+from kanon.problem import check_int, load_problem_for_k
+from kanon.table import check_output_path
 
 
 def shuffled_order(n: int, s: int) -> np.ndarray:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .io import check_int, check_output_path, load_problem
+from kanon.problem import check_int, load_problem
+from kanon.table import check_output_path
 from .lattice import Lattice, Node, lowest_satisfying_level
 from .ties import EPS
 

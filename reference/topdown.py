@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .io import Problem, check_int, check_output_path, load_problem_for_k
+from kanon.problem import Problem, check_int, load_problem_for_k
+from kanon.table import check_output_path
 from .ties import EPS
 
 

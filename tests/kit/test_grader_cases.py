@@ -10,7 +10,7 @@ from pathlib import Path
 
 from grader import casegen, rubric
 from grader.expected import _run_reference, case_key, load_manifest, stale
-from grader.fsutil import sha256_bytes, sha256_file
+from kanon.files import sha256_bytes, sha256_file
 
 REPO = Path(__file__).resolve().parents[2]
 CASES = REPO / "grader" / "cases"

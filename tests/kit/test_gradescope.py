@@ -157,9 +157,9 @@ def test_zip_has_gradescope_layout_and_only_what_grading_needs(autograder_zip: P
     names = set(infos)
     assert {"grader/runner.py", "grader/export.py", "grader/worker.py",
             "grader/cases/manifest.json"} <= names
-    assert {n for n in names if n.startswith("reference/")} == {
-        "reference/__init__.py", "reference/dgh.py", "reference/generalize.py",
-        "reference/io.py"}  # the readers and cell rules the scoring imports; no algorithm
+    assert not any(n.startswith("reference/") for n in names)  # no algorithm, no staff solution
+    assert {"kanon/__init__.py", "kanon/cells.py", "kanon/table.py",
+            "kanon/privacy/__init__.py"} <= names  # the core, whole
     assert not any(n.startswith(("tests/", "examples/")) or n in ("skeleton.py", "HANDOUT.md")
                    or "__pycache__" in n for n in names)
     assert {i.date_time for i in infos.values()} == {(1980, 1, 1, 0, 0, 0)}
@@ -205,8 +205,7 @@ def test_correct_submission_gets_full_marks(repo: Path, autograder_zip: Path, tm
     assert hidden and all(t["visibility"] == "after_published" for t in hidden)
     assert all(t["visibility"] == "visible" for t in results["tests"] if t not in hidden)
     if os.geteuid() == 0:  # as on Gradescope: what student code never needs is root-only
-        for folder in (root / "source" / "grader" / "cases", root / "source" / "reference",
-                       root / "submission"):
+        for folder in (root / "source" / "grader" / "cases", root / "submission"):
             assert all(p.lstat().st_mode & 0o077 == 0 for p in [folder, *folder.rglob("*")])
         assert "run as" in done.stdout
 

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 from reference.check import build_report
-from reference.privacy import entropy_l, load_release, recursive_c, recursive_l
+from kanon.privacy import entropy_l, load_release, recursive_c, recursive_l
 
 pd = pytest.importorskip("pandas", reason="pyCANON is not installed (the crosscheck extra)")
 pycanon = pytest.importorskip("pycanon", reason="pyCANON is not installed: pip install -e "
@@ -123,7 +123,7 @@ def test_ordinal_income_difference_by_hand():
     frame = frame_of({"a": ["<=50K", "(50K, 100K]"], "b": [">100K", ">100K"]})
     t_equal = anonymity.t_closeness(frame, ["Q"], ["S"])
     assert t_equal == pytest.approx(1 / 2)  # class b: P = (0, 0, 1), Q = (1/4, 1/4, 1/2)
-    from reference.privacy import sensitive_domain, t_closeness
+    from kanon.privacy import sensitive_domain, t_closeness
     domain, order = sensitive_domain(list(frame["S"]))
     assert order == "ranges" and domain == ["<=50K", "(50K, 100K]", ">100K"]
     counts = np.array([[1, 1, 0], [0, 0, 2]])

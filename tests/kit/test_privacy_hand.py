@@ -1,4 +1,4 @@
-"""Hand-computed examples of every measure of reference.privacy and reference.check.
+"""Hand-computed examples of every measure of kanon.privacy and reference.check.
 
 The release tests/data/privacy/jobs (HANDOUT.md, "Beyond k-anonymity"): QIs Job (the
 handout's Job hierarchy) and Sex, sensitive Disease with the hierarchy
@@ -40,12 +40,12 @@ import numpy as np
 import pytest
 
 from reference import check
-from reference.privacy import (c_avg, discernibility, distinct_l, entropy_l, entropy_l_real,
+from kanon.privacy import (c_avg, discernibility, distinct_l, entropy_l, entropy_l_real,
                                equal_emd, equivalence_classes, gcp, hierarchical_emd,
                                homogeneity, load_release, ordered_emd, prosecutor_avg,
                                prosecutor_max, range_key, recursive_c, recursive_l,
                                sensitive_domain, t_closeness)
-from reference.dgh import parse_dgh
+from kanon.hierarchy import parse_dgh
 
 REPO = Path(__file__).resolve().parents[2]
 JOBS = REPO / "tests" / "data" / "privacy" / "jobs"
@@ -206,7 +206,7 @@ def test_domain_orders():
 
 
 def test_adult_income_is_ordered(repo):
-    from reference.io import read_table
+    from kanon.table import read_table
     table = read_table(str(repo / "adult-hw1.csv"))
     col = table.header.index("income")
     assert sensitive_domain([r[col] for r in table.rows]) == (INCOME, "ranges")
@@ -346,7 +346,7 @@ def test_handout_states_the_worked_figures(repo):
 # ---- the measures as functions of files (fixed signatures) ----
 
 def test_file_functions_on_the_jobs_release():
-    from reference.privacy import (distinct_l_of, entropy_l_of, k_anonymity_of,
+    from kanon.privacy import (distinct_l_of, entropy_l_of, k_anonymity_of,
                                    recursive_l_of, t_closeness_of)
     files = (str(JOBS / "raw.csv"), str(JOBS / "anon.csv"), str(JOBS / "DGHs"))
     tree = str(JOBS / "Disease.txt")

@@ -8,8 +8,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from reference.dgh import parse_dgh
-from reference.privacy import (class_entropies, distinct_l, entropy_l, equal_emd,
+from kanon.hierarchy import parse_dgh
+from kanon.privacy import (class_entropies, distinct_l, entropy_l, equal_emd,
                                equivalence_classes, hierarchical_emd, ordered_emd,
                                recursive_c, recursive_l, sensitive_counts, t_closeness)
 

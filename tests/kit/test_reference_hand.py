@@ -226,7 +226,7 @@ DISTANCES = [(0, 1, F(1, 2)), (1, 0, F(1, 2)), (0, 2, F(2)), (1, 4, F(4, 3)), (0
 @pytest.mark.parametrize("i,j,want", DISTANCES)
 def test_reference_record_distance(i, j, want):
     from reference.clustering import record_distance
-    from reference.io import load_problem
+    from kanon.problem import load_problem
     problem = load_problem(str(DATA / "jobs" / "raw.csv"), str(DATA / "jobs" / "DGHs"))
     assert record_distance(problem, i, j) == pytest.approx(float(want), abs=1e-9)
 

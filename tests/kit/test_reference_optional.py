@@ -114,7 +114,7 @@ def test_lm_only_handout_example():
     from fractions import Fraction as F
 
     from reference.clustering import Distances, cluster
-    from reference.io import load_problem
+    from kanon.problem import load_problem
     case = Path(__file__).resolve().parents[1] / "public" / "data" / "cases" / "jobsex"
     raw, dghs = case / "raw.csv", case / "DGHs"
     problem = load_problem(str(raw), str(dghs))
@@ -134,7 +134,7 @@ def test_lm_only_handout_example():
 def test_datafly_handout_example():
     """HANDOUT.md, "datafly": Job climbs twice (4 values, then a 2-2 tie won by the leftmost)."""
     from reference.datafly import datafly_levels
-    from reference.io import load_problem
+    from kanon.problem import load_problem
     case = Path(__file__).resolve().parents[1] / "public" / "data" / "cases" / "jobsex"
     problem = load_problem(str(case / "raw.csv"), str(case / "DGHs"))
     assert datafly_levels(problem, 1) == [0, 0]

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 import reference
-import reference.io
-from reference.dgh import read_dgh_folder
+import kanon.table
+from kanon.hierarchy import read_dgh_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 SKELETON = ROOT / "skeleton.py"
@@ -167,7 +167,7 @@ def test_read_dgh_matches_the_reference_on_every_kit_hierarchy(skeleton):
 def test_read_dgh_and_read_dataset_on_the_real_course_data(skeleton, course_data):
     same_hierarchies(skeleton, [course_data / "DGHs"])
     header, rows = skeleton.read_dataset(str(course_data / "adult-hw1.csv"))
-    table = reference.io.read_table(str(course_data / "adult-hw1.csv"))
+    table = kanon.table.read_table(str(course_data / "adult-hw1.csv"))
     assert header == table.header
     assert [[row[c] for c in header] for row in rows] == table.rows
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .generalize import lca_per_class
-from .io import Problem, check_int, check_output_path, load_problem_for_k
+from .kanon.classes import lca_per_class
+from .kanon.problem import Problem, check_int, load_problem_for_k
+from .kanon.table import check_output_path
 from .ties import EPS, argmax_first, argmin_first, tie_ranks
 
 

@@ -15,7 +15,7 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from .io import Problem
+from .kanon.problem import Problem
 from .ties import tie_ranks
 
 Node = tuple[int, ...]

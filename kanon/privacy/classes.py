@@ -1,8 +1,9 @@
-"""Equivalence classes of an anonymized table (HANDOUT.md, "Beyond k-anonymity").
+"""A release: an anonymized table checked against its raw table (HANDOUT.md, "Beyond
+k-anonymity").
 
 An equivalence class is a maximal set of rows with identical QI cells (cells compared as
 strings). `load_release` reads a raw table, its anonymized version and the DGH folder, checks
-every cell with the cost rules of reference/costs.py, and returns what every privacy model and
+every cell with the cell rule of kanon.cells, and returns what every privacy model and
 metric of this package needs: the class of each row, the sensitive values, and the MD, LM and
 NCP cost of every QI cell.
 """
@@ -13,25 +14,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..costs import _Column
-from ..dgh import DGH, read_dgh, read_dgh_folder
-from ..generalize import parse_interval
-from ..io import Table, read_table
+from ..cells import CellError, Column, parse_interval
+from ..classes import equivalence_classes
+from ..hierarchy import DGH, read_dgh, read_dgh_folder
+from ..table import Table, read_table
 
 __all__ = ["Release", "equivalence_classes", "load_release"]
-
-
-def equivalence_classes(qi_cells: list[list[str]] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(class_of_row, sizes): rows with identical QI cells share a class id 0..c-1 (ids in
-    order of each class's first row); sizes[c] is the number of rows of class c.
-
-    `qi_cells` is a sequence of rows, each the row's QI cells (strings)."""
-    rows = [tuple(r) for r in qi_cells]
-    ids: dict[tuple, int] = {}
-    class_of_row = np.fromiter((ids.setdefault(r, len(ids)) for r in rows), dtype=np.int64,
-                               count=len(rows))
-    sizes = np.bincount(class_of_row, minlength=len(ids)).astype(np.int64)
-    return class_of_row, sizes
 
 
 @dataclass
@@ -64,15 +52,15 @@ class Release:
         return self.raw.header[self.sensitive]
 
 
-class _CachedColumn(_Column):
-    """The cost rules of reference/costs.py, with the LCA of an interval cell computed once per
+class _CachedColumn(Column):
+    """The cell rule and costs of kanon.cells, with the LCA of an interval cell computed once per
     cell (not once per raw value) for leaf raw values."""
 
     def __init__(self, *args):
         super().__init__(*args)
         self.intervals: dict[str, tuple[float, float, int, float]] = {}
 
-    def _cost(self, raw: str, cell: str) -> tuple[int, float] | str:
+    def _cost(self, raw: str, cell: str) -> tuple[int, float] | CellError:
         dgh = self.dgh
         raw_node = dgh.index[raw]
         leaf = dgh.is_leaf(raw_node)
@@ -80,7 +68,7 @@ class _CachedColumn(_Column):
         if hit is not None and hit[0] <= float(raw) <= hit[1]:
             return int(dgh.depth[raw_node]) - hit[2], hit[3]
         result = super()._cost(raw, cell)
-        if leaf and not isinstance(result, str) and cell not in dgh.index:
+        if leaf and not isinstance(result, CellError) and cell not in dgh.index:
             lo, hi = parse_interval(cell)
             self.intervals[cell] = (lo, hi, int(dgh.depth[raw_node]) - result[0], result[1])
         return result
@@ -159,10 +147,10 @@ def load_release(raw_file: str, anon_file: str, dgh_folder: str, sensitive: str 
         table = np.zeros((len(unique), 3))
         for i, key in enumerate(unique):
             result = column.cost(*key)
-            if isinstance(result, str):
+            if isinstance(result, CellError):
                 row = int(np.flatnonzero(pair_of_row == i)[0])
                 errors.append((row, j, f"{anon_file}: data row {row + 1}, column "
-                                       f"{header[c]!r}: {result}"))
+                                       f"{header[c]!r}: {result.describe()}"))
                 break  # pairs are numbered in row order: this is the column's first bad row
             table[i] = (*result, _ncp(dgh, key[1], result[1]))
         md[:, j] = table[pair_of_row, 0]

@@ -1,92 +1,17 @@
-"""Reading datasets, checking arguments, and writing outputs atomically.
-
-A dataset is a CSV file (default dialect, UTF-8, a BOM tolerated) whose first row names the
-columns. Cells are compared exactly; only a trailing carriage return is dropped. Blank lines
-are ignored. Every error names the file and the data row (1-based, header not counted) or the
-column at fault.
-"""
+"""A raw dataset matched with its hierarchies (a Problem), and argument checks shared by the
+anonymizers. Every raw QI value must be a label of its column's hierarchy; errors name the
+file, the data row (1-based) and the column."""
 from __future__ import annotations
 
-import csv
 import os
-import tempfile
 from dataclasses import dataclass
 
 import numpy as np
 
-from .dgh import DGH, read_dgh_folder
+from .hierarchy import DGH, read_dgh_folder
+from .table import Table, read_table, write_table
 
-
-@dataclass
-class Table:
-    """A dataset as read from disk: header plus rows of strings."""
-
-    path: str
-    header: list[str]
-    rows: list[list[str]]
-
-
-def read_table(path: str) -> Table:
-    """Read a CSV dataset; every row must have as many cells as the header."""
-    if not os.path.isfile(path):
-        raise FileNotFoundError(f"dataset file not found: {path}")
-    try:
-        with open(path, encoding="utf-8-sig", newline="") as f:
-            records = [[cell.rstrip("\r") for cell in record] for record in csv.reader(f)]
-    except UnicodeDecodeError as e:
-        raise ValueError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
-    except csv.Error as e:
-        raise ValueError(f"{path}: not a readable CSV file ({e})") from None
-    records = [r for r in records if r]
-    if not records:
-        raise ValueError(f"{path}: the file is empty; the first row must name the columns")
-    header, rows = records[0], records[1:]
-    seen: set[str] = set()
-    for name in header:
-        if name in seen:
-            raise ValueError(f"{path}: column name {name!r} appears twice in the header")
-        seen.add(name)
-    for number, row in enumerate(rows, start=1):
-        if len(row) != len(header):
-            raise ValueError(f"{path}: data row {number} has {len(row)} cells, the header has "
-                             f"{len(header)} columns")
-    return Table(path=path, header=header, rows=rows)
-
-
-def write_table(path: str, header: list[str], rows: list[list[str]],
-                forbidden: tuple[str, ...] = ()) -> None:
-    """Write a dataset with csv.writer; a temporary file is renamed over `path` at the end,
-    so no half-written output is ever left behind. `forbidden` lists input files that must
-    not be overwritten."""
-    check_output_path(path, forbidden)
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".kanon-", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            writer = csv.writer(f, lineterminator="\n")
-            writer.writerow(header)
-            writer.writerows(rows)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def check_output_path(path: str, forbidden: tuple[str, ...] = ()) -> None:
-    """Refuse an output path that is an input file or a folder, or whose folder is missing."""
-    if not isinstance(path, (str, os.PathLike)):
-        raise ValueError(f"output_file must be a path, got {path!r}")
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise FileNotFoundError(f"folder of the output file not found: {folder}")
-    if os.path.isdir(path):
-        raise ValueError(f"output_file {path} is a folder, not a file")
-    for other in forbidden:
-        if os.path.abspath(path) == os.path.abspath(other) or (
-                os.path.exists(path) and os.path.exists(other) and os.path.samefile(path, other)):
-            raise ValueError(f"output_file {path} is the raw dataset itself; "
-                             f"choose another output file")
+__all__ = ["Problem", "load_problem", "load_problem_for_k", "check_int"]
 
 
 def check_int(name: str, value: object, minimum: int | None = None) -> int:

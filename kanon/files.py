@@ -1,4 +1,5 @@
-"""Small file helpers: atomic writes, content hashes, safe names."""
+"""Small file helpers shared by the whole kit: the one atomic write, deterministic JSON,
+content hashes, safe names."""
 from __future__ import annotations
 
 import hashlib
@@ -9,11 +10,13 @@ import tempfile
 from pathlib import Path
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write `data` to `path` through a temporary file in the same folder and a rename, so a
-    reader (or a rerun after a crash) sees either the old file or the whole new one."""
+def atomic_write_bytes(path: str | os.PathLike, data: bytes, prefix: str = ".tmp-") -> None:
+    """Write `data` to `path` through a temporary file in the same folder, flushed to disk,
+    and a rename, so a reader (or a rerun after a crash) sees either the old file or the
+    whole new one."""
+    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -26,7 +29,7 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
         raise
 
 
-def atomic_write_text(path: Path, text: str) -> None:
+def atomic_write_text(path: str | os.PathLike, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 
 

@@ -17,8 +17,8 @@ import re
 
 import numpy as np
 
-from ..dgh import DGH
-from ..generalize import numeric_values
+from ..hierarchy import DGH
+from ..cells import numeric_values
 
 __all__ = ["DISTANCES", "range_key", "sensitive_domain", "ordered_emd", "equal_emd",
            "hierarchical_emd", "t_closeness"]

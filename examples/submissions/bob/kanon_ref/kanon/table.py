@@ -1,0 +1,98 @@
+"""Tables: reading a CSV dataset from a path or from bytes, rendering and writing one.
+
+A dataset is a CSV file (default dialect, UTF-8, a BOM tolerated) whose first row names the
+columns. Cells are compared exactly; only a trailing carriage return is dropped. Blank lines
+are ignored. Every error names the file and the data row (1-based, header not counted) or the
+column at fault. Writes are atomic (kanon.files): no half-written output is ever left behind.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import os
+from dataclasses import dataclass
+
+from .files import atomic_write_bytes
+
+__all__ = ["Table", "read_table", "parse_table", "render_csv", "write_table",
+           "check_output_path"]
+
+
+@dataclass
+class Table:
+    """A dataset as read: header plus rows of strings; `path` names it in messages."""
+
+    path: str
+    header: list[str]
+    rows: list[list[str]]
+
+
+def parse_table(data: bytes, path: str = "output") -> Table:
+    """A dataset from bytes; errors start with `path` unless it is the default "output"
+    (the grader names the file itself)."""
+    where = "" if path == "output" else f"{path}: "
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{where}not UTF-8 text ({e.reason} at byte {e.start})") from None
+    try:
+        records = [[c.rstrip("\r") for c in r] for r in csv.reader(io.StringIO(text, newline=""))]
+    except csv.Error as e:
+        raise ValueError(f"{where}not a readable CSV file ({e})") from None
+    records = [r for r in records if r]
+    if not records:
+        raise ValueError(f"{where}the file is empty; the first row must name the columns")
+    header, rows = records[0], records[1:]
+    seen: set[str] = set()
+    for name in header:
+        if name in seen:  # a student's output is not quoted: its header may be a hidden one
+            raise ValueError(f"{where}column name {name!r} appears twice in the header" if where
+                             else "a column name appears twice in the header")
+        seen.add(name)
+    for number, row in enumerate(rows, start=1):
+        if len(row) != len(header):
+            raise ValueError(f"{where}data row {number} has {len(row)} cells, the header has "
+                             f"{len(header)} columns")
+    return Table(path=path, header=header, rows=rows)
+
+
+def read_table(path: str) -> Table:
+    """Read a CSV dataset; every row must have as many cells as the header."""
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"dataset file not found: {path}")
+    with open(path, "rb") as f:
+        data = f.read()
+    return parse_table(data, str(path))
+
+
+def render_csv(header: list[str], rows: list[list[str]]) -> str:
+    """The text of a dataset as csv.writer writes it, one '\\n' per line."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+def write_table(path: str, header: list[str], rows: list[list[str]],
+                forbidden: tuple[str, ...] = ()) -> None:
+    """Write a dataset atomically; `forbidden` lists input files that must not be
+    overwritten."""
+    check_output_path(path, forbidden)
+    atomic_write_bytes(path, render_csv(header, rows).encode("utf-8"), prefix=".kanon-")
+
+
+def check_output_path(path: str, forbidden: tuple[str, ...] = ()) -> None:
+    """Refuse an output path that is an input file or a folder, or whose folder is missing."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise ValueError(f"output_file must be a path, got {path!r}")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise FileNotFoundError(f"folder of the output file not found: {folder}")
+    if os.path.isdir(path):
+        raise ValueError(f"output_file {path} is a folder, not a file")
+    for other in forbidden:
+        if os.path.abspath(path) == os.path.abspath(other) or (
+                os.path.exists(path) and os.path.exists(other) and os.path.samefile(path, other)):
+            raise ValueError(f"output_file {path} is the raw dataset itself; "
+                             f"choose another output file")
