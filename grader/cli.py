@@ -23,8 +23,7 @@ from pathlib import Path
 
 from . import __version__
 from .errors import UserError
-
-KIT_ROOT = Path(__file__).resolve().parent.parent
+from .paths import KIT_ROOT
 
 
 def prog_name(argv0: str | None = None) -> str:
@@ -82,6 +81,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                    help="where children's scratch folders go (default: the system temp folder)")
     g.add_argument("--only", nargs="+", metavar="ID", help="grade only these student ids")
     g.add_argument("--quiet", action="store_true", help="no progress output")
+    g.set_defaults(func=_grade)
 
     e = commands.add_parser("export", help="write the CSV Canvas, Moodle or Gradescope imports",
                             description=first_paragraph(_lms_doc()))
@@ -95,6 +95,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                    help="Canvas: the grade column's header, e.g. 'HW1 (1234)' to update "
                         "assignment 1234 (default: 'k-anonymity homework', a new column)")
     e.add_argument("--out", type=Path, required=True, metavar="CSV", help="the CSV to write")
+    e.set_defaults(func=_export)
 
     r = commands.add_parser("regen", help="regenerate case datasets and expected outputs",
                             description="Rebuild the hidden datasets and rerun the reference "
@@ -106,6 +107,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                         "examples/rubric.toml)")
     r.add_argument("--keep-datasets", action="store_true",
                    help="keep the datasets, only recompute expected outputs")
+    r.set_defaults(func=_regen)
 
     c = commands.add_parser("check", help="fail when expected outputs are stale",
                             description="Exit 0 when every stored expected output of the "
@@ -113,6 +115,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     c.add_argument("--rubric", type=Path, action="append", default=None, metavar="TOML",
                    help="rubric(s) to check (default: the built-in rubric, grader/rubric-2025.toml, "
                         "grader/rubric-optional.toml and examples/rubric.toml)")
+    c.set_defaults(func=_check)
 
     s = commands.add_parser("similarity", help="similar pairs of solution files",
                             description="List pairs of submissions whose code is alike, "
@@ -133,15 +136,16 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                    help="rubric whose student_id_pattern names the students")
     s.add_argument("--id-pattern", default=None, metavar="REGEX",
                    help="regular expression with a group (?P<id>...) for the student id")
+    s.set_defaults(func=_similarity)
 
-    from . import bundle, gradescope
+    from .publishing import bundle, gradescope
     bundle.add_parser(commands)
     gradescope.add_parser(commands)
     return parser
 
 
 def _lms_doc() -> str:
-    from . import lms
+    from .grading import lms
     return lms.__doc__ or ""
 
 
@@ -155,7 +159,7 @@ def _writable_file(path: Path, option: str = "--out") -> None:
 
 def _grade(args: argparse.Namespace) -> int:
     from . import rubric as rubric_mod
-    from .runner import run_batch
+    from .grading.runner import run_batch
     if args.jobs is not None and args.jobs < 1:
         raise UserError("--jobs must be at least 1")
     if args.out.exists() and not args.out.is_dir():
@@ -209,7 +213,7 @@ def _remove_if_unused(folder: Path) -> None:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from . import lms
+    from .grading import lms
     from kanon.files import atomic_write_text
     if not args.graded.is_dir():
         raise UserError(f"{args.graded} is not a folder written by `grade --out`")
@@ -249,8 +253,8 @@ def _rubrics(paths: list[Path] | None):
 
 def _regen(args: argparse.Namespace) -> int:
     from . import rubric as rubric_mod
-    from .course_file import write_course_file
-    from .expected import regenerate
+    from .authoring.course_file import write_course_file
+    from .authoring.regen import regenerate
     rubrics = _rubrics(args.rubric)
     manifest = regenerate(rubrics, KIT_ROOT, datasets=not args.keep_datasets)
     if rubrics[0].path == rubric_mod.DEFAULT_RUBRIC.resolve():  # the students' copy of its rules
@@ -261,7 +265,7 @@ def _regen(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from .expected import stale
+    from .grading.expected import stale
     rubrics = _rubrics(args.rubric)
     problems = stale(rubrics)
     for p in problems:
@@ -276,8 +280,8 @@ def _check(args: argparse.Namespace) -> int:
 
 def _similarity(args: argparse.Namespace) -> int:
     from . import rubric as rubric_mod
-    from .similarity import run_similarity
-    from .similarity import INSTALL_HINT, copydetect_available
+    from .grading.similarity import run_similarity
+    from .grading.similarity import INSTALL_HINT, copydetect_available
     if args.threshold is not None and not 0 <= args.threshold <= 1:
         raise UserError("--threshold must be between 0 and 1")
     _writable_file(args.out)
@@ -287,7 +291,7 @@ def _similarity(args: argparse.Namespace) -> int:
     done = run_similarity(args.submissions, args.out, rubric, args.threshold, args.archive,
                           args.engine)
     if args.out.name == "pairs.csv" and (args.out.parent / "summary.json").is_file():
-        from .dashboard import write_dashboard  # a graded folder: its dashboard lists the pairs
+        from .grading.dashboard import write_dashboard  # a graded folder: its dashboard lists the pairs
         print(f"updated {write_dashboard(args.out.parent)}", file=sys.stderr)
     print(f"{len(done.pairs)} pair(s) at or above {done.threshold:g} ({done.engine}, "
           f"{done.compared} submissions" + (f", {done.archived} archived" if done.archived
@@ -297,13 +301,11 @@ def _similarity(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Parse, then run the command's `func`: the one place where a UserError or a refused
+    path becomes a one-line message and exit status 2."""
     args = _parser(prog_name()).parse_args(argv)
-    from . import bundle, gradescope
-    handler = {"grade": _grade, "export": _export, "regen": _regen, "check": _check,
-               "similarity": _similarity, "bundle": bundle.run,
-               "gradescope": gradescope.run}[args.command]
     try:
-        return handler(args)
+        return args.func(args)
     except UserError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

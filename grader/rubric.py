@@ -32,11 +32,12 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .contract import GRADABLE, VARIANTS, int_params, is_cost
-from .errors import UserError
 from kanon.files import safe_name, sha256_bytes
 
-DEFAULT_RUBRIC = Path(__file__).with_name("rubric.toml")
+from .contract import GRADABLE, VARIANTS, int_params, is_cost
+from .errors import UserError
+from .paths import DEFAULT_RUBRIC
+
 
 SETTINGS: dict[str, tuple[type, object]] = {
     "import_time_limit": (float, 10.0),

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from grader import bundle
+from grader.publishing import bundle
 from grader.errors import UserError
 
 FOLDER = bundle.DEFAULT_FOLDER
@@ -24,7 +24,7 @@ FOLDER = bundle.DEFAULT_FOLDER
 def build_cli(root: Path, out: Path, *extra: str) -> subprocess.CompletedProcess:
     """Run the bundle command as an instructor would (the module entry point), from `root`."""
     env = dict(os.environ, PYTHONPATH=str(bundle.KIT_ROOT))  # the kit under test, installed or not
-    return subprocess.run([sys.executable, "-m", "grader.bundle", "--root", str(root),
+    return subprocess.run([sys.executable, "-m", "grader", "bundle", "--root", str(root),
                            "--out", str(out), *extra],
                           cwd=root, env=env, capture_output=True, text=True, timeout=300)
 
@@ -258,7 +258,7 @@ def test_folder_option_puts_files_at_the_root(repo: Path, tmp_path: Path) -> Non
 
 
 def test_hidden_secrets_follow_the_rubric(repo: Path) -> None:
-    from grader.expected import case_key, load_manifest
+    from grader.grading.expected import case_key, load_manifest
     from grader.rubric import load
     rubric = load(repo / "grader" / "rubric.toml")
     entries = load_manifest(rubric.cases_dir)["entries"]
@@ -276,7 +276,7 @@ def test_hidden_secrets_follow_the_rubric(repo: Path) -> None:
 def test_course_file_is_fresh_and_the_bundle_carries_the_rubrics_rules(
         repo: Path, student_zip: Path) -> None:
     from grader import rubric
-    from grader.course_file import course_json
+    from grader.authoring.course_file import course_json
     wanted = course_json(rubric.load())
     assert (repo / "tests" / "public" / "course.json").read_text(encoding="utf-8") == wanted, \
         "tests/public/course.json is stale: run `python -m grader regen`"

@@ -135,3 +135,20 @@ def test_core_never_imports_an_algorithm() -> None:
                     [node.module or ""]
                 assert not any(n.split(".")[0] in ("reference", "grader") for n in names), path
     assert np  # numpy is the core's only third-party dependency
+
+
+def test_grading_a_class_never_imports_an_algorithm() -> None:
+    """Only grader/authoring (cases and expected outputs) may run the staff solution; the
+    grader's other jobs stand on the core alone (the Gradescope zip ships no reference)."""
+    import ast
+
+    from grader.imports import absolute_imports
+    grader = Path(__file__).resolve().parents[2] / "grader"
+    checked = 0
+    for path in sorted(grader.rglob("*.py")):
+        if "authoring" in path.parts or "templates" in path.parts:
+            continue
+        names = absolute_imports(ast.parse(path.read_text(encoding="utf-8")))
+        assert not [n for n in names if n.split(".")[0] == "reference"], path
+        checked += 1
+    assert checked > 20

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.dashboard import render, write_dashboard
+from grader.grading.dashboard import render, write_dashboard
 
 REPO = Path(__file__).resolve().parents[2]
 SUMMARY = {

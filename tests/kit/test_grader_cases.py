@@ -1,6 +1,6 @@
 """The grader's stored cases: generated deterministically, expected outputs fresh.
 
-When these fail after a change to reference/, adult-hw1.csv, DGHs/ or grader/casegen.py, run
+When these fail after a change to reference/, adult-hw1.csv, DGHs/ or grader/authoring/casegen.py, run
 `python -m grader regen` and commit grader/cases (see README, "Regenerating expected outputs").
 """
 from __future__ import annotations
@@ -8,8 +8,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from grader import casegen, rubric
-from grader.expected import _run_reference, case_key, load_manifest, stale
+from grader.authoring import casegen
+
+from grader import rubric
+from grader.authoring.regen import _run_reference
+from grader.grading.expected import case_key, load_manifest, stale
 from kanon.files import sha256_bytes, sha256_file
 
 REPO = Path(__file__).resolve().parents[2]
@@ -46,7 +49,7 @@ def test_expected_outputs_are_what_the_reference_produces_now() -> None:
 def test_hidden_cases_cover_the_issue_list() -> None:
     """Unbalanced hierarchies, one QI, many QIs, k = 1, k close to n, n not a multiple of k,
     ties, and cells with commas, quotes and non-ASCII text."""
-    from grader.compare import load_case_data
+    from grader.grading.compare import load_case_data
     r = rubric.load(RUBRICS[0])
     hidden = [c for c in r.cases() if c.hidden]
     shapes = {}

@@ -131,7 +131,7 @@ def test_check_says_so_when_all_is_fresh() -> None:
 
 
 def test_warnings_come_before_the_grading(tmp_path: Path, monkeypatch, capsys) -> None:
-    from grader import runner
+    from grader.grading import runner
 
     order: list[str] = []
 
@@ -170,7 +170,7 @@ def test_warnings_come_before_the_grading(tmp_path: Path, monkeypatch, capsys) -
 def test_the_progress_bar_shows_time_left_on_a_terminal(monkeypatch) -> None:
     import io
 
-    from grader import runner
+    from grader.grading import runner
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:

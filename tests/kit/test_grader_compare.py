@@ -8,7 +8,7 @@ import pytest
 
 import os
 
-from grader.compare import (NotARegularFile, compare_cost, compare_table, load_case_data,
+from grader.grading.compare import (NotARegularFile, compare_cost, compare_table, load_case_data,
                             read_output)
 
 CASES = Path(__file__).resolve().parents[2] / "grader" / "cases"

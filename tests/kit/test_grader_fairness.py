@@ -7,10 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from grader import packages, rubric, static
+from grader.grading import packages, static
+
+from grader import rubric
 from grader.errors import UserError
-from grader.runner import run_batch
-from grader.sandbox import WORKER_SOURCE, wall_backstop
+from grader.grading.runner import run_batch
+from grader.grading.sandbox import WORKER_SOURCE, wall_backstop
 
 REPO = Path(__file__).resolve().parents[2]
 CASES = REPO / "grader" / "cases"
@@ -168,7 +170,7 @@ def test_record_says_the_file_was_retried_and_what_was_left_out(tmp_path: Path) 
 
 
 def test_gradescope_scores_add_up_to_the_parts_points(tmp_path: Path) -> None:
-    from grader import export
+    from grader.grading import export
     cases = "".join(f"""
 [[part.case]]
 name = "case {n}"

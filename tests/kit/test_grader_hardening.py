@@ -12,9 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from grader import reaper, rubric
-from grader.runner import run_batch
-from grader.sandbox import Limits, Session, bwrap_available
+from grader.grading import reaper
+
+from grader import rubric
+from grader.grading.runner import run_batch
+from grader.grading.sandbox import Limits, Session, bwrap_available
 from test_grader_runner import TINY as RUNNER_TINY
 
 REPO = Path(__file__).resolve().parents[2]

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from grader.errors import UserError
-from grader.intake import ArchiveProblem, Caps, discover, safe_extract, unpack
-from grader.solution import choose
+from grader.grading.intake import ArchiveProblem, Caps, discover, safe_extract, unpack
+from grader.grading.solution import choose
 
 PATTERN = re.compile(r"^(?P<id>[^_]+)")
 GOOD = "def cost_MD(raw_dataset_file, anonymized_dataset_file, DGH_folder):\n    return 1.0\n"

@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from grader import contract, rubric, static
+from grader import contract, rubric
+
+from grader.grading import static
 from grader.errors import UserError
-from grader.runner import run_batch
+from grader.grading.runner import run_batch
 
 REPO = Path(__file__).resolve().parents[2]
 CASES = REPO / "grader" / "cases"
@@ -125,7 +127,7 @@ def test_unknown_variant_names_the_key(tmp_path: Path) -> None:
 def test_bundle_course_json_comes_from_the_course_rubric() -> None:
     import json
 
-    from grader import bundle
+    from grader.publishing import bundle
     name = "tests/public/course.json"
     entries = bundle.collect(REPO, "", REPO / "grader" / "rubric-2025.toml")
     course = json.loads(next(e.data for e in entries if e.name == name))

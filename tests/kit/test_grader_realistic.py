@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from grader import rubric as rubric_mod
-from grader.runner import run_batch
+from grader.grading.runner import run_batch
 
 CLASS = Path(__file__).resolve().parent / "realistic_class"
 FUNCTIONS = ("cost_MD", "cost_LM", "random_anonymizer", "clustering_anonymizer",

@@ -18,8 +18,8 @@ import pytest
 
 from grader import rubric as rubric_mod
 from grader.errors import UserError
-from grader.runner import resolve_run_as
-from grader.sandbox import Limits, RunAs, Session, python_problem
+from grader.grading.runner import resolve_run_as
+from grader.grading.sandbox import Limits, RunAs, Session, python_problem
 
 ROOT = os.geteuid() == 0
 as_root = pytest.mark.skipif(not ROOT, reason="only root can start a child as another user; "
@@ -184,7 +184,7 @@ def test_auto_means_nobody_and_none_keeps_root(reachable: Path) -> None:
 
 @as_root
 def test_auto_falls_back_when_the_user_cannot_run_python(monkeypatch, reachable: Path) -> None:
-    import grader.runner as runner
+    import grader.grading.runner as runner
     monkeypatch.setattr(runner, "python_problem", lambda run_as, folder: "Permission denied")
     warnings: list[str] = []
     assert resolve_run_as("auto", reachable, warnings) is None

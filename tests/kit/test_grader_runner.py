@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from grader import grade as grade_mod
+from grader.grading import grade as grade_mod
 from grader import rubric
-from grader.expected import load_manifest, lookup
-from grader.runner import run_batch
+from grader.grading.expected import load_manifest, lookup
+from grader.grading.runner import run_batch
 
 REPO = Path(__file__).resolve().parents[2]
 CASES = REPO / "grader" / "cases"
@@ -166,10 +166,10 @@ def test_a_grader_failure_on_one_submission_does_not_stop_the_batch(batch, tmp_p
         if sub.student == "ben":
             raise RuntimeError("grader bug")
         return real(sub, ctx)
-    monkeypatch.setattr("grader.runner.grade", flaky)
+    monkeypatch.setattr("grader.grading.runner.grade", flaky)
     result = run_batch(subs, tmp_path / "out", r, jobs=2, sandbox="none", progress=False)
     assert [x["status"] for x in result.records] == ["ok", "grader-error", "error"]
-    monkeypatch.setattr("grader.runner.grade", real)
+    monkeypatch.setattr("grader.grading.runner.grade", real)
     again = run_batch(subs, tmp_path / "out", r, jobs=2, sandbox="none", progress=False)
     assert (again.graded, again.cached) == (1, 2)  # a grader-error is never cached
 

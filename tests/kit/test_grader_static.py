@@ -1,7 +1,7 @@
 """Grader static checks (by AST): signatures, renamed functions, stubs, indirect bindings."""
 from __future__ import annotations
 
-from grader.static import check_source, positional_problem
+from grader.grading.static import check_source, positional_problem
 
 FULL = {
     "cost_MD": "raw_dataset_file, anonymized_dataset_file, DGH_folder",

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from grader import gradescope
+from grader.publishing import gradescope
 
 VISIBILITIES = {"hidden", "after_due_date", "after_published", "visible"}
 TEST_KEYS = {"score", "max_score", "name", "number", "output", "tags", "visibility", "status",
@@ -64,7 +64,7 @@ def kit_env() -> dict[str, str]:
 
 
 def build_cli(out: Path, *extra: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "grader.gradescope", "--out", str(out), *extra],
+    return subprocess.run([sys.executable, "-m", "grader", "gradescope", "--out", str(out), *extra],
                           env=kit_env(), capture_output=True, text=True, timeout=300)
 
 
@@ -155,7 +155,7 @@ def test_zip_has_gradescope_layout_and_only_what_grading_needs(autograder_zip: P
     assert requirements.split() == ["numpy>=1.24"]
     assert 'cases_dir = "cases"' in rubric
     names = set(infos)
-    assert {"grader/runner.py", "grader/export.py", "grader/worker.py",
+    assert {"grader/grading/runner.py", "grader/grading/export.py", "grader/grading/worker.py",
             "grader/cases/manifest.json"} <= names
     assert not any(n.startswith("reference/") for n in names)  # no algorithm, no staff solution
     assert {"kanon/__init__.py", "kanon/cells.py", "kanon/table.py",

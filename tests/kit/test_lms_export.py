@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from grader import export as export_mod, lms
-from grader.intake import lms_identity
+from grader.grading import export as export_mod, lms
+from grader.grading.intake import lms_identity
 from grader.rubric import load
 
 REPO = Path(__file__).resolve().parents[2]

@@ -81,7 +81,7 @@ def test_public_tests_pass_against_the_reference(tmp_path):
 
 def course_file(tmp: Path, rubric_path: str) -> dict[str, str]:
     """The environment that makes the public tests use `rubric_path`'s course.json."""
-    from grader import course_file as course_mod
+    from grader.authoring import course_file as course_mod
     from grader import rubric
     path = tmp / "course.json"
     path.write_text(course_mod.course_json(rubric.load(ROOT / rubric_path)), encoding="utf-8")

@@ -20,8 +20,8 @@ from kanon.cells import is_numeric
 from kanon.hierarchy import DGH, parse_dgh
 from kanon.table import parse_table, render_csv
 
-from .contract import DGH_DIR, RAW_FILE
-from .errors import UserError
+from ..contract import DGH_DIR, RAW_FILE
+from ..errors import UserError
 
 Tree = tuple[str, list["Tree"]]
 

@@ -14,41 +14,31 @@ The staff solution (reference/) is not shipped: expected outputs are precomputed
 
 For each submission run_autograder calls `autograde_main`, which grades
 /autograder/submission exactly as `python -m grader grade` would (same rubric, sandbox and
-scoring, through grader.runner.run_batch) and writes /autograder/results/results.json with
-grader.export's Gradescope record (plus execution_time). KANON_AUTOGRADER_ROOT moves the
+scoring, through grader.grading.runner.run_batch) and writes /autograder/results/results.json with
+grader.grading.export's Gradescope record (plus execution_time). KANON_AUTOGRADER_ROOT moves the
 /autograder root, so the unpacked zip can be tried locally.
 """
 from __future__ import annotations
 
 import argparse
 import io
-import json
-import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
-import time
-import traceback
 import zipfile
 from pathlib import Path
 
-from .bundle import Entry, kit_root, print_listing, write_atomically, zip_bytes
-from .errors import UserError
-from .packages import requirements
+from kanon.files import atomic_write_bytes
 
-TEMPLATES = Path(__file__).resolve().parent / "publish_templates" / "gradescope"
+from .. import paths
+from ..errors import UserError
+from ..grading.packages import requirements
+from .bundle import Entry, kit_root, print_listing, zip_bytes
+
+TEMPLATES = paths.TEMPLATES / "gradescope"
 EXECUTABLES = ("setup.sh", "run_autograder")
-ROOT_ENV = "KANON_AUTOGRADER_ROOT"
-SANDBOX_ENV = "KANON_AUTOGRADER_SANDBOX"  # auto (default), bwrap or none, as `grade --sandbox`
-RUN_AS_ENV = "KANON_AUTOGRADER_RUN_AS"  # overrides the rubric's run_as, as `grade --run-as`
-STUDENT = "submission"  # the one student's id inside the container
 SKIPPED_DIRS = {"__pycache__", ".pytest_cache"}
-FAILURE_OUTPUT = ("The autograder could not grade this submission (a problem on the course "
-                  "staff's side, not necessarily in your code). Please tell the course staff.")
-HIDDEN_NOTE = ("Hidden cases use datasets you have not seen; their results appear when the "
-               "grades are published.")
 
 
 # ------------------------------------------------------------------------------ building
@@ -85,14 +75,14 @@ SHIPPED_PACKAGES = ("grader", "kanon")
 def shipped_code(root: Path) -> list[Entry]:
     """Every .py file of the shipped packages (not the templates of what is published)."""
     return [e for package in SHIPPED_PACKAGES for e in _tree(root / package, package, (".py",))
-            if "/publish_templates/" not in e.name]
+            if "/templates/" not in e.name]
 
 
 def collect(root: Path, rubric_path: Path | None = None) -> list[Entry]:
     """The autograder's entries: templates, the grader and core packages, rubric, cases.
     Refuses a rubric whose expected outputs are missing or stale."""
-    from . import rubric as rubric_mod
-    from .expected import stale
+    from .. import rubric as rubric_mod
+    from ..grading.expected import stale
     rubric = rubric_mod.load(rubric_path or root / "grader" / "rubric.toml")
     problems = stale([rubric])
     if problems:
@@ -114,14 +104,14 @@ def collect(root: Path, rubric_path: Path | None = None) -> list[Entry]:
 
 
 IMPORT_PROBE = ("import sys; sys.path.insert(0, sys.argv[1]); "
-                "import grader.gradescope, grader.runner, grader.export, grader.compare")
+                "import grader.grading.autograde, grader.grading.compare")
 
 
 def verify(data: bytes) -> None:
     """Unpack the built zip in a temporary folder and check that it is self-consistent: the
     required files at the root, executable, and the rubric's expected outputs all present."""
-    from . import rubric as rubric_mod
-    from .expected import stale
+    from .. import rubric as rubric_mod
+    from ..grading.expected import stale
     with tempfile.TemporaryDirectory(prefix="kanon-autograder-check-") as tmp:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             archive.extractall(tmp)
@@ -144,94 +134,8 @@ def build(root: Path, out: Path, rubric_path: Path | None = None) -> list[Entry]
     entries = collect(root, rubric_path)
     data = zip_bytes(entries)
     verify(data)
-    write_atomically(out, data)
+    atomic_write_bytes(out, data, mode=0o644)  # a file to upload
     return entries
-
-
-# ------------------------------------------------------------------------------ grading
-
-
-class NothingSubmitted(Exception):
-    """The submission folder is empty."""
-
-
-def _stage_submission(submission: Path, subs: Path) -> None:
-    """Put Gradescope's one submission where the grader's intake finds one student: a lone
-    zip stays a zip, anything else becomes the student's folder."""
-    subs.mkdir(parents=True)
-    files = [p for p in submission.iterdir() if p.name != "__MACOSX"] \
-        if submission.is_dir() else []
-    if len(files) == 1 and files[0].is_file() and files[0].suffix.lower() == ".zip":
-        shutil.copyfile(files[0], subs / f"{STUDENT}.zip")
-    else:
-        shutil.copytree(submission, subs / STUDENT, symlinks=True)
-
-
-def grade_submission(root: Path) -> dict:
-    """Grade <root>/submission with <root>/source's grader; Gradescope's results as a dict."""
-    from . import export, rubric as rubric_mod
-    from .runner import run_batch
-    source = root / "source"
-    submission = root / "submission"
-    rubric = rubric_mod.load(source / "grader" / "rubric.toml",
-                             {"run_as": os.environ.get(RUN_AS_ENV)})
-    with tempfile.TemporaryDirectory(prefix="kanon-autograde-") as tmp:
-        if not submission.is_dir() or not any(submission.iterdir()):
-            raise NothingSubmitted(f"{submission} is empty")
-        _stage_submission(submission, Path(tmp) / "submissions")
-        sandbox = os.environ.get(SANDBOX_ENV) or "auto"
-        if sandbox not in ("auto", "bwrap", "none"):
-            raise UserError(f"{SANDBOX_ENV} must be auto, bwrap or none, not {sandbox!r}")
-        result = run_batch(Path(tmp) / "submissions", Path(tmp) / "out", rubric, jobs=1,
-                           sandbox=sandbox, progress=False)
-        if result.interrupted or len(result.records) != 1:
-            raise RuntimeError(f"the grader returned {len(result.records)} records")
-        record = result.records[0]
-    results = json.loads(export.gradescope_json(record, rubric))
-    if any(case["hidden"] for case in record["cases"]):
-        results["output"] = results.get("output", "").rstrip("\n") + "\n" + HIDDEN_NOTE
-    for warning in result.warnings or []:
-        print(f"warning: {warning}")
-    print(f"graded with Python {sys.version.split()[0]} ({sys.executable}), sandbox "
-          f"{result.sandbox}, student code run as {result.run_as or 'the grader'}: "
-          f"{record['status']}, {record['score']} / {record['max']}")
-    return results
-
-
-def failure_results(message: str) -> dict:
-    """What Gradescope gets when grading itself failed: zero, and a note for the student."""
-    return {"score": 0.0, "output": message, "stdout_visibility": "hidden", "tests": []}
-
-
-def autograde(root: Path) -> int:
-    """Grade the submission under `root` and write root/results/results.json, whatever
-    happens (the traceback goes to stdout, which only instructors see). 0, or 1 on failure."""
-    started = time.monotonic()
-    status = 0
-    try:
-        results = grade_submission(root)
-    except NothingSubmitted as e:
-        print(f"error: {e}")
-        results = failure_results("Nothing was submitted.")
-    except UserError as e:
-        print(f"error: {e}")
-        results, status = failure_results(f"{FAILURE_OUTPUT}\n({e})"), 1
-    except Exception:  # noqa: BLE001 - every submission must get a results.json
-        traceback.print_exc(file=sys.stdout)
-        results, status = failure_results(FAILURE_OUTPUT), 1
-    results["execution_time"] = round(time.monotonic() - started)
-    write_atomically(root / "results" / "results.json",
-                     (json.dumps(results, indent=2, sort_keys=True) + "\n").encode("utf-8"))
-    return status
-
-
-def autograde_main(argv: list[str] | None = None) -> int:
-    """Entry point of run_autograder: `--root DIR` (default $KANON_AUTOGRADER_ROOT or
-    /autograder)."""
-    parser = argparse.ArgumentParser(prog="run_autograder")
-    parser.add_argument("--root", type=Path,
-                        default=Path(os.environ.get(ROOT_ENV) or "/autograder"))
-    return autograde(parser.parse_args(argv).root.resolve())
 
 
 # ------------------------------------------------------------------------------ command line
@@ -256,21 +160,8 @@ def add_parser(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentPar
 
 
 def run(args: argparse.Namespace) -> int:
-    """Build the autograder zip; print its files and sizes. 0 on success, 2 on a user error."""
-    try:
-        entries = build(kit_root(args.root), args.out, args.rubric)
-    except UserError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+    """Build the autograder zip; print its files and sizes (a UserError goes to the command
+    line)."""
+    entries = build(kit_root(args.root), args.out, args.rubric)
     print_listing(entries, args.out)
     return 0
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = _configure(argparse.ArgumentParser(prog="python -m grader.gradescope",
-                                                description=" ".join(__doc__.split("\n\n")[0].split())))
-    return run(parser.parse_args(argv))
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -20,11 +20,11 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..contract import OUTPUT_FILE, SIGNATURES, call_args, graded_functions, is_cost
+from ..rubric import Case, Rubric
 from . import compare
-from .contract import OUTPUT_FILE, SIGNATURES, call_args, graded_functions, is_cost
 from .expected import Expected, copy_inputs
 from .intake import ArchiveProblem, Caps, Submission, unpack
-from .rubric import Case, Rubric
 from .sandbox import CallOutcome, ImportOutcome, Limits, RunAs, Session, wall_backstop
 from .solution import Solution, choose
 from .static import FunctionCheck, keyword_order, positional_problem, signature_check

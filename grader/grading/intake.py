@@ -18,8 +18,9 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from .errors import UserError
 from kanon.files import safe_name
+
+from ..errors import UserError
 
 IGNORED_DIRS = {"__MACOSX", "__pycache__", ".git", ".svn", ".hg", ".idea", ".vscode",
                 ".ipynb_checkpoints", "venv", ".venv", "env", "node_modules", ".pytest_cache"}

@@ -33,10 +33,12 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
 
-from .errors import UserError
 from kanon.files import atomic_write_text
+
+from ..errors import UserError
+from ..paths import KIT_SKELETON
+from ..rubric import Rubric
 from .intake import ArchiveProblem, Caps, discover, unpack
-from .rubric import Rubric
 from .solution import choose
 
 K = 12  # tokens per fingerprinted run
@@ -77,7 +79,6 @@ class Outcome:
     archived: int  # archived submissions
 SKIP = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
         tokenize.ENCODING, tokenize.ENDMARKER}
-KIT_SKELETON = Path(__file__).resolve().parent.parent / "skeleton.py"
 
 
 def normalized_tokens(source: str) -> list[str]:

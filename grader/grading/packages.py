@@ -1,7 +1,7 @@
 """The third-party packages a course lets student code import (rubric `allowed_packages`).
 
 Student code may import the standard library, its own modules and these packages, nothing
-else: the child refuses any other import with `unavailable_message` (grader/worker.py keeps a
+else: the child refuses any other import with `unavailable_message` (grader/grading/worker.py keeps a
 copy of the wording, since it runs without the grader; a test keeps the two equal). The grader
 checks at start that each allowed package imports in the Python that runs the children, and
 the Gradescope setup and the student bundle install them.
@@ -11,7 +11,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from .errors import UserError
+from ..errors import UserError
 
 # Import name -> the name pip installs it under, where the two differ.
 PIP_NAMES = {"sklearn": "scikit-learn", "yaml": "PyYAML", "PIL": "Pillow",

@@ -29,7 +29,7 @@ import io
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import UserError
+from ..errors import UserError
 
 FORMATS = ("canvas", "moodle", "gradescope")
 DEFAULT_ASSIGNMENT = "k-anonymity homework"

@@ -21,17 +21,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from . import __version__, export, reaper
-from .errors import UserError
-from .expected import load_manifest, lookup
 from kanon.files import atomic_write_text, dump_json, sha256_bytes, sha256_file
+
+from .. import __version__
+from ..errors import UserError
+from ..paths import GRADER_DIR
+from ..rubric import Rubric
+from . import export, reaper
+from .expected import load_manifest, lookup
 from .grade import Context, grade
 from .intake import Caps, Submission, discover
-from .rubric import Rubric
 from .packages import check_installed
 from .sandbox import Cancelled, Limits, RunAs, bwrap_available, python_problem, site_dirs
-
-GRADER_DIR = Path(__file__).resolve().parent
 
 
 @dataclass
@@ -47,9 +48,11 @@ class BatchResult:
 
 
 def grader_fingerprint() -> str:
-    """The grader's version and a hash of its own source files."""
-    digest = sha256_bytes(b"".join(sha256_file(p).encode() for p in
-                                   sorted(GRADER_DIR.glob("*.py"))))
+    """The grader's version and a hash of its own and the core's source files (a change to
+    either invalidates the resume cache)."""
+    sources = sorted([*GRADER_DIR.rglob("*.py"), *(GRADER_DIR.parent / "kanon").rglob("*.py")])
+    digest = sha256_bytes(b"".join(sha256_file(p).encode() for p in sources
+                                   if "templates" not in p.parts))
     return f"{__version__}+{digest[:16]}"
 
 

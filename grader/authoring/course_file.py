@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .rubric import Rubric
+from ..rubric import Rubric
 
 COURSE_FILE = Path("tests") / "public" / "course.json"
 

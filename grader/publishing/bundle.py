@@ -14,21 +14,20 @@ import ast
 import hashlib
 import io
 import math
-import os
-import sys
-import tempfile
 import tokenize
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from .course_file import COURSE_FILE, course_json
-from .errors import UserError
-from .packages import requirements
-from .rubric import load as load_rubric
+from kanon.files import atomic_write_bytes
 
-KIT_ROOT = Path(__file__).resolve().parents[1]
-TEMPLATES = Path(__file__).resolve().parent / "publish_templates"
+from ..authoring.course_file import COURSE_FILE, course_json
+from ..errors import UserError
+from ..grading.packages import requirements
+from ..imports import absolute_imports
+from ..paths import KIT_ROOT, TEMPLATES
+from ..rubric import load as load_rubric
+
 DEFAULT_FOLDER = "kanon-hw1"
 
 # (glob relative to the kit root, required?) -- the ONLY source files a bundle may contain.
@@ -92,13 +91,10 @@ def _local_imports(path: Path, folder: Path) -> set[Path]:
     except SyntaxError as e:
         raise UserError(f"{path}: not valid Python (line {e.lineno}); fix it before bundling")
     found = set()
-    for node in ast.walk(tree):
-        names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-            [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else []
-        for name in names:
-            candidate = folder / f"{name.split('.')[0]}.py"
-            if candidate.is_file():
-                found.add(candidate)
+    for name in absolute_imports(tree):
+        candidate = folder / f"{name.split('.')[0]}.py"
+        if candidate.is_file():
+            found.add(candidate)
     return found
 
 
@@ -204,8 +200,8 @@ def _files(folder: Path) -> set[Path]:
 def _hidden_case_files(rubric_path: Path) -> set[Path]:
     """A rubric's hidden cases: the expected outputs (from the case manifest) and the files
     of every data folder that only hidden cases use."""
-    from .expected import case_key, load_manifest
-    from .rubric import load
+    from ..grading.expected import case_key, load_manifest
+    from ..rubric import load
     rubric = load(rubric_path)
     cases_dir = rubric.cases_dir
     manifest = load_manifest(cases_dir).get("entries", {})
@@ -284,12 +280,9 @@ def import_problem(entry: Entry) -> str | None:
     """Why a bundled Python file is not allowed (it imports the reference or the grader)."""
     if not entry.name.endswith(".py"):
         return None
-    for node in ast.walk(ast.parse(entry.data, filename=entry.name)):
-        names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-            [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else []
-        for name in names:
-            if name.split(".")[0] in FORBIDDEN_TOP:
-                return f"{entry.name} imports {name}"
+    for name in absolute_imports(ast.parse(entry.data, filename=entry.name)):
+        if name.split(".")[0] in FORBIDDEN_TOP:
+            return f"{entry.name} imports {name}"
     return None
 
 
@@ -332,21 +325,6 @@ def zip_bytes(entries: list[Entry]) -> bytes:
     return buffer.getvalue()
 
 
-def write_atomically(path: Path, data: bytes) -> None:
-    """Write through a temporary file in the same folder, then rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def build(root: Path, out: Path, folder: str = DEFAULT_FOLDER,
           rubrics: list[Path] | None = None, course: Path | None = None) -> list[Entry]:
     """Collect, verify and write the student bundle; returns its entries. `course`: the
@@ -354,7 +332,7 @@ def build(root: Path, out: Path, folder: str = DEFAULT_FOLDER,
     hidden cases are checked too."""
     entries = collect(root, folder, course)
     verify(entries, root, folder, list(rubrics or []) + ([course] if course else []))
-    write_atomically(out, zip_bytes(entries))
+    atomic_write_bytes(out, zip_bytes(entries), mode=0o644)  # a file to hand out
     return entries
 
 
@@ -387,13 +365,9 @@ def add_parser(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentPar
 
 
 def run(args: argparse.Namespace) -> int:
-    """Build the bundle; print its files and sizes. 0 on success, 2 on a user error."""
-    try:
-        out = Path(args.out)
-        entries = build(kit_root(args.root), out, args.folder, args.rubric, args.course)
-    except UserError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+    """Build the bundle; print its files and sizes (a UserError goes to the command line)."""
+    out = Path(args.out)
+    entries = build(kit_root(args.root), out, args.folder, args.rubric, args.course)
     print_listing(entries, out)
     return 0
 
@@ -403,13 +377,3 @@ def print_listing(entries: list, out: Path) -> None:
     for entry in entries:
         print(f"{len(entry.data):>10}  {entry.name}")
     print(f"wrote {out} ({out.stat().st_size} bytes, {len(entries)} files)")
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = _configure(argparse.ArgumentParser(prog="python -m grader.bundle",
-                                                description=" ".join(__doc__.split("\n\n")[0].split())))
-    return run(parser.parse_args(argv))
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -5,7 +5,7 @@ Files under DIR (all written atomically, deterministic bytes: sorted, no timesta
   feedback/<student>.md          what each case did, the first failing property or row
   results/<student>/results.json Gradescope's format (tests with name, score, max_score, ...)
   summary.md, summary.json       counts per status, score distribution, per-case pass rates
-  summary.html                   the class dashboard (grader/dashboard.py)
+  summary.html                   the class dashboard (grader/grading/dashboard.py)
   timings.csv                    seconds per import and call (varies run to run; kept apart)
 """
 from __future__ import annotations
@@ -16,9 +16,10 @@ import statistics
 from pathlib import Path
 
 from kanon.files import atomic_write_text, dump_json
+
+from ..rubric import Rubric
 from .grade import STATUS_ORDER
 from .intake import lms_identity
-from .rubric import Rubric
 
 OUTPUT_SHOWN = 3000  # characters of a case's printed output shown in feedback
 LABEL = {"passed": "PASS", "partial": "PARTIAL"}

@@ -1,6 +1,6 @@
 """Running student code in a child process, never in the grader's own process.
 
-A `Session` is one child (grader/worker.py) that imports the student's module once, under an
+A `Session` is one child (grader/grading/worker.py) that imports the student's module once, under an
 import CPU-time limit, in a scratch directory; each `call` then runs in a fork of that child,
 in the case's own directory, under a CPU-time limit enforced by the kernel (what decides a
 verdict) and a generous wall-clock backstop enforced here (`wall_backstop`; the child and all
@@ -29,11 +29,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..paths import KIT_ROOT, WORKER
 from . import reaper
 
-WORKER_SOURCE = (Path(__file__).with_name("worker.py")).read_text(encoding="utf-8")
+WORKER_SOURCE = WORKER.read_text(encoding="utf-8")
 BLOCKED_MODULES = ("grader", "reference", "tests")
-KIT_ROOT = Path(__file__).resolve().parent.parent
 
 
 DISK_CHECK_SECONDS = 0.25

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from kanon.files import atomic_write_text
 
+
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:80em;color:#222;padding:0 1em}
 .wide{overflow-x:auto}table.cases{font-size:.85em}table.cases th{writing-mode:vertical-rl;

@@ -11,7 +11,7 @@ import ast
 import difflib
 from dataclasses import dataclass, field
 
-from .contract import FUNCTIONS, OPTIONAL_FUNCTIONS, SIGNATURES
+from ..contract import FUNCTIONS, OPTIONAL_FUNCTIONS, SIGNATURES
 
 
 @dataclass

@@ -21,7 +21,7 @@ from kanon.classes import group_rows
 from kanon.hierarchy import DGH, read_dgh_folder
 from kanon.table import Table, parse_table, read_table
 
-from .contract import DGH_DIR, RAW_FILE
+from ..contract import DGH_DIR, RAW_FILE
 
 PROPERTY = {
     "random_anonymizer": "k-anonymous",

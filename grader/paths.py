@@ -1,0 +1,12 @@
+"""Where the kit's files are, in one place: the kit root (a checkout, or the unpacked
+Gradescope autograder) and the grader's own folders."""
+from __future__ import annotations
+
+from pathlib import Path
+
+GRADER_DIR = Path(__file__).resolve().parent
+KIT_ROOT = GRADER_DIR.parent
+DEFAULT_RUBRIC = GRADER_DIR / "rubric.toml"
+TEMPLATES = GRADER_DIR / "publishing" / "templates"  # what bundle and gradescope publish
+WORKER = GRADER_DIR / "grading" / "worker.py"  # the child's code (standard library only)
+KIT_SKELETON = KIT_ROOT / "skeleton.py"
