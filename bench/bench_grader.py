@@ -81,7 +81,7 @@ def realistic(tmp: Path, sandbox: str) -> None:
         shutil.copytree(folder / student, subs / student)
     wall = grade(out, 2, sandbox, None, None, subs, ("--id-pattern", "^(?P<id>.+)$"))
     r = rubric_mod.load()
-    share = {"full": 1.0, "partial": r.settings["partial_credit"], "zero": 0.0}
+    share = {"full": 1.0, "partial": r.settings.partial_credit, "zero": 0.0}
     with open(out / "grades.csv", encoding="utf-8", newline="") as f:
         grades = {g["student"]: g for g in csv.DictReader(f)}
     print(f"realistic class ({len(grades)} submissions), default rubric, --jobs 2: "

@@ -1,13 +1,7 @@
 """The rubric: a TOML file listing settings, parts, points, cases, arguments and time limits.
 
-    [settings]                       # all optional; defaults below
-    import_time_limit = 10.0         # CPU seconds for importing the student's file
-    time_limit = 10.0                # CPU seconds every call gets ...
-    time_per_1000_rows = 20.0        # ... plus this per 1,000 rows of the case's dataset
-    allowed_packages = ["numpy"]     # third-party packages student code may import
-    partial_credit = 0.5             # share of a case's points for a valid, private output
-    memory_mb = 2048                 # address-space limit of each child
-    run_as = "auto"                  # grader run as root: children run as `nobody` ("none": root)
+    [settings]                       # all optional: grader/settings.py lists every one
+    time_limit = 10.0                # with its type, default, bounds and meaning
     ...
     [[part]]
     function = "clustering_anonymizer"
@@ -26,7 +20,6 @@ Every error names the rubric file and the key at fault, e.g. `rubric.toml: part[
 """
 from __future__ import annotations
 
-import math
 import re
 import tomllib
 from dataclasses import dataclass, field, replace
@@ -37,33 +30,13 @@ from kanon.files import safe_name, sha256_bytes
 from .contract import GRADABLE, VARIANTS, int_params, is_cost
 from .errors import UserError
 from .paths import DEFAULT_RUBRIC
+from .settings import Settings, number, read_settings
 
 
-SETTINGS: dict[str, tuple[type, object]] = {
-    "import_time_limit": (float, 10.0),
-    "time_limit": (float, 10.0),
-    "time_per_1000_rows": (float, 20.0),
-    "partial_credit": (float, 0.5),
-    "cost_tolerance": (float, 1e-6),
-    "memory_mb": (int, 2048),
-    "file_size_mb": (int, 64),
-    "disk_mb": (int, 1024),
-    "processes": (int, 64),
-    "open_files": (int, 256),
-    "output_kb": (int, 16),
-    "max_archive_mb": (int, 50),
-    "max_archive_files": (int, 500),
-    "student_id_pattern": (str, r"^(?P<id>[^_]+)"),
-    "cases_dir": (str, "cases"),
-    "run_as": (str, "auto"),  # the user children run as when the grader is root
-    "allowed_packages": (list, ["numpy"]),  # third-party imports student code may use
-}
 PART_KEYS = {"function", "points", "partial_credit", "time_limit", "time_per_1000_rows", "case",
              "name", "variant"}
-PACKAGE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 CASE_KEYS = {"name", "data", "anonymized", "hidden", "weight", "time_limit", "expect",
              "visibility", "description"}
-RUN_AS = re.compile(r"(?:[A-Za-z0-9_][A-Za-z0-9_.-]{0,31})?")  # "" (= none) or a user
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
 
 
@@ -110,12 +83,12 @@ class Part:
 class Rubric:
     path: Path
     sha256: str
-    settings: dict[str, object]
+    settings: Settings
     parts: list[Part]
 
     @property
     def cases_dir(self) -> Path:
-        return (self.path.parent / str(self.settings["cases_dir"])).resolve()
+        return (self.path.parent / self.settings.cases_dir).resolve()
 
     @property
     def max_points(self) -> float:
@@ -123,7 +96,7 @@ class Rubric:
 
     @property
     def id_pattern(self) -> re.Pattern:
-        return re.compile(str(self.settings["student_id_pattern"]))
+        return self.settings.id_pattern
 
     def cases(self) -> list[Case]:
         return [c for p in self.parts for c in p.cases]
@@ -144,17 +117,7 @@ class _Where:
 
 def _number(where: _Where, key: str, value: object, kind: type, minimum: float | None = None,
             maximum: float | None = None) -> float | int:
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-    if kind is int and not isinstance(value, int):
-        ok = False
-    if not ok or (isinstance(value, float) and not math.isfinite(value)):
-        raise where.error(key, f"expected {'an integer' if kind is int else 'a number'}, "
-                          f"got {value!r}")
-    if minimum is not None and value < minimum:
-        raise where.error(key, f"must be at least {minimum}, got {value}")
-    if maximum is not None and value > maximum:
-        raise where.error(key, f"must be at most {maximum}, got {value}")
-    return kind(value)
+    return number(value, kind, minimum, maximum, lambda message: where.error(key, message))
 
 
 def _string(where: _Where, key: str, value: object) -> str:
@@ -178,7 +141,7 @@ def load(path: Path | None = None, overrides: dict[str, object] | None = None) -
     unknown = set(data) - {"settings", "part"}
     if unknown:
         raise where.error(sorted(unknown)[0], "unknown key (expected [settings] and [[part]])")
-    settings = _settings(where, data.get("settings", {}), overrides or {})
+    settings = read_settings(path, data.get("settings", {}), overrides or {})
     parts_raw = data.get("part")
     if not isinstance(parts_raw, list) or not parts_raw:
         raise where.error("part", "the rubric needs at least one [[part]]")
@@ -198,51 +161,11 @@ def load(path: Path | None = None, overrides: dict[str, object] | None = None) -
         for part in parts:
             part.cases = [replace(c, time_limit=float(forced), time_per_1000_rows=0.0)
                           for c in part.cases]
-    digest = sha256_bytes(raw + repr(sorted(settings.items())).encode())
+    digest = sha256_bytes(raw + repr(settings.digest_items()).encode())
     return Rubric(path, digest, settings, parts)
 
 
-def _settings(where: _Where, raw: object, overrides: dict[str, object]) -> dict[str, object]:
-    if not isinstance(raw, dict):
-        raise where.error("settings", "expected a table")
-    result: dict[str, object] = {}
-    for key in raw:
-        if key not in SETTINGS:
-            raise where.error(f"settings.{key}", f"unknown setting; known: "
-                              f"{', '.join(sorted(SETTINGS))}")
-    merged = {**raw, **{k: v for k, v in overrides.items() if v is not None}}
-    for key, (kind, default) in SETTINGS.items():
-        value = merged.get(key, default)
-        name = f"settings.{key}"
-        if key == "allowed_packages":
-            if not isinstance(value, list) or not all(
-                    isinstance(v, str) and PACKAGE.fullmatch(v) for v in value):
-                raise where.error(name, f"expected a list of importable package names such as "
-                                  f"[\"numpy\", \"pandas\"], got {value!r}")
-            result[key] = sorted(set(value))
-        elif key == "run_as":
-            if not isinstance(value, str) or not RUN_AS.fullmatch(value):
-                raise where.error(name, f"expected a user name, \"auto\" or \"none\", "
-                                  f"got {value!r}")
-            result[key] = value
-        elif kind is str:
-            result[key] = _string(where, name, value)
-        elif key == "partial_credit":
-            result[key] = _number(where, name, value, float, 0.0, 1.0)
-        else:
-            result[key] = _number(where, name, value, kind, 0 if kind is float else 1)
-    if result["time_limit"] <= 0 or result["import_time_limit"] <= 0:
-        raise where.error("settings.time_limit", "time limits must be positive")
-    try:
-        pattern = re.compile(str(result["student_id_pattern"]))
-    except re.error as e:
-        raise where.error("settings.student_id_pattern", f"not a regular expression: {e}")
-    if "id" not in pattern.groupindex:
-        raise where.error("settings.student_id_pattern", "needs a named group (?P<id>...)")
-    return result
-
-
-def _part(where: _Where, key: str, raw: object, settings: dict) -> Part:
+def _part(where: _Where, key: str, raw: object, settings: Settings) -> Part:
     if not isinstance(raw, dict):
         raise where.error(key, "expected a table")
     for k in raw:
@@ -260,11 +183,11 @@ def _part(where: _Where, key: str, raw: object, settings: dict) -> Part:
     name = safe_name(raw.get("name", function))
     points = _number(where, f"{key}.points", raw.get("points"), float, 0)
     partial = _number(where, f"{key}.partial_credit",
-                      raw.get("partial_credit", settings["partial_credit"]), float, 0.0, 1.0)
-    limit = _number(where, f"{key}.time_limit", raw.get("time_limit", settings["time_limit"]),
+                      raw.get("partial_credit", settings.partial_credit), float, 0.0, 1.0)
+    limit = _number(where, f"{key}.time_limit", raw.get("time_limit", settings.time_limit),
                     float, 0.001)
     per_rows = _number(where, f"{key}.time_per_1000_rows",
-                       raw.get("time_per_1000_rows", settings["time_per_1000_rows"]), float, 0)
+                       raw.get("time_per_1000_rows", settings.time_per_1000_rows), float, 0)
     part = Part(name, function, points, partial, variant=variant)
     cases = raw.get("case")
     if not isinstance(cases, list) or not cases:

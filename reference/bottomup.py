@@ -6,6 +6,7 @@ import numpy as np
 
 from kanon.problem import check_int, load_problem
 from kanon.table import check_output_path
+
 from .lattice import Lattice, Node, lowest_satisfying_level
 
 

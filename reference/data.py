@@ -20,6 +20,7 @@ import sys
 from kanon.files import atomic_write_bytes
 from kanon.table import render_csv
 
+
 DEFAULT_SEED = 20261123
 DEFAULT_ROWS = 9999
 DEFAULT_MODEL = os.path.join(os.path.dirname(__file__), os.pardir, os.pardir, "shared",

@@ -31,10 +31,11 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import bottomup_anonymizer, clustering_anonymizer, mondrian, random_anonymizer, samarati
 from kanon.cells import CellError, Column
 from kanon.problem import load_problem
 from kanon.table import read_table
+
+from . import bottomup_anonymizer, clustering_anonymizer, mondrian, random_anonymizer, samarati
 
 KIT_ROOT = Path(__file__).resolve().parent.parent
 K_VALUES = (4, 8, 16, 32, 64, 128, 256)  # the handout's k sweep

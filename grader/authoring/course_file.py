@@ -21,8 +21,8 @@ def course_settings(rubric: Rubric) -> dict:
     for case in rubric.cases():
         times.setdefault(case.function, {"time_limit": case.time_limit,
                                          "time_per_1000_rows": case.time_per_1000_rows})
-    settings = {"allowed_packages": list(rubric.settings["allowed_packages"]),
-                "import_time_limit": float(rubric.settings["import_time_limit"]),
+    settings = {"allowed_packages": rubric.settings.allowed_packages,
+                "import_time_limit": rubric.settings.import_time_limit,
                 "time": times}
     variants = {c.function: c.variant for c in rubric.cases() if c.variant}
     if variants:  # only then, so a rubric without variants writes the file it always did

@@ -18,8 +18,8 @@ from pathlib import Path
 from kanon.files import atomic_write_text, dump_json
 
 from ..rubric import Rubric
-from .grade import STATUS_ORDER
 from .intake import lms_identity
+from .statuses import SUBMISSION_ORDER
 
 OUTPUT_SHOWN = 3000  # characters of a case's printed output shown in feedback
 LABEL = {"passed": "PASS", "partial": "PARTIAL"}
@@ -168,7 +168,7 @@ def gradescope_json(record: dict, rubric: Rubric) -> str:
 def summary(records: list[dict], rubric: Rubric) -> tuple[str, dict]:
     """(Markdown, JSON-ready dict): counts per status, distribution, per-part and per-case."""
     percents = [percent(r) for r in records]
-    counts = {s: sum(r["status"] == s for r in records) for s in STATUS_ORDER}
+    counts = {s: sum(r["status"] == s for r in records) for s in map(str, SUBMISSION_ORDER)}
     counts = {s: n for s, n in counts.items() if n}
     buckets = {f"{lo}-{lo + 9}" if lo < 90 else "90-100": 0 for lo in range(0, 100, 10)}
     for p in percents:

@@ -37,12 +37,21 @@ class ArchiveProblem(Exception):
         self.status = status
 
 
+ENTRIES_PER_FILE = 50  # zip directory entries allowed per counted file (folders, __MACOSX, ...)
+CLASS_ARCHIVE_SUBMISSIONS = 2000  # a class's "download all" zip holds at most this many
+
+
 @dataclass(frozen=True)
 class Caps:
-    """Limits on what one archive may unpack to."""
+    """Limits on what one archive may unpack to (grader.settings derives them)."""
 
     max_bytes: int = 50 * 1024 * 1024
-    max_files: int = 500
+    max_files: int = 500  # files written (ignored entries are not)
+    max_entries: int = ENTRIES_PER_FILE * 500  # directory entries, folders and ignored too
+
+    def times(self, n: int) -> "Caps":
+        """The caps of an archive holding `n` submissions."""
+        return Caps(n * self.max_bytes, n * self.max_files, n * self.max_entries)
 
 
 @dataclass
@@ -102,7 +111,7 @@ def safe_extract(archive: Path, dest: Path, caps: Caps, *, skip_ignored: bool = 
         raise ArchiveProblem("bad-archive", f"{archive.name} is not a readable zip file ({e})")
     with zf:
         infos = zf.infolist()
-        if len(infos) > 50 * caps.max_files:
+        if len(infos) > caps.max_entries:
             raise ArchiveProblem("unsafe-archive", f"the archive has {len(infos)} entries")
         plan = [(info, member_path(info)) for info in infos]  # refuse before writing anything
         dest.mkdir(parents=True, exist_ok=True)
@@ -158,8 +167,7 @@ def discover(submissions: Path, workdir: Path, pattern: re.Pattern, caps: Caps
         if root.exists():
             shutil.rmtree(root)
         try:
-            safe_extract(submissions, root, Caps(max_bytes=100 * caps.max_bytes * 20,
-                                                 max_files=100 * caps.max_files * 20),
+            safe_extract(submissions, root, caps.times(CLASS_ARCHIVE_SUBMISSIONS),
                          skip_ignored=True)
         except ArchiveProblem as e:
             raise UserError(f"{submissions}: {e}") from None

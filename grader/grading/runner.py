@@ -30,9 +30,9 @@ from ..rubric import Rubric
 from . import export, reaper
 from .expected import load_manifest, lookup
 from .grade import Context, grade
-from .intake import Caps, Submission, discover
+from .intake import Submission, discover
 from .packages import check_installed
-from .sandbox import Cancelled, Limits, RunAs, bwrap_available, python_problem, site_dirs
+from .sandbox import Cancelled, RunAs, bwrap_available, python_problem, site_dirs
 
 
 @dataclass
@@ -161,19 +161,18 @@ def _run_batch(submissions: Path, out: Path, rubric: Rubric, jobs: int | None, s
     out = out.resolve()
     settings = rubric.settings
     warnings: list[str] = []
-    check_installed(list(settings["allowed_packages"]), site_dirs())
+    check_installed(list(settings.allowed_packages), site_dirs())
     if not reaper.subreaper_supported():
         warnings.append("this platform has no child subreaper: processes a submission "
                         "detaches (setsid, double fork) are only killed by the process-group "
                         "kill and the scan for its scratch folder")
-    run_as = resolve_run_as(str(settings["run_as"]), scratch_base, warnings)
+    run_as = resolve_run_as(settings.run_as, scratch_base, warnings)
     if run_as is not None:
         scratch_base.chmod(0o711)  # the children pass through to their own scratch folders
         if not out.exists():
             out.mkdir(parents=True, mode=0o700)  # other students' results: not for children
     out.mkdir(parents=True, exist_ok=True)
-    caps = Caps(max_bytes=int(settings["max_archive_mb"]) * 2**20,
-                max_files=int(settings["max_archive_files"]))
+    caps = settings.caps()
     subs = discover(submissions.resolve(), out / ".work", rubric.id_pattern, caps)
     if limit_to:
         subs = [s for s in subs if s.student in set(limit_to)]
@@ -182,10 +181,7 @@ def _run_batch(submissions: Path, out: Path, rubric: Rubric, jobs: int | None, s
     manifest = load_manifest(rubric.cases_dir)
     expected = {case.id: lookup(case, rubric.cases_dir, manifest) for case in rubric.cases()}
     mode = _sandbox_mode(sandbox, run_as)
-    limits = Limits(memory_mb=int(settings["memory_mb"]),
-                    file_size_mb=int(settings["file_size_mb"]),
-                    processes=int(settings["processes"]), open_files=int(settings["open_files"]),
-                    output_kb=int(settings["output_kb"]), disk_mb=int(settings["disk_mb"]))
+    limits = settings.limits()
     base_key = sha256_bytes(json.dumps({
         "rubric": rubric.sha256, "manifest": sha256_file(rubric.cases_dir / "manifest.json"),
         "grader": grader_fingerprint(), "sandbox": mode, "python": sys.version,

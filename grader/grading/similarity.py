@@ -38,7 +38,7 @@ from kanon.files import atomic_write_text
 from ..errors import UserError
 from ..paths import KIT_SKELETON
 from ..rubric import Rubric
-from .intake import ArchiveProblem, Caps, discover, unpack
+from .intake import ArchiveProblem, discover, unpack
 from .solution import choose
 
 K = 12  # tokens per fingerprinted run
@@ -164,8 +164,7 @@ def copydetect_available() -> bool:
 
 def load_sources(submissions: Path, rubric: Rubric, prefix: str = "") -> dict[str, str]:
     """Each submission's Python source (solution first), by student id (with prefix)."""
-    caps = Caps(max_bytes=int(rubric.settings["max_archive_mb"]) * 2**20,
-                max_files=int(rubric.settings["max_archive_files"]))
+    caps = rubric.settings.caps()
     work = Path(tempfile.mkdtemp(prefix="kanon-similarity-"))
     sources: dict[str, str] = {}
     try:

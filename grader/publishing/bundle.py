@@ -137,7 +137,7 @@ def collect(root: Path, folder: str = DEFAULT_FOLDER, course: Path | None = None
     entries.append(Entry(COURSE_FILE.as_posix(), course_json(rubric).encode("utf-8")))
     template = (TEMPLATES / "student" / "requirements.txt").read_text(encoding="utf-8")
     entries.append(Entry("requirements.txt", template.replace(
-        "numpy>=1.24\n", requirements(list(rubric.settings["allowed_packages"]))).encode()))
+        "numpy>=1.24\n", requirements(rubric.settings.allowed_packages)).encode()))
     prefix = f"{folder.strip('/')}/" if folder.strip("/") else ""
     return sorted((Entry(prefix + e.name, e.data, e.executable) for e in entries),
                   key=lambda e: e.name)

@@ -92,7 +92,7 @@ def collect(root: Path, rubric_path: Path | None = None) -> list[Entry]:
     entries = [Entry(name, (TEMPLATES / name).read_bytes(), executable=True)
                for name in EXECUTABLES]
     entries.append(Entry("requirements.txt",
-                         requirements(list(rubric.settings["allowed_packages"])).encode()))
+                         requirements(rubric.settings.allowed_packages).encode()))
     entries += shipped_code(root)
     entries.append(Entry("grader/rubric.toml", _rubric_text(rubric.path).encode("utf-8")))
     entries += _tree(rubric.cases_dir, "grader/cases")

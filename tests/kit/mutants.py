@@ -167,10 +167,12 @@ from reference.clustering import clustering_anonymizer_lm_only as clustering_ano
 
 
 def apply(mutant: Mutant, reference: Path, destination: Path) -> Path:
-    """Copy the reference package to destination/reference with the mutant's patch applied;
-    returns the package folder."""
+    """Copy the reference package to destination/reference (and the core beside it) with the
+    mutant's patch applied; returns the package folder."""
     package = destination / "reference"
     shutil.copytree(reference, package, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(reference.parent / "kanon", destination / "kanon",  # the core it stands on
+                    ignore=shutil.ignore_patterns("__pycache__"), dirs_exist_ok=True)
     target = package / mutant.module
     text = target.read_text(encoding="utf-8")
     for old, new in mutant.patches:

@@ -63,6 +63,8 @@ def _submit(folder: Path, name: str, source: str) -> None:
     sub = folder / name
     shutil.copytree(REPO / "reference", sub / "staffcopy",
                     ignore=shutil.ignore_patterns("__pycache__", "experiment*"))
+    shutil.copytree(REPO / "kanon", sub / "kanon",  # the core the staff copy imports
+                    ignore=shutil.ignore_patterns("__pycache__"))
     (sub / "skeleton.py").write_text(source, encoding="utf-8")
 
 

@@ -48,7 +48,7 @@ def test_the_class_is_realistic() -> None:
 
 def test_every_student_is_graded_as_labelled(graded) -> None:
     out, r = graded
-    share = {"full": 1.0, "partial": float(r.settings["partial_credit"]), "zero": 0.0}
+    share = {"full": 1.0, "partial": r.settings.partial_credit, "zero": 0.0}
     with open(out / "grades.csv", encoding="utf-8", newline="") as f:
         grades = {g["student"]: g for g in csv.DictReader(f)}
     wrong = []

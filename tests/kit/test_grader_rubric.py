@@ -47,8 +47,8 @@ def test_default_rubric_matches_the_handout_points() -> None:
                       "clustering_anonymizer": 20, "bottomup_anonymizer": 20, "samarati": 20,
                       "mondrian": 20}
     assert r.max_points == 100
-    assert r.settings["time_limit"] == 10 and r.settings["import_time_limit"] == 10
-    assert r.settings["allowed_packages"] == ["numpy"]
+    assert r.settings.time_limit == 10 and r.settings.import_time_limit == 10
+    assert r.settings.allowed_packages == ("numpy",)
     limits = {c.function: c.cpu_limit(9999) for c in r.cases() if not c.hidden}
     assert limits == {"cost_MD": 110.0, "cost_LM": 110.0, "random_anonymizer": 110.0,
                       "clustering_anonymizer": 609.9, "bottomup_anonymizer": 609.9,

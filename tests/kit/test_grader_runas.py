@@ -247,10 +247,10 @@ def test_the_rubric_checks_run_as(tmp_path: Path, value) -> None:
 
 
 def test_run_as_setting_and_override() -> None:
-    assert rubric_mod.load().settings["run_as"] == "auto"
-    assert rubric_mod.load(None, {"run_as": ""}).settings["run_as"] == ""
-    assert rubric_mod.load(None, {"run_as": "grader-kids"}).settings["run_as"] == "grader-kids"
-    assert rubric_mod.load(None, {"run_as": None}).settings["run_as"] == "auto"
+    assert rubric_mod.load().settings.run_as == "auto"
+    assert rubric_mod.load(None, {"run_as": ""}).settings.run_as == ""
+    assert rubric_mod.load(None, {"run_as": "grader-kids"}).settings.run_as == "grader-kids"
+    assert rubric_mod.load(None, {"run_as": None}).settings.run_as == "auto"
 
 
 def test_cli_rejects_a_bad_run_as(tmp_path: Path) -> None:

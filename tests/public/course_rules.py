@@ -58,10 +58,12 @@ def unavailable_imports(solution: Path) -> list[str]:
     allow, in the solution and the .py files beside it that it imports: 'pandas is not
     available: ... (skeleton.py, line 3)'."""
     allowed = list(course().get("allowed_packages", ["numpy"]))
-    folder = solution if solution.is_dir() else solution.parent
+    folder = solution.parent  # on sys.path first: what lies beside the solution is its own
     files = [solution] if solution.is_file() else sorted(solution.rglob("*.py"))
     local = {p.stem for p in folder.glob("*.py")} | {p.name for p in folder.iterdir()
                                                      if (p / "__init__.py").is_file()}
+    if solution.is_dir():  # a package: its own modules too
+        local |= {p.stem for p in solution.glob("*.py")}
     known = set(sys.stdlib_module_names) | set(sys.builtin_module_names) | set(allowed) | local
     messages, seen = [], set()
     todo = list(files)
@@ -73,7 +75,7 @@ def unavailable_imports(solution: Path) -> list[str]:
         for name, line in _imports(path.read_text(encoding="utf-8", errors="replace"),
                                    str(path)):
             if name in local:
-                todo.append(folder / f"{name}.py")
+                todo += [folder / f"{name}.py", solution / f"{name}.py"]
             elif name not in known and installed(name):
                 messages.append(f"{unavailable_message(name, allowed)} "
                                 f"({path.name}, line {line})")

@@ -12,6 +12,7 @@ import numpy as np
 from .kanon.classes import lca_per_class
 from .kanon.problem import Problem, check_int, load_problem_for_k
 from .kanon.table import check_output_path
+
 from .ties import EPS, argmax_first, argmin_first, tie_ranks
 
 

@@ -13,6 +13,7 @@ from .kanon.problem import Problem, load_problem
 from .kanon.table import read_table
 
 
+
 def cell_costs(raw_dataset_file: str, anonymized_dataset_file: str,
                DGH_folder: str) -> tuple[Problem, np.ndarray, np.ndarray]:
     """Validate an anonymized table against its raw table; return the problem and the (n, M)

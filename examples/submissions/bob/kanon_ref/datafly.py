@@ -12,6 +12,7 @@ from .kanon.problem import check_int, load_problem_for_k
 from .kanon.table import check_output_path
 
 
+
 def _k_anonymous(generalized: np.ndarray, k: int) -> bool:
     """Every class of identical rows has at least k rows (rows encoded column by column as
     dense integers, so no row-wise sort is needed)."""

@@ -16,6 +16,7 @@ from typing import Callable, Iterator
 import numpy as np
 
 from .kanon.problem import Problem
+
 from .ties import tie_ranks
 
 Node = tuple[int, ...]

@@ -13,6 +13,7 @@ import numpy as np
 from .kanon.cells import numeric_values
 from .kanon.problem import Problem, check_int, load_problem_for_k
 from .kanon.table import check_output_path, write_table
+
 from .ties import tie_ranks
 
 

@@ -8,6 +8,7 @@ from .kanon.problem import check_int, load_problem_for_k
 from .kanon.table import check_output_path
 
 
+
 def shuffled_order(n: int, s: int) -> np.ndarray:
     """Row indices in the order `np.random.seed(s); np.random.shuffle(array)` leaves an
     n-element array (the permutation does not depend on the array's dtype)."""

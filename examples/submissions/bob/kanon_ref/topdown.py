@@ -14,6 +14,7 @@ import numpy as np
 
 from .kanon.problem import Problem, check_int, load_problem_for_k
 from .kanon.table import check_output_path
+
 from .ties import EPS
 
 

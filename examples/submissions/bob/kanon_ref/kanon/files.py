@@ -10,10 +10,11 @@ import tempfile
 from pathlib import Path
 
 
-def atomic_write_bytes(path: str | os.PathLike, data: bytes, prefix: str = ".tmp-") -> None:
+def atomic_write_bytes(path: str | os.PathLike, data: bytes, prefix: str = ".tmp-",
+                       mode: int | None = None) -> None:
     """Write `data` to `path` through a temporary file in the same folder, flushed to disk,
     and a rename, so a reader (or a rerun after a crash) sees either the old file or the
-    whole new one."""
+    whole new one. The file is private to its owner (0600) unless `mode` says otherwise."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=path.parent)
@@ -22,6 +23,8 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes, prefix: str = ".tmp
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

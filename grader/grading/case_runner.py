@@ -1,0 +1,158 @@
+"""Running a submission's cases: which cases run (smallest dataset first; a function's larger
+cases are not run once it ran out of time), whether each function can be called, one call per
+case in the submission's session, then the judgement (grader.grading.judge) and what the
+student may see of it (hidden cases are redacted)."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from ..contract import OUTPUT_FILE, SIGNATURES, call_args, is_cost
+from ..rubric import Case
+from . import compare
+from .expected import copy_inputs
+from .judge import CaseFacts, Judgement, Produced, judge
+from .results import CaseResult, SubmissionResult, case_result
+from .session_keeper import SessionKeeper
+from .static import FunctionCheck, keyword_order, positional_problem, signature_check
+from .static import missing as missing_function
+from .statuses import SCORED, Status
+
+
+class CaseRunner:
+    """Runs every case of the rubric for one submission (its session: `keeper`)."""
+
+    def __init__(self, ctx, scratch: Path, result: SubmissionResult, keeper: SessionKeeper):
+        self.ctx, self.scratch, self.result, self.keeper = ctx, scratch, result, keeper
+        self.count = 0
+        self.keyword: set[str] = set()  # functions called by keyword (names in another order)
+
+    def rows(self, case: Case) -> int:
+        """Data rows of the case's dataset."""
+        return len(compare.load_case_data(self.ctx.rubric.cases_dir / case.data).raw.rows)
+
+    def limit(self, case: Case) -> float:
+        return case.cpu_limit(self.rows(case))
+
+    def run_all(self, static: dict[str, FunctionCheck]) -> None:
+        rubric = self.ctx.rubric
+        static = dict(static)
+        for c in rubric.cases():  # an optional part the file does not define
+            static.setdefault(c.function, missing_function(c.function))
+        if any(static[c.function].state not in ("not-attempted", "signature")
+               for c in rubric.cases()):
+            self.keeper.first_import()
+        cases = rubric.cases()
+        results: list[CaseResult | None] = [None] * len(cases)
+        timed_out: dict[str, Case] = {}  # function -> the case where it ran out of time
+        for i in sorted(range(len(cases)), key=lambda i: (self.rows(cases[i]), i)):
+            case = cases[i]
+            state, message = self.function_state(case.function, static[case.function])
+            smaller = timed_out.get(case.function)
+            if state != Status.OK:
+                results[i] = case_result(rubric, case, state, message)
+            elif smaller is not None and self.rows(case) > self.rows(smaller):
+                results[i] = case_result(
+                    rubric, case, Status.TIMEOUT,
+                    f"not run: `{case.function}` ran out of time on the smaller case "
+                    f"\"{smaller.name}\" ({self.rows(smaller)} rows), so it would on this one "
+                    f"({self.rows(case)} rows) too", time_limit=self.limit(case))
+            else:
+                results[i] = self.run_case(case)
+                if results[i].status == Status.TIMEOUT:
+                    timed_out.setdefault(case.function, case)
+        self.result.cases = results
+
+    def function_state(self, name: str, check: FunctionCheck) -> tuple[Status, str]:
+        """Whether `name` can be called as the handout says (ok), or why not."""
+        if check.state in ("not-attempted", "signature"):
+            return Status(check.state), check.message
+        if self.keeper.failure:
+            return self.keeper.failure, (f"your file could not be imported: "
+                                         f"{self.result.import_info['problem']}")
+        info = self.keeper.functions.get(name, {})
+        if not info.get("callable"):
+            return Status.MISSING, check.message or f"`{name}` is not a function of your module."
+        params = info.get("params")
+        params = None if params is None else [tuple(p) for p in params]
+        if params is not None and check.state != "ok":
+            state, message, _ = signature_check(name, params)
+            if state != "ok":
+                return Status(state), message
+        elif params is not None:
+            problem = positional_problem(params, len(SIGNATURES[name]))
+            if problem:
+                return Status.SIGNATURE, (f"`{name}` cannot be called as the handout says: "
+                                          f"{problem}")
+        if params is not None and keyword_order(params, name):
+            self.keyword.add(name)
+        return Status.OK, ""
+
+    def run_case(self, case: Case) -> CaseResult:
+        rubric, result = self.ctx.rubric, self.result
+        if not self.keeper.ensure():
+            return case_result(rubric, case, self.keeper.failure,
+                               f"your file could not be imported again: "
+                               f"{result.import_info['problem']}")
+        self.count += 1
+        cwd = self.scratch / f"case-{self.count:03d}"  # a fresh name even if a deletion failed
+        cwd.mkdir()
+        copy_inputs(case, rubric.cases_dir, cwd)
+        args, kwargs = call_args(case.function, case.ints), {}
+        if case.function in self.keyword:
+            kwargs, args = dict(zip(SIGNATURES[case.function], args)), []
+        limit = self.limit(case)
+        outcome = self.keeper.session.call(case=case.id, cwd=cwd, function=case.function,
+                                           args=args, kwargs=kwargs, time_limit=limit)
+        if outcome.output_dropped and not result.capped_calls:
+            result.capped_calls = True
+            result.notes.append(
+                f"Your functions print a lot (case {case.id}: {outcome.output_dropped} bytes "
+                f"beyond the {self.ctx.limits.output_kb} KB the grader keeps). Printing costs "
+                f"time; remove debugging output.")
+        if outcome.output_dropped:
+            result.capped = True
+        try:
+            verdict = self._judge(case, outcome, cwd, limit)
+        finally:
+            shutil.rmtree(cwd, ignore_errors=True)
+        status, message, fraction = verdict.status, verdict.message, verdict.fraction
+        if outcome.leftover:
+            many = outcome.leftover > 1
+            message += (f"{'; ' if message else ''}your code left {outcome.leftover} "
+                        f"process{'es' if many else ''} running after the call returned; "
+                        f"{'they were' if many else 'it was'} killed")
+        if outcome.forbidden:
+            result.forbid(outcome.forbidden, f"in case {case.id}")
+            status, fraction = Status.FORBIDDEN, 0.0
+            message = ("tried to open the grader's own files; the access was refused, recorded "
+                       "in the grade record, and this case earns no points")
+        shown = "" if status in SCORED else self.keeper.scrub(outcome.output)
+        if case.hidden:  # what the student's code printed or raised may quote hidden data
+            shown = compare.redact(shown, rubric.cases_dir / case.data)
+            message = compare.redact(message, rubric.cases_dir / case.data)
+        cpu = outcome.cpu_seconds
+        return case_result(rubric, case, status, message, output=shown, fraction=fraction,
+                           seconds=round(outcome.seconds, 4), time_limit=limit,
+                           cpu_seconds=None if cpu is None else round(cpu, 2))
+
+    def _judge(self, case: Case, outcome, cwd: Path, limit: float) -> Judgement:
+        """Read what the call wrote (never following links), then judge it."""
+        ctx = self.ctx
+        settings, data = ctx.rubric.settings, None
+        produced = Produced(missing=True)
+        if outcome.status == "returned" and not is_cost(case.function):
+            output = cwd / OUTPUT_FILE
+            if output.exists() or output.is_symlink():
+                try:
+                    produced = Produced(compare.read_output(output))
+                except (compare.NotARegularFile, OSError):
+                    produced = Produced(not_regular=True)
+            data = compare.load_case_data(ctx.rubric.cases_dir / case.data)
+        facts = CaseFacts(case.function, case.ints, case.hidden, ctx.expected[case.id],
+                          ctx.rubric.part_of(case).partial_credit, settings.cost_tolerance,
+                          limit, self.rows(case), ctx.limits.memory_mb,
+                          ctx.limits.file_size_mb, ctx.limits.disk_mb)
+        return judge(outcome, facts, produced, data, scrub=self.keeper.scrub,
+                     hint=self.keeper.hint(outcome.error))
+

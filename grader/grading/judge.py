@@ -1,0 +1,140 @@
+"""Judging one case: a pure function from what the call did (a CallOutcome), what the case
+expects and what the call wrote, to a status, a message and the share of the case's points.
+
+Nothing here runs code, reads files or keeps state: the case runner reads the output file
+(`Produced`) and passes everything in, so every status has a table-driven test
+(tests/kit/test_grader_judge.py).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from ..contract import OUTPUT_FILE, is_cost
+from . import compare
+from .compare import CaseData
+from .expected import Expected
+from .sandbox import CallOutcome, wall_backstop
+from .statuses import Status
+
+__all__ = ["CaseFacts", "Produced", "Judgement", "judge"]
+
+
+@dataclass(frozen=True)
+class CaseFacts:
+    """What judging needs to know about a case and its limits."""
+
+    function: str
+    ints: dict[str, int]
+    hidden: bool
+    expected: Expected
+    partial_credit: float
+    cost_tolerance: float
+    cpu_limit: float  # the call's CPU-time limit
+    rows: int  # data rows of its dataset
+    memory_mb: int
+    file_size_mb: int
+    disk_mb: int
+
+
+@dataclass(frozen=True)
+class Produced:
+    """The anonymizer's output file as the runner found it: its bytes, or why there are none."""
+
+    data: bytes | None = None
+    missing: bool = False  # no output file at all
+    not_regular: bool = False  # a link or not a regular file: never read
+
+
+@dataclass(frozen=True)
+class Judgement:
+    status: Status
+    message: str
+    fraction: float = 0.0  # share of the case's points
+
+
+def judge(outcome: CallOutcome, facts: CaseFacts, produced: Produced | None = None,
+          data: CaseData | None = None, *, scrub: Callable[[str], str] = str,
+          hint: str = "") -> Judgement:
+    """The verdict on one call. `data` is the case's raw side (anonymizers), `scrub` cleans
+    child-reported text (scratch paths), `hint` explains a NameError on a name whose import
+    the import retry left out."""
+    error = outcome.error
+    failed = _failure(outcome, facts, scrub, hint)
+    if failed is not None:
+        return failed
+    if outcome.status == "exception":  # the contract's expected exception
+        return Judgement(Status.PASSED, f"raised {error.get('type')} as the contract requires",
+                         1.0)
+    if facts.expected.kind == "error":
+        return Judgement(Status.WRONG,
+                         f"should raise {facts.expected.error}, but returned normally")
+    if is_cost(facts.function):
+        value = outcome.value
+        if value.get("value_kind") != "number":
+            shown = value.get("type", "None") if value.get("value_kind") == "other" else "None"
+            return Judgement(Status.BAD_RETURN, f"returned {shown}, not a number")
+        verdict = compare.compare_cost(value["value"], facts.expected.value, facts.cost_tolerance)
+    else:
+        produced = produced or Produced(missing=True)
+        if produced.missing:
+            return Judgement(Status.NO_OUTPUT, f"returned without writing the output file "
+                                               f"(`output_file`, here {OUTPUT_FILE!r})")
+        if produced.not_regular or produced.data is None:
+            return Judgement(Status.FORBIDDEN, f"the output file {OUTPUT_FILE!r} is a link or "
+                                               f"not a regular file; the grader does not follow "
+                                               f"links")
+        verdict = compare.compare_table(produced.data, facts.expected.path, data, facts.function,
+                                        facts.ints, facts.hidden)
+    status = Status(verdict.status)
+    fraction = {Status.PASSED: 1.0, Status.PARTIAL: facts.partial_credit}.get(status, 0.0)
+    return Judgement(status, verdict.message, fraction)
+
+
+def _failure(outcome: CallOutcome, facts: CaseFacts, scrub: Callable[[str], str],
+             hint: str) -> Judgement | None:
+    """The judgement of a call that did not return (None when it returned, or raised the
+    exception the contract asks for)."""
+    error, status = outcome.error, outcome.status
+    if status == "timeout":
+        limit = facts.cpu_limit
+        if error.get("wall"):
+            return Judgement(Status.TIMEOUT, f"did not finish within the wall-clock backstop of "
+                                             f"{wall_backstop(limit):g} s (it waited rather than "
+                                             f"computed; its CPU-time limit is {limit:g} s)")
+        return Judgement(Status.TIMEOUT, f"ran out of time: it used its whole CPU-time limit of "
+                                         f"{limit:g} s for this case ({facts.rows} rows)")
+    if status == "memory":
+        return Judgement(Status.MEMORY, f"ran out of memory (limit {facts.memory_mb} MB): "
+                                        f"{error_text(error, scrub)}")
+    if status == "file-size":
+        return Judgement(Status.FILE_TOO_LARGE,
+                         f"wrote more than {facts.disk_mb} MB of files in its folder"
+                         if "disk" in error else
+                         f"wrote a file larger than {facts.file_size_mb} MB")
+    if status == "crash":
+        if "signal" in error:
+            return Judgement(Status.CRASH, f"the process was killed by {error['signal']}")
+        return Judgement(Status.CRASH, f"the process ended (exit code {error.get('code', '?')}) "
+                                       f"without returning, e.g. through os._exit")
+    if status == "exit":
+        return Judgement(Status.EXIT, f"called sys.exit / exit (code {error.get('code', '?')})")
+    if status == "exception":
+        mro = error.get("mro", [error.get("type")])
+        if facts.expected.kind == "error" and facts.expected.error in mro:
+            return None
+        if error.get("type") == "NotImplementedError":
+            return Judgement(Status.NOT_ATTEMPTED, "raised NotImplementedError")
+        text = error_text(error, scrub)
+        if hint:
+            text = (text.replace("\n", f" ({hint})\n", 1) if "\n" in text
+                    else f"{text} ({hint})")
+        return Judgement(Status.ERROR, text)
+    return None
+
+
+def error_text(error: dict, scrub: Callable[[str], str] = str) -> str:
+    """`raised Type: message`, then the student's frames of the traceback."""
+    head = f"raised {error.get('type', 'an exception')}: {error.get('message', '')}"
+    trace = error.get("traceback", "")
+    return scrub(head + ("\n" + trace if trace else ""))

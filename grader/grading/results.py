@@ -1,0 +1,107 @@
+"""Typed results of grading: one `CaseResult` per case, one `SubmissionResult` per student,
+and their one serializer to the JSON record (results/<id>/record.json, the same keys as
+every earlier version of the grader writes).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..rubric import Case, Rubric
+from .statuses import Status, import_status, most_serious
+
+__all__ = ["CaseResult", "SubmissionResult", "case_result"]
+
+
+@dataclass
+class CaseResult:
+    """One case's outcome."""
+
+    id: str
+    part: str
+    function: str
+    name: str
+    hidden: bool
+    visibility: str
+    status: Status
+    message: str
+    max_points: float
+    points: float
+    output: str = ""  # what the call printed (only when it did not score)
+    seconds: float | None = None
+    cpu_seconds: float | None = None
+    time_limit: float | None = None
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "part": self.part, "function": self.function, "name": self.name,
+                "hidden": self.hidden, "visibility": self.visibility,
+                "status": str(self.status), "message": self.message, "output": self.output,
+                "max_points": self.max_points, "points": self.points, "seconds": self.seconds,
+                "cpu_seconds": self.cpu_seconds, "time_limit": self.time_limit}
+
+
+def case_result(rubric: Rubric, case: Case, status: Status, message: str, *, output: str = "",
+                fraction: float = 0.0, seconds: float | None = None,
+                time_limit: float | None = None, cpu_seconds: float | None = None
+                ) -> CaseResult:
+    """A case's result earning `fraction` of its points."""
+    points = rubric.part_of(case).case_points(case)
+    return CaseResult(case.id, case.part, case.function, case.name, case.hidden,
+                      case.visibility, Status(status), message, round(points, 6),
+                      round(points * fraction, 6), output, seconds, cpu_seconds, time_limit)
+
+
+@dataclass
+class SubmissionResult:
+    """Everything grading one submission found; `to_json` totals it into the record."""
+
+    student: str
+    source: str
+    notes: list[str]
+    solution: str | None = None
+    import_info: dict | None = None  # status, mode, output, problem, retried, dropped, ...
+    cases: list[CaseResult] = field(default_factory=list)
+    timing: dict[str, float] = field(default_factory=dict)
+    forbidden_paths: list[str] = field(default_factory=list)  # for the staff, never shown
+    capped: bool = False  # printed more than the grader keeps, somewhere
+    capped_calls: bool = False  # ... during a call (the note is given once)
+
+    def fill(self, rubric: Rubric, status: Status, message: str) -> None:
+        """Every case gets the same status and no points."""
+        self.cases = [case_result(rubric, c, status, message) for c in rubric.cases()]
+
+    def forbid(self, paths: list[str], where: str) -> None:
+        """The code tried to open the grader's files: record them, tell the student."""
+        new = [p for p in sorted(set(paths)) if p not in self.forbidden_paths]
+        self.forbidden_paths.extend(new)
+        self.notes.append(f"Your code tried to open the grader's own files {where}. The access "
+                          f"was refused and recorded in your grade record.")
+
+    def to_json(self, rubric: Rubric) -> dict:
+        """The record: points per part, score, status (the most serious problem) and
+        remarks (problems that cost no points)."""
+        parts = {p.key: 0.0 for p in rubric.parts}
+        for case in self.cases:
+            parts[case.part] += case.points
+        score = round(sum(parts.values()), 4)
+        maximum = round(rubric.max_points, 4)
+        statuses = {str(c.status) for c in self.cases}
+        remarks: list[str] = []
+        info = self.import_info
+        if info and info.get("problem"):
+            status = import_status(info["status"])
+            if score < maximum:
+                statuses.add(status)
+            else:  # the retry was graded in full: no points lost, a note only
+                remarks.append(f"{status}, graded one top-level statement at a time")
+        if self.forbidden_paths:
+            statuses.add(Status.FORBIDDEN)
+        if self.capped:
+            statuses.add(Status.OUTPUT_CAPPED)
+        record = {"student": self.student, "source": self.source, "notes": list(self.notes),
+                  "solution": self.solution, "import": info,
+                  "cases": [c.to_json() for c in self.cases], "timing": dict(self.timing),
+                  "parts": {k: round(v, 4) for k, v in parts.items()}, "score": score,
+                  "max": maximum, "remarks": remarks, "status": str(most_serious(statuses))}
+        if self.forbidden_paths:
+            record["forbidden_paths"] = list(self.forbidden_paths)
+        return record

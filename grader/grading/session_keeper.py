@@ -1,0 +1,158 @@
+"""The session policy of one submission: start the child that imports the student's file,
+retry the import one top-level statement at a time when the whole file fails, restart the
+child after a case ended it (with the same statements left out), and say in words what went
+wrong. The child itself is grader.grading.sandbox's Session."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..contract import graded_functions
+from .expected import copy_inputs
+from .results import SubmissionResult
+from .sandbox import ImportOutcome, Session, wall_backstop
+from .solution import Solution
+from .statuses import Status, import_status
+
+RETRY_NOTE_ITEMS = 12  # left-out statements listed in the note; the rest are counted
+
+
+class SessionKeeper:
+    """Owns the submission's child process and its import mode ("full" or "retry")."""
+
+    def __init__(self, ctx, scratch: Path, solution: Solution, root: Path,
+                 result: SubmissionResult, max_call: float, scrub):
+        self.ctx, self.scratch, self.result, self.scrub = ctx, scratch, result, scrub
+        sub_dir = scratch / "sub"
+        self.file = sub_dir / solution.file.relative_to(root)
+        self.paths = [sub_dir / p.relative_to(root) for p in solution.import_paths]
+        self.module = solution.module
+        self.import_cwd = scratch / "import"
+        self.max_call = max_call
+        self.session: Session | None = None
+        self.mode = "full"
+        self.failure: Status | None = None  # import-* status when no mode worked
+        self.functions: dict = {}  # what the child found: name -> callable, params
+        self.unavailable: dict[str, str] = {}  # name bound by a dropped import -> why
+        self.known: dict[int, str] = {}  # first line -> why the first retry left it out
+
+    def close(self) -> None:
+        if self.session is not None:
+            self.session.close()
+            self.session = None
+
+    def _start(self, mode: str) -> ImportOutcome:
+        self.close()
+        ctx = self.ctx
+        self.session = Session(self.scratch, ctx.limits, bwrap_hidden=ctx.bwrap_hidden,
+                               cancel=ctx.cancel, deny=ctx.deny, run_as=ctx.run_as)
+        return self.session.start(
+            file=self.file, module=self.module, paths=self.paths, import_cwd=self.import_cwd,
+            functions=graded_functions([c.function for c in ctx.rubric.cases()]), mode=mode,
+            import_limit=ctx.rubric.settings.import_time_limit, max_call_seconds=self.max_call,
+            allowed=list(ctx.rubric.settings.allowed_packages),
+            known=self.known if mode == "retry" else None)
+
+    def first_import(self) -> None:
+        """Import in a folder holding the first public case's data (so experiments at import
+        time find adult-hw1.csv and DGHs/), never a hidden case's; retry statement by
+        statement when that fails."""
+        result, rubric = self.result, self.ctx.rubric
+        self.import_cwd.mkdir()
+        public = [c for c in rubric.cases() if not c.hidden]
+        if public:
+            copy_inputs(public[0], rubric.cases_dir, self.import_cwd)
+        outcome = self._start("full")
+        result.timing["import"] = outcome.seconds
+        info = {"status": outcome.status, "mode": "full", "output": self.scrub(outcome.output)}
+        forbidden = list(outcome.forbidden)
+        if outcome.status != "ok":
+            info["problem"] = self.describe(outcome)
+            fallback = self._start("retry")
+            forbidden += fallback.forbidden
+            info["retried"] = True
+            if fallback.status == "ok":
+                self.mode = info["mode"] = "retry"
+                info["dropped"] = [{**d, "reason": self.scrub(d["reason"])}
+                                   for d in fallback.dropped]
+                self.known = {d["lines"][0]: d["reason"] for d in fallback.dropped}
+                result.notes.append(retry_note(info))
+                self._remember_unavailable(info["dropped"])
+                outcome = fallback
+            else:
+                info["retry_problem"] = self.describe(fallback)
+                self.failure = import_status(outcome.status)
+                result.notes.append(
+                    f"Importing your file failed ({info['problem']}). The grader imported it "
+                    f"again one top-level statement at a time, and that failed too: "
+                    f"{info['retry_problem']}.")
+        if forbidden:
+            result.forbid(forbidden, "while your file was imported")
+        if outcome.output_dropped:
+            result.notes.append(f"Your file printed {outcome.output_dropped} bytes more than "
+                                f"the grader keeps while it was imported.")
+            result.capped = True
+        result.import_info = info
+        self.functions = outcome.functions
+
+    def ensure(self) -> bool:
+        """A live session, restarted (in the same mode) when a case ended the last one."""
+        if self.session is not None and self.session.alive():
+            return True
+        outcome = self._start(self.mode)
+        if outcome.status != "ok":
+            self.failure = import_status(outcome.status)
+            problem = self.describe(outcome)
+            self.result.notes.append(f"Your file could not be imported again after a case "
+                                     f"ended its process: {problem}.")
+            if self.result.import_info is None:
+                self.result.import_info = {}
+            self.result.import_info["problem"] = problem
+            return False
+        return True
+
+    def _remember_unavailable(self, dropped: list[dict]) -> None:
+        """The names that dropped imports would have bound (for NameError hints)."""
+        for d in dropped:
+            for name in d.get("binds", []):
+                self.unavailable[name] = (f"line {d['lines'][0]}, `{d['code']}`, was left "
+                                          f"out: {d['reason']}")
+
+    def hint(self, error: dict) -> str:
+        """For a NameError on a name a dropped import would have bound: which line and why."""
+        if error.get("type") != "NameError":
+            return ""
+        return next((why for name, why in self.unavailable.items()
+                     if f"'{name}'" in error.get("message", "")), "")
+
+    def describe(self, outcome: ImportOutcome) -> str:
+        """Why an import failed, in words."""
+        limit = self.ctx.rubric.settings.import_time_limit
+        error = outcome.error
+        if outcome.status == "timeout" and error.get("wall"):
+            return (f"it did not finish within the import's wall-clock backstop of "
+                    f"{wall_backstop(limit):g} s (it waited rather than computed)")
+        if outcome.status == "timeout":
+            return f"it used more than the import's CPU-time limit of {limit:g} s"
+        if outcome.status == "exit":
+            return f"it called sys.exit / exit (code {error.get('code', '?')}) while importing"
+        if outcome.status == "crash":
+            return f"the process died while importing ({error.get('signal', '?')})"
+        if outcome.status == "memory":
+            return "it ran out of memory while importing"
+        return f"{error.get('type', 'an exception')}: {self.scrub(error.get('message', ''))}"
+
+
+def retry_note(info: dict) -> str:
+    """What a successful retry left out, for the student."""
+    shown = [d for d in info["dropped"] if not d["reason"].startswith("the `if __name__")]
+    items = []
+    for d in shown[:RETRY_NOTE_ITEMS]:
+        first, last = d["lines"]
+        where = f"line {first}" if first == last else f"lines {first}-{last}"
+        items.append(f"{where} (`{d['code']}`: {d['reason']})")
+    if len(shown) > RETRY_NOTE_ITEMS:
+        items.append(f"and {len(shown) - RETRY_NOTE_ITEMS} more")
+    left_out = "; ".join(items) if items else "nothing"
+    return (f"Importing your file failed ({info['problem']}). It was imported again one "
+            f"top-level statement at a time and graded that way, leaving out: {left_out}. "
+            f"Keep command-line code and experiments under `if __name__ == \"__main__\":`.")
