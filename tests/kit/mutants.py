@@ -12,11 +12,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
+CELLS = "../kanon/cells.py"  # the cell rule and per-cell costs live in the core
+
+
 @dataclass(frozen=True)
 class Mutant:
     name: str
     marker: str  # the -k name of the public tests that exercise it
-    module: str  # file under reference/
+    module: str  # file under reference/ (CELLS: the core's cell rule, copied beside it)
     old: str
     new: str
     caught_by: str
@@ -34,17 +37,17 @@ MUTANTS: list[Mutant] = [
            "return float((lm.sum(axis=1) / problem.m).sum())",
            "return float((lm.sum(axis=1) / problem.m).mean())",
            "test_public_costs.py::test_cost_LM[jobsex-anon-example]"),
-    Mutant("MD one level too many for every generalized cell", "cost_MD", "costs.py",
+    Mutant("MD one level too many for every generalized cell", "cost_MD", CELLS,
            "return int(dgh.depth[raw_node] - dgh.depth[node]), float(dgh.lm(node))",
            "return int(dgh.depth[raw_node] - dgh.depth[node] + (node != raw_node)), "
            "float(dgh.lm(node))",
            "test_public_costs.py::test_cost_MD[jobsex-anon-example]"),
     Mutant("MD from the hierarchy's height instead of the raw value's depth", "cost_MD",
-           "costs.py",
+           CELLS,
            "return int(dgh.depth[raw_node] - dgh.depth[node]), float(dgh.lm(node))",
            "return int(dgh.height - dgh.depth[node]), float(dgh.lm(node))",
            "test_public_costs.py::test_cost_MD[world-raw]"),
-    Mutant("LM of an interval cell as the LM of its LCA node", "cost_LM", "costs.py",
+    Mutant("LM of an interval cell as the LM of its LCA node", "cost_LM", CELLS,
            "lm = (hi - lo) / (self.high - self.low) if self.high > self.low else 0.0",
            "lm = float(dgh.lm(gen))",
            "test_public_costs.py::test_cost_LM[world-anon-mixed]"),
