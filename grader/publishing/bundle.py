@@ -41,7 +41,7 @@ ALLOW: tuple[tuple[str, bool], ...] = (
     ("tests/public/data/**/*.txt", False),
     ("tests/public/data/**/*.json", False),
 )
-# Generated files: bundle path -> template under publish_templates/student/.
+# Generated files: bundle path -> template under grader/publishing/templates/student/.
 GENERATED = {"requirements.txt": "requirements.txt", "pytest.ini": "pytest.ini",
              "conftest.py": "conftest.py"}
 FORBIDDEN_TOP = ("reference", "grader", "kanon")
