@@ -10,3 +10,7 @@ DEFAULT_RUBRIC = GRADER_DIR / "rubric.toml"
 TEMPLATES = GRADER_DIR / "publishing" / "templates"  # what bundle and gradescope publish
 WORKER = GRADER_DIR / "grading" / "worker.py"  # the child's code (standard library only)
 KIT_SKELETON = KIT_ROOT / "skeleton.py"
+
+# Inside any kit root (a checkout, or the root given to `bundle --root`):
+PUBLIC_TESTS = "tests/public"  # the students' self-check
+HIDDEN_CASES = "grader/cases/hidden"  # the grader's hidden datasets

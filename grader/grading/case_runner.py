@@ -47,7 +47,10 @@ class CaseRunner:
         timed_out: dict[str, Case] = {}  # function -> the case where it ran out of time
         for i in sorted(range(len(cases)), key=lambda i: (self.rows(cases[i]), i)):
             case = cases[i]
-            state, message = self.function_state(case.function, static[case.function])
+            state, message, by_keyword = callable_state(case.function, static[case.function],
+                                                        self.keeper)
+            if by_keyword:
+                self.keyword.add(case.function)
             smaller = timed_out.get(case.function)
             if state != Status.OK:
                 results[i] = case_result(rubric, case, state, message)
@@ -62,31 +65,6 @@ class CaseRunner:
                 if results[i].status == Status.TIMEOUT:
                     timed_out.setdefault(case.function, case)
         self.result.cases = results
-
-    def function_state(self, name: str, check: FunctionCheck) -> tuple[Status, str]:
-        """Whether `name` can be called as the handout says (ok), or why not."""
-        if check.state in ("not-attempted", "signature"):
-            return Status(check.state), check.message
-        if self.keeper.failure:
-            return self.keeper.failure, (f"your file could not be imported: "
-                                         f"{self.result.import_info['problem']}")
-        info = self.keeper.functions.get(name, {})
-        if not info.get("callable"):
-            return Status.MISSING, check.message or f"`{name}` is not a function of your module."
-        params = info.get("params")
-        params = None if params is None else [tuple(p) for p in params]
-        if params is not None and check.state != "ok":
-            state, message, _ = signature_check(name, params)
-            if state != "ok":
-                return Status(state), message
-        elif params is not None:
-            problem = positional_problem(params, len(SIGNATURES[name]))
-            if problem:
-                return Status.SIGNATURE, (f"`{name}` cannot be called as the handout says: "
-                                          f"{problem}")
-        if params is not None and keyword_order(params, name):
-            self.keyword.add(name)
-        return Status.OK, ""
 
     def run_case(self, case: Case) -> CaseResult:
         rubric, result = self.ctx.rubric, self.result
@@ -156,3 +134,29 @@ class CaseRunner:
         return judge(outcome, facts, produced, data, scrub=self.keeper.scrub,
                      hint=self.keeper.hint(outcome.error))
 
+
+def callable_state(name: str, check: FunctionCheck, keeper: SessionKeeper
+                   ) -> tuple[Status, str, bool]:
+    """Whether `name` can be called as the handout says (ok), or why not; and whether it is
+    called by keyword (the handout's parameter names in another order)."""
+    if check.state in ("not-attempted", "signature"):
+        return Status(check.state), check.message, False
+    if keeper.failure:
+        return keeper.failure, (f"your file could not be imported: "
+                                f"{keeper.result.import_info['problem']}"), False
+    info = keeper.functions.get(name, {})
+    if not info.get("callable"):
+        return (Status.MISSING, check.message or f"`{name}` is not a function of your module.",
+                False)
+    params = info.get("params")
+    params = None if params is None else [tuple(p) for p in params]
+    if params is not None and check.state != "ok":
+        state, message, _ = signature_check(name, params)
+        if state != "ok":
+            return Status(state), message, False
+    elif params is not None:
+        problem = positional_problem(params, len(SIGNATURES[name]))
+        if problem:
+            return (Status.SIGNATURE, f"`{name}` cannot be called as the handout says: "
+                                      f"{problem}", False)
+    return Status.OK, "", params is not None and keyword_order(params, name)

@@ -3,20 +3,16 @@
 The file list comes from an explicit allow-list (ALLOW, plus the public tests' own helper
 modules, found by following their imports) and generated files (requirements.txt with the
 rubric's allowed packages, pytest.ini, tests/public/course.json from the rubric). Before
-anything is written the list is verified: no path under reference/ or grader/, no Python file importing them, no file equal to (or containing) a hidden case's
-secret files, no file carrying the reference solution's code. The zip is deterministic (sorted
-entries, fixed 1980-01-01 timestamps and permissions) and written atomically.
+anything is written the list is verified (grader.publishing.leaks): no path under reference/,
+kanon/ or grader/, no Python file importing them, no file equal to (or containing) a hidden
+case's secret files, no file carrying the reference solution's code. The zip is deterministic
+(grader.publishing.zipfiles) and written atomically.
 """
 from __future__ import annotations
 
 import argparse
 import ast
 import hashlib
-import io
-import math
-import tokenize
-import zipfile
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from kanon.files import atomic_write_bytes
@@ -25,8 +21,10 @@ from ..authoring.course_file import COURSE_FILE, course_json
 from ..errors import UserError
 from ..grading.packages import requirements
 from ..imports import absolute_imports
-from ..paths import KIT_ROOT, TEMPLATES
+from ..paths import KIT_ROOT, PUBLIC_TESTS, TEMPLATES
 from ..rubric import load as load_rubric
+from .leaks import hidden_leak, hidden_secrets, reference_fingerprints, reference_leak
+from .zipfiles import Entry, zip_bytes
 
 DEFAULT_FOLDER = "kanon-hw1"
 
@@ -43,34 +41,11 @@ ALLOW: tuple[tuple[str, bool], ...] = (
     ("tests/public/data/**/*.txt", False),
     ("tests/public/data/**/*.json", False),
 )
-PUBLIC_TESTS = "tests/public"
-# Generated files: bundle path -> template under publish_templates/student/.
+# Generated files: bundle path -> template under grader/publishing/templates/student/.
 GENERATED = {"requirements.txt": "requirements.txt", "pytest.ini": "pytest.ini",
              "conftest.py": "conftest.py"}
 FORBIDDEN_TOP = ("reference", "grader", "kanon")
-HIDDEN_CASES = "grader/cases/hidden"  # the grader's hidden cases, relative to the kit root
 
-# A file carries the reference's code when it holds at least REF_MODULE_SHARE of one reference
-# module's distinctive lines (and at least REF_MIN_LINES of them), or REF_TOTAL_LINES in all.
-# The thresholds tolerate the few generic lines (CSV reading, interval parsing) that skeleton.py
-# and the public checker legitimately share with the reference.
-REF_MIN_LINE_CHARS = 30
-REF_MIN_LINES = 3
-REF_MODULE_SHARE = 0.4
-REF_TOTAL_LINES = 15
-
-ZIP_DATE = (1980, 1, 1, 0, 0, 0)
-FILE_MODE = 0o644
-EXEC_MODE = 0o755
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One file of a zip: its path inside the zip, bytes, and whether it is executable."""
-
-    name: str
-    data: bytes
-    executable: bool = False
 
 
 # ------------------------------------------------------------------------------ collecting
@@ -146,113 +121,6 @@ def collect(root: Path, folder: str = DEFAULT_FOLDER, course: Path | None = None
 # ------------------------------------------------------------------------------ verifying
 
 
-def distinctive_lines(source: str) -> set[str]:
-    """The reference's tell-tale lines: stripped code lines (not comments, not docstrings, not
-    imports) of at least REF_MIN_LINE_CHARS characters."""
-    skip = {tokenize.STRING, tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT,
-            tokenize.DEDENT, tokenize.ENCODING, tokenize.ENDMARKER}
-    rows: set[int] = set()
-    for token in tokenize.generate_tokens(io.StringIO(source).readline):
-        if token.type not in skip:
-            rows.update(range(token.start[0], token.end[0] + 1))
-    lines = source.splitlines()
-    stripped = (lines[r - 1].strip() for r in rows if r <= len(lines))
-    return {s for s in stripped
-            if len(s) >= REF_MIN_LINE_CHARS and not s.startswith(("import ", "from "))}
-
-
-def reference_fingerprints(root: Path) -> dict[str, set[str]]:
-    """reference/<module>.py and kanon/<module>.py (the core the solution stands on) -> their
-    distinctive lines. reference/__main__.py is left out: the command line is no part of the
-    solution, and skeleton.py's is the same on purpose."""
-    paths = [*sorted((root / "reference").glob("*.py")), *sorted((root / "kanon").glob("*.py"))]
-    return {p.relative_to(root).as_posix(): distinctive_lines(p.read_text(encoding="utf-8"))
-            for p in paths if p.name != "__main__.py"}
-
-
-def reference_leak(entry: Entry, fingerprints: dict[str, set[str]]) -> str | None:
-    """Why `entry` looks like it carries reference code, or None."""
-    try:
-        lines = {line.strip() for line in entry.data.decode("utf-8").splitlines()}
-    except UnicodeDecodeError:
-        return None
-    total = 0
-    for module, fingerprint in fingerprints.items():
-        shared = len(fingerprint & lines)
-        total += shared
-        if shared >= max(REF_MIN_LINES, math.ceil(REF_MODULE_SHARE * len(fingerprint))):
-            return f"{entry.name} contains {shared} of the {len(fingerprint)} distinctive " \
-                   f"lines of {module}"
-    if total >= REF_TOTAL_LINES:
-        return f"{entry.name} contains {total} distinctive lines of reference/*.py"
-    return None
-
-
-def _is_hierarchy(path: Path) -> bool:
-    return path.suffix == ".txt" and path.parent.name == "DGHs"
-
-
-def _files(folder: Path) -> set[Path]:
-    return {p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts} \
-        if folder.is_dir() else set()
-
-
-def _hidden_case_files(rubric_path: Path) -> set[Path]:
-    """A rubric's hidden cases: the expected outputs (from the case manifest) and the files
-    of every data folder that only hidden cases use."""
-    from ..grading.expected import case_key, load_manifest
-    from ..rubric import load
-    rubric = load(rubric_path)
-    cases_dir = rubric.cases_dir
-    manifest = load_manifest(cases_dir).get("entries", {})
-    public_data = {c.data for c in rubric.cases() if not c.hidden}
-    found: set[Path] = set()
-    for case in rubric.cases():
-        if not case.hidden:
-            continue
-        if case.data not in public_data:
-            found |= _files(cases_dir / case.data)
-        try:
-            entry = manifest.get(case_key(case, cases_dir), {})
-        except UserError:  # inputs missing: nothing stored to leak for this case
-            continue
-        if entry.get("file"):
-            found.add(cases_dir / entry["file"])
-    return found
-
-
-def hidden_secrets(root: Path, rubrics: list[Path] | None = None) -> list[Path]:
-    """The files of the grader's hidden cases that students must never see: every file under
-    grader/cases/hidden/ plus, for grader/rubric.toml and each of `rubrics`, its hidden cases'
-    expected outputs and hidden-only data. Exempt: hierarchy files (DGHs/*.txt) byte-identical
-    to a public hierarchy, and copies of the kit's adult-hw1.csv (both are handed out anyway)."""
-    found = _files(root / HIDDEN_CASES)
-    default = root / "grader" / "rubric.toml"
-    for rubric_path in ([default] if default.is_file() else []) + list(rubrics or []):
-        found |= _hidden_case_files(rubric_path)
-    digest = lambda p: hashlib.sha256(p.read_bytes()).hexdigest()  # noqa: E731
-    hierarchies = {digest(p) for p in list((root / "DGHs").glob("*.txt"))
-                   + list((root / PUBLIC_TESTS / "data").rglob("*.txt"))}
-    dataset = digest(root / "adult-hw1.csv") if (root / "adult-hw1.csv").is_file() else None
-    return sorted(p for p in found if not (_is_hierarchy(p) and digest(p) in hierarchies)
-                  and digest(p) != dataset)
-
-
-# A hidden file's text counts as "contained" in a bundle file only when it is long enough to be
-# a real leak rather than a coincidence (a header line, one short value).
-MIN_CONTAINED_BYTES = 200
-
-
-def hidden_leak(entry: Entry, secrets: dict[str, tuple[str, bytes]]) -> str | None:
-    """Why `entry` reveals a hidden case file (same sha256, or holds its whole content)."""
-    digest = hashlib.sha256(entry.data).hexdigest()
-    for name, (secret_digest, data) in secrets.items():
-        if digest == secret_digest:
-            return f"{entry.name} is identical to the hidden case file {name}"
-        body = data.strip()
-        if len(body) >= MIN_CONTAINED_BYTES and body in entry.data:
-            return f"{entry.name} contains the hidden case file {name}"
-    return None
 
 
 def _shown(path: Path, root: Path) -> str:
@@ -309,20 +177,6 @@ def verify(entries: list[Entry], root: Path, folder: str = DEFAULT_FOLDER,
 
 
 # ------------------------------------------------------------------------------ writing
-
-
-def zip_bytes(entries: list[Entry]) -> bytes:
-    """A deterministic zip: entries sorted by name, fixed timestamps and permissions."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for entry in sorted(entries, key=lambda e: e.name):
-            info = zipfile.ZipInfo(entry.name, date_time=ZIP_DATE)
-            info.create_system = 3  # Unix, so the permission bits below are honoured
-            mode = EXEC_MODE if entry.executable else FILE_MODE
-            info.external_attr = (0o100000 | mode) << 16
-            info.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(info, entry.data, compresslevel=9)
-    return buffer.getvalue()
 
 
 def build(root: Path, out: Path, folder: str = DEFAULT_FOLDER,

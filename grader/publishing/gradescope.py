@@ -34,7 +34,8 @@ from kanon.files import atomic_write_bytes
 from .. import paths
 from ..errors import UserError
 from ..grading.packages import requirements
-from .bundle import Entry, kit_root, print_listing, zip_bytes
+from .bundle import kit_root, print_listing
+from .zipfiles import Entry, zip_bytes
 
 TEMPLATES = paths.TEMPLATES / "gradescope"
 EXECUTABLES = ("setup.sh", "run_autograder")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.publishing import bundle
+from grader.publishing import bundle, leaks, zipfiles
 from grader.errors import UserError
 
 FOLDER = bundle.DEFAULT_FOLDER
@@ -162,7 +162,7 @@ def test_no_unpacked_file_reveals_the_reference_or_a_hidden_case(repo: Path, stu
     digests = {hashlib.sha256(p.read_bytes()).hexdigest() for p in files}
     reference = [p for p in (repo / "reference").glob("*.py")]
     assert not digests & {hashlib.sha256(p.read_bytes()).hexdigest() for p in reference}
-    secrets = bundle.hidden_secrets(repo)
+    secrets = leaks.hidden_secrets(repo)
     assert not digests & {hashlib.sha256(p.read_bytes()).hexdigest() for p in secrets}
     for path in files:
         text = path.read_bytes()
@@ -170,7 +170,7 @@ def test_no_unpacked_file_reveals_the_reference_or_a_hidden_case(repo: Path, stu
             body = module.read_bytes().strip()
             assert body not in text or len(body) < 200, f"{path} holds {module}"
     # And the builder's own verification agrees on what was unpacked.
-    entries = [bundle.Entry(p.relative_to(tmp_path).as_posix(), p.read_bytes()) for p in files]
+    entries = [zipfiles.Entry(p.relative_to(tmp_path).as_posix(), p.read_bytes()) for p in files]
     bundle.verify(entries, repo)
 
 
@@ -201,7 +201,7 @@ def test_refuses_one_pasted_reference_function(repo: Path, tmp_path: Path) -> No
 def test_refuses_a_hidden_case_file_and_allows_shared_hierarchies(repo: Path,
                                                                   tmp_path: Path) -> None:
     root = kit_copy(repo, tmp_path / "kit")
-    case = root / bundle.HIDDEN_CASES / "secret-case"
+    case = root / leaks.HIDDEN_CASES / "secret-case"
     (case / "DGHs").mkdir(parents=True)
     shutil.copy2(root / "DGHs" / "age.txt", case / "DGHs" / "age.txt")  # public hierarchy
     expected = "age,income\n" + "".join(f"[{i}-{i + 9}],<=50K\n" for i in range(0, 400, 10))
@@ -267,7 +267,7 @@ def test_hidden_secrets_follow_the_rubric(repo: Path) -> None:
         entry = entries[case_key(case, rubric.cases_dir)]
         if entry.get("file"):
             files[case.hidden].add((rubric.cases_dir / entry["file"]).resolve())
-    secrets = {p.resolve() for p in bundle.hidden_secrets(repo)}
+    secrets = {p.resolve() for p in leaks.hidden_secrets(repo)}
     assert files[True] and files[True] <= secrets
     assert not (files[False] - files[True]) & secrets  # public cases' outputs are not secret
     assert (repo / "adult-hw1.csv").resolve() not in secrets
