@@ -20,7 +20,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import compare
+from . import compare, privacy_summary
 from .contract import OUTPUT_FILE, SIGNATURES, call_args, graded_functions, is_cost
 from .expected import Expected, copy_inputs
 from .intake import ArchiveProblem, Caps, Submission, unpack
@@ -348,6 +348,7 @@ class _CaseRunner:
                 f"time; remove debugging output.")
         if outcome.output_dropped:
             self.record["capped"] = True
+        self.privacy: str | None = None  # _judge's summary of the output file (no points)
         try:
             status, message, fraction = self._judge(case, outcome, cwd)
         finally:
@@ -367,9 +368,12 @@ class _CaseRunner:
             shown = compare.redact(shown, rubric.cases_dir / case.data)
             message = compare.redact(message, rubric.cases_dir / case.data)
         cpu = outcome.cpu_seconds
-        return _case_entry(rubric, case, status, message, output=shown, fraction=fraction,
-                           seconds=round(outcome.seconds, 4), time_limit=limit,
-                           cpu_seconds=None if cpu is None else round(cpu, 2))
+        entry = _case_entry(rubric, case, status, message, output=shown, fraction=fraction,
+                            seconds=round(outcome.seconds, 4), time_limit=limit,
+                            cpu_seconds=None if cpu is None else round(cpu, 2))
+        if self.privacy and status != "forbidden":
+            entry["privacy"] = self.privacy
+        return entry
 
     def _judge(self, case: Case, outcome: CallOutcome, cwd: Path) -> tuple[str, str, float]:
         expected = self.ctx.expected[case.id]
@@ -432,6 +436,8 @@ class _CaseRunner:
             data = compare.load_case_data(self.ctx.rubric.cases_dir / case.data)
             verdict = compare.compare_table(produced, expected.path, data, case.function,
                                             case.ints, case.hidden)
+            self.privacy = privacy_summary.summarize(produced,
+                                                     self.ctx.rubric.cases_dir / case.data)
         fraction = {"passed": 1.0, "partial": partial}.get(verdict.status, 0.0)
         return verdict.status, verdict.message, fraction
 
