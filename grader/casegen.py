@@ -7,7 +7,9 @@ built here from a fixed seed with Python's Mersenne Twister (the same bytes on e
 platform): unbalanced hierarchies, a single QI, many QIs, ties, and cells with commas, quotes
 and non-ASCII text. Each dataset folder also holds `anonymized/*.csv`, inputs of the cost
 cases: every QI cell generalized a random number of levels (`levels.csv`), numeric QIs as
-random intervals (`intervals.csv`), or some rows fully suppressed (`suppressed.csv`).
+random intervals (`intervals.csv`), or some rows fully suppressed (`suppressed.csv`); and
+`classes.csv`, a full-domain generalization whose ECs have at least 3 rows each (the input of
+the privacy measures' cases, entropy_l and t_closeness).
 Students never see the hidden datasets: the student bundle excludes grader/ entirely.
 """
 from __future__ import annotations
@@ -184,12 +186,35 @@ def anonymized_inputs(header: list[str], rows: list[list[str]], dghs: dict[str, 
     suppressed = [[up(c, r[c], 99) if c in qi else r[c] for c in range(len(r))]
                   if rng.random() < 0.2 else
                   [up(c, r[c], 1) if c in qi else r[c] for c in range(len(r))] for r in rows]
-    result = {"levels.csv": csv_text(header, levels)}
+    result = {"levels.csv": csv_text(header, levels),
+              "classes.csv": csv_text(header, _classes(rows, qi, up, random.Random(seed + 1000)))}
     if suppress:
         result["suppressed.csv"] = csv_text(header, suppressed)
     if numeric:
         result["intervals.csv"] = csv_text(header, intervals)
     return result
+
+
+def _classes(rows: list[list[str]], qi: list[int], up, rng: random.Random,
+             k: int = 3) -> list[list[str]]:
+    """A full-domain generalization with every EC of at least k rows (the input of the
+    privacy measures' cases: entropy_l, t_closeness): each QI starts a random 0 or 1 levels
+    up; while an EC is smaller than k, the QI with the most distinct values (not yet all at
+    the root; ties: the leftmost) climbs one more level."""
+    steps = {c: rng.randrange(0, 2) for c in qi}
+    while True:
+        table = [[up(c, r[c], steps[c]) if c in steps else r[c] for c in range(len(r))]
+                 for r in rows]
+        sizes: dict[tuple[str, ...], int] = {}
+        for row in table:
+            key = tuple(row[c] for c in qi)
+            sizes[key] = sizes.get(key, 0) + 1
+        if min(sizes.values()) >= k or len(sizes) == 1:
+            return table
+        distinct = {c: len({row[c] for row in table}) for c in qi
+                    if any(up(c, r[c], 99) != row[c] for r, row in zip(rows, table))}
+        c = max(distinct, key=lambda c: (distinct[c], -c))
+        steps[c] += 1
 
 
 def _write_dataset(folder: Path, trees_or_dghs: dict[str, str], raw_text: str) -> None:

@@ -32,7 +32,7 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .contract import GRADABLE, VARIANTS, int_params, is_cost
+from .contract import CHOICE_PARAMS, GRADABLE, VARIANTS, int_params, is_cost
 from .errors import UserError
 from .fsutil import safe_name, sha256_bytes
 
@@ -290,6 +290,11 @@ def _case(where: _Where, key: str, raw: object, part: Part, limit: float,
     for p in ints:
         if p not in raw:
             raise where.error(f"{key}.{p}", f"missing; {part.function} needs {', '.join(ints)}")
+        if p in CHOICE_PARAMS:  # a string parameter, e.g. t_closeness's distance
+            if raw[p] not in CHOICE_PARAMS[p]:
+                raise where.error(f"{key}.{p}", f"one of {', '.join(CHOICE_PARAMS[p])}")
+            values[p] = raw[p]
+            continue
         values[p] = int(_number(where, f"{key}.{p}", raw[p], int))
     anonymized = raw.get("anonymized")
     if is_cost(part.function):
