@@ -89,8 +89,32 @@ def test_hidden_cases_show_no_value(name: str) -> None:
     folder = CASES / "hidden" / name
     line = privacy_summary.summarize((folder / "adult-hw1.csv").read_bytes(), folder)
     # counts only: nothing of the data can appear in a line of this shape
-    assert re.fullmatch(r"k reached: \d+ \(\d+ class(es)? of \d+( to \d+)? rows\)"
-                        r"(; distinct l: \d+)?", line or ""), line
+    for line in (line, privacy_summary.summarize(
+            (folder / "anonymized" / "levels.csv").read_bytes(), folder, suppression=True)):
+        assert re.fullmatch(r"k reached: \d+ \(\d+ class(es)? of \d+( to \d+)? rows\)"
+                            r"(, \d+ rows? suppressed)?(; distinct l: \d+)?", line or ""), line
+
+
+# rows 3 and 6 suppressed (both QIs at the root); the rest as in the handout's table
+SUPPRESSED = HANDOUT.replace("Artist,Any,", "Any,Any,")
+SUPPRESSION = [
+    ("Samarati's output", SUPPRESSED, True,
+     "k reached: 3 (2 classes of 3 rows), 2 rows suppressed; distinct l: 2"),
+    ("another anonymizer's: an EC like any other", SUPPRESSED, False,
+     "k reached: 2 (3 classes of 2 to 3 rows); distinct l: 2"),
+    ("no row suppressed", HANDOUT, True,
+     "k reached: 2 (3 classes of 2 to 3 rows); distinct l: 2"),
+    ("every row suppressed: one EC", ROOTS, True, "k reached: 8 (1 class of 8 rows); distinct l: 4"),
+    ("one row suppressed", SUPPRESSED.replace("Any,Any,HIV", "Artist,Any,HIV"), True,
+     "k reached: 1 (3 classes of 1 to 3 rows), 1 row suppressed; distinct l: 1"),
+]
+
+
+@pytest.mark.parametrize("text, suppression, expected",
+                         [pytest.param(t, s, e, id=i) for i, t, s, e in SUPPRESSION])
+def test_suppressed_rows_are_counted_apart_for_samarati(case: Path, text: str,
+                                                        suppression: bool, expected: str) -> None:
+    assert privacy_summary.summarize(text.encode(), case, suppression=suppression) == expected
 
 
 RUBRIC = f"""
@@ -130,6 +154,17 @@ data = "hidden/unbalanced"
 k = 5
 s = 1
 hidden = true
+
+[[part]]
+function = "samarati"
+points = 10
+
+[[part.case]]
+name = "unbalanced, k=4, max_sup=3"
+data = "hidden/unbalanced"
+k = 4
+max_sup = 3
+hidden = true
 """
 
 FULL = "from staffcopy import *\n"
@@ -167,13 +202,15 @@ def test_grading_records_and_shows_the_summary_without_changing_scores(
     assert int(full["mondrian"]["privacy"].split()[2]) >= 3
     assert off["mondrian"]["status"] == "wrong"  # k = 2 reached, 3 asked
     assert off["mondrian"]["privacy"].startswith("k reached: 2 ")
+    assert full["samarati"]["status"] == "passed"
+    assert re.fullmatch(r"k reached: ([4-9]|\d\d+) .*", full["samarati"]["privacy"])
     assert "privacy" not in full["cost_MD"] and "privacy" not in off["random_anonymizer"]
     r = rubric.load(tmp_path / "rubric.toml")
     text = feedback_md(records["off"], r)
     assert f"Privacy of your output (no points): {off['mondrian']['privacy']}." in text
     assert off["mondrian"]["privacy"] in gradescope_json(records["off"], r)
 
-    monkeypatch.setattr(privacy_summary, "summarize", lambda output, folder: None)
+    monkeypatch.setattr(privacy_summary, "summarize", lambda *args, **kwargs: None)
     without = _grade(tmp_path, "without")
     for student, record in records.items():
         assert record["score"] == without[student]["score"]
