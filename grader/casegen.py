@@ -24,6 +24,7 @@ from reference.dgh import DGH, parse_dgh
 
 from .contract import DGH_DIR, RAW_FILE
 from .errors import UserError
+from .privacy_inputs import classes
 
 Tree = tuple[str, list["Tree"]]
 
@@ -187,34 +188,12 @@ def anonymized_inputs(header: list[str], rows: list[list[str]], dghs: dict[str, 
                   if rng.random() < 0.2 else
                   [up(c, r[c], 1) if c in qi else r[c] for c in range(len(r))] for r in rows]
     result = {"levels.csv": csv_text(header, levels),
-              "classes.csv": csv_text(header, _classes(rows, qi, up, random.Random(seed + 1000)))}
+              "classes.csv": csv_text(header, classes(rows, qi, up, random.Random(seed + 1000)))}
     if suppress:
         result["suppressed.csv"] = csv_text(header, suppressed)
     if numeric:
         result["intervals.csv"] = csv_text(header, intervals)
     return result
-
-
-def _classes(rows: list[list[str]], qi: list[int], up, rng: random.Random,
-             k: int = 3) -> list[list[str]]:
-    """A full-domain generalization with every EC of at least k rows (the input of the
-    privacy measures' cases: entropy_l, t_closeness): each QI starts a random 0 or 1 levels
-    up; while an EC is smaller than k, the QI with the most distinct values (not yet all at
-    the root; ties: the leftmost) climbs one more level."""
-    steps = {c: rng.randrange(0, 2) for c in qi}
-    while True:
-        table = [[up(c, r[c], steps[c]) if c in steps else r[c] for c in range(len(r))]
-                 for r in rows]
-        sizes: dict[tuple[str, ...], int] = {}
-        for row in table:
-            key = tuple(row[c] for c in qi)
-            sizes[key] = sizes.get(key, 0) + 1
-        if min(sizes.values()) >= k or len(sizes) == 1:
-            return table
-        distinct = {c: len({row[c] for row in table}) for c in qi
-                    if any(up(c, r[c], 99) != row[c] for r, row in zip(rows, table))}
-        c = max(distinct, key=lambda c: (distinct[c], -c))
-        steps[c] += 1
 
 
 def _write_dataset(folder: Path, trees_or_dghs: dict[str, str], raw_text: str) -> None:
