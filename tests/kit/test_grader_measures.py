@@ -3,8 +3,11 @@
 checked by the rubric and passed through the sandboxed call."""
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -83,3 +86,24 @@ def test_rubric_checks_the_distance(tmp_path: Path, value, problem) -> None:
                     + line, encoding="utf-8")
     with pytest.raises(UserError, match=re.escape(problem)):
         rubric.load(path)
+
+
+def _public(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    from grader import course_file
+    course = tmp_path / "course.json"
+    course.write_text(course_file.course_json(rubric.load(REPO / "grader" /
+                                                          "rubric-optional.toml")),
+                      encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "KANON_SOLUTION"}
+    env["KANON_COURSE_FILE"] = str(course)
+    return subprocess.run([sys.executable, "-m", "pytest", str(REPO / "tests" / "public"), "-q",
+                           "-p", "no:cacheprovider", "-k", "entropy_l or t_closeness", *args],
+                          cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+
+
+def test_a_course_grading_the_measures_runs_their_public_tests(tmp_path: Path) -> None:
+    on_skeleton = _public(tmp_path)
+    assert "2 public tests passed, 14 failed" in on_skeleton.stdout  # the signatures pass
+    assert "skipped" not in on_skeleton.stdout
+    on_reference = _public(tmp_path, "--solution=reference")
+    assert "16 public tests passed, 0 failed" in on_reference.stdout, on_reference.stdout
