@@ -318,6 +318,32 @@ def datafly(raw_dataset_file: str, DGH_folder: str, k: int, output_file: str):
     raise NotImplementedError("datafly")
 
 
+def entropy_l(raw_dataset_file: str, anonymized_dataset_file: str,
+              DGH_folder: str) -> float:
+    """The largest real l for which an anonymized dataset is entropy l-diverse (optional part).
+
+    For each EC E, H(E) = -sum over its sensitive values v of p(E, v) * ln p(E, v), with
+    p(E, v) the share of E's rows whose sensitive value (the single non-QI column) is v.
+    Returns exp(min over the ECs of H(E)). The files are checked as for cost_MD (ValueError
+    naming the row and the column); no or several non-QI columns is a ValueError.
+    """
+    raise NotImplementedError("entropy_l")
+
+
+def t_closeness(raw_dataset_file: str, anonymized_dataset_file: str, DGH_folder: str,
+                distance: str) -> float:
+    """The smallest t for which an anonymized dataset is t-close (optional part).
+
+    The largest Earth Mover's Distance between an EC's distribution P of sensitive values and
+    the whole table's Q; with r_i = p_i - q_i over the table's m distinct sensitive values:
+    distance "equal": (1/2) * sum |r_i|; "ordered" (every sensitive value a number, by the
+    numeric rule of "Generalized cells"; values in increasing numeric order):
+    (1/(m-1)) * sum_i |r_1 + ... + r_i| (0 when m = 1). Any other distance, or "ordered" on
+    values that are not all numbers, is a ValueError; files are checked as for cost_MD.
+    """
+    raise NotImplementedError("t_closeness")
+
+
 ##############################################################################
 # Command line                                                               #
 ##############################################################################

@@ -21,8 +21,11 @@ SIGNATURES: dict[str, tuple[str, ...]] = {
     # optional parts (HANDOUT.md, "Optional parts"): graded only by a rubric that names them
     "topdown_anonymizer": ("raw_dataset_file", "DGH_folder", "k", "output_file"),
     "datafly": ("raw_dataset_file", "DGH_folder", "k", "output_file"),
+    "entropy_l": ("raw_dataset_file", "anonymized_dataset_file", "DGH_folder"),
+    "t_closeness": ("raw_dataset_file", "anonymized_dataset_file", "DGH_folder", "distance"),
 }
-OPTIONAL_FUNCTIONS: tuple[str, ...] = ("topdown_anonymizer", "datafly")
+OPTIONAL_FUNCTIONS: tuple[str, ...] = ("topdown_anonymizer", "datafly", "entropy_l",
+                                       "t_closeness")
 FUNCTIONS: tuple[str, ...] = tuple(f for f in SIGNATURES if f not in OPTIONAL_FUNCTIONS)
 """The seven functions of the default homework: always checked, whatever the rubric."""
 GRADABLE: tuple[str, ...] = tuple(SIGNATURES)
@@ -36,7 +39,10 @@ def graded_functions(extra: list[str] | tuple[str, ...] = ()) -> list[str]:
     """FUNCTIONS plus the optional functions among `extra` (a rubric's functions), in
     SIGNATURES order."""
     return [f for f in SIGNATURES if f in FUNCTIONS or f in extra]
-COST_FUNCTIONS = frozenset({"cost_MD", "cost_LM"})
+COST_FUNCTIONS = frozenset({"cost_MD", "cost_LM", "entropy_l", "t_closeness"})
+"""Functions that return a number of an anonymized input (graded within cost_tolerance)."""
+CHOICE_PARAMS: dict[str, tuple[str, ...]] = {"distance": ("equal", "ordered")}
+"""Parameters that take one of a few strings (a rubric case says `distance = "ordered"`)."""
 FILE_PARAMS = {
     "raw_dataset_file": RAW_FILE,
     "anonymized_dataset_file": ANONYMIZED_INPUT,
@@ -46,12 +52,14 @@ FILE_PARAMS = {
 
 
 def int_params(function: str) -> tuple[str, ...]:
-    """The integer parameters of a graded function (k, l, s, max_sup), in order."""
+    """The parameters a rubric case gives (k, l, s, max_sup: integers; CHOICE_PARAMS:
+    strings), in order."""
     return tuple(p for p in SIGNATURES[function] if p not in FILE_PARAMS)
 
 
 def call_args(function: str, ints: dict[str, int]) -> list[object]:
-    """The positional arguments of one call: file names from FILE_PARAMS, integers from `ints`."""
+    """The positional arguments of one call: file names from FILE_PARAMS, the others (integers,
+    CHOICE_PARAMS strings) from `ints`."""
     return [FILE_PARAMS[p] if p in FILE_PARAMS else ints[p] for p in SIGNATURES[function]]
 
 

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from kanon.files import safe_name, sha256_bytes
 
-from .contract import GRADABLE, VARIANTS, int_params, is_cost
+from .contract import CHOICE_PARAMS, GRADABLE, VARIANTS, int_params, is_cost
 from .errors import UserError
 from .paths import DEFAULT_RUBRIC
 from .settings import Settings, number, read_settings
@@ -214,6 +214,11 @@ def _case(where: _Where, key: str, raw: object, part: Part, limit: float,
     for p in ints:
         if p not in raw:
             raise where.error(f"{key}.{p}", f"missing; {part.function} needs {', '.join(ints)}")
+        if p in CHOICE_PARAMS:  # a string parameter, e.g. t_closeness's distance
+            if raw[p] not in CHOICE_PARAMS[p]:
+                raise where.error(f"{key}.{p}", f"one of {', '.join(CHOICE_PARAMS[p])}")
+            values[p] = raw[p]
+            continue
         values[p] = int(_number(where, f"{key}.{p}", raw[p], int))
     anonymized = raw.get("anonymized")
     if is_cost(part.function):

@@ -7,7 +7,9 @@ built here from a fixed seed with Python's Mersenne Twister (the same bytes on e
 platform): unbalanced hierarchies, a single QI, many QIs, ties, and cells with commas, quotes
 and non-ASCII text. Each dataset folder also holds `anonymized/*.csv`, inputs of the cost
 cases: every QI cell generalized a random number of levels (`levels.csv`), numeric QIs as
-random intervals (`intervals.csv`), or some rows fully suppressed (`suppressed.csv`).
+random intervals (`intervals.csv`), or some rows fully suppressed (`suppressed.csv`); and
+`classes.csv`, a full-domain generalization whose ECs have at least 3 rows each (the input of
+the privacy measures' cases, entropy_l and t_closeness).
 Students never see the hidden datasets: the student bundle excludes grader/ entirely.
 """
 from __future__ import annotations
@@ -22,6 +24,7 @@ from kanon.table import parse_table, render_csv
 
 from ..contract import DGH_DIR, RAW_FILE
 from ..errors import UserError
+from .privacy_inputs import classes
 
 Tree = tuple[str, list["Tree"]]
 
@@ -169,7 +172,9 @@ def anonymized_inputs(header: list[str], rows: list[list[str]], dghs: dict[str, 
     suppressed = [[up(c, r[c], 99) if c in qi else r[c] for c in range(len(r))]
                   if rng.random() < 0.2 else
                   [up(c, r[c], 1) if c in qi else r[c] for c in range(len(r))] for r in rows]
-    result = {"levels.csv": render_csv(header, levels)}
+    result = {"levels.csv": render_csv(header, levels),
+              "classes.csv": render_csv(header, classes(rows, qi, up,
+                                                        random.Random(seed + 1000)))}
     if suppress:
         result["suppressed.csv"] = render_csv(header, suppressed)
     if numeric:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..contract import OUTPUT_FILE, SIGNATURES, call_args, is_cost
 from ..rubric import Case
-from . import compare
+from . import compare, privacy_summary
 from .expected import copy_inputs
 from .judge import CaseFacts, Judgement, Produced, judge
 from .results import CaseResult, SubmissionResult, case_result
@@ -91,7 +91,7 @@ class CaseRunner:
         if outcome.output_dropped:
             result.capped = True
         try:
-            verdict = self._judge(case, outcome, cwd, limit)
+            verdict, privacy = self._judge(case, outcome, cwd, limit)
         finally:
             shutil.rmtree(cwd, ignore_errors=True)
         status, message, fraction = verdict.status, verdict.message, verdict.fraction
@@ -110,12 +110,16 @@ class CaseRunner:
             shown = compare.redact(shown, rubric.cases_dir / case.data)
             message = compare.redact(message, rubric.cases_dir / case.data)
         cpu = outcome.cpu_seconds
-        return case_result(rubric, case, status, message, output=shown, fraction=fraction,
-                           seconds=round(outcome.seconds, 4), time_limit=limit,
-                           cpu_seconds=None if cpu is None else round(cpu, 2))
+        entry = case_result(rubric, case, status, message, output=shown, fraction=fraction,
+                            seconds=round(outcome.seconds, 4), time_limit=limit,
+                            cpu_seconds=None if cpu is None else round(cpu, 2))
+        entry.privacy = privacy if status != Status.FORBIDDEN else None
+        return entry
 
-    def _judge(self, case: Case, outcome, cwd: Path, limit: float) -> Judgement:
-        """Read what the call wrote (never following links), then judge it."""
+    def _judge(self, case: Case, outcome, cwd: Path, limit: float
+               ) -> tuple[Judgement, str | None]:
+        """Read what the call wrote (never following links), then judge it; with the output's
+        privacy summary (k and l reached, no points) when it is a readable table."""
         ctx = self.ctx
         settings, data = ctx.rubric.settings, None
         produced = Produced(missing=True)
@@ -131,8 +135,13 @@ class CaseRunner:
                           ctx.rubric.part_of(case).partial_credit, settings.cost_tolerance,
                           limit, self.rows(case), ctx.limits.memory_mb,
                           ctx.limits.file_size_mb, ctx.limits.disk_mb)
-        return judge(outcome, facts, produced, data, scrub=self.keeper.scrub,
-                     hint=self.keeper.hint(outcome.error))
+        verdict = judge(outcome, facts, produced, data, scrub=self.keeper.scrub,
+                        hint=self.keeper.hint(outcome.error))
+        privacy = None
+        if produced.data is not None and facts.expected.kind == "table":
+            privacy = privacy_summary.summarize(produced.data, ctx.rubric.cases_dir / case.data,
+                                                suppression=case.function == "samarati")
+        return verdict, privacy
 
 
 def callable_state(name: str, check: FunctionCheck, keeper: SessionKeeper

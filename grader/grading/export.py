@@ -111,6 +111,8 @@ def feedback_md(record: dict, rubric: Rubric) -> str:
             message = case["message"]
             head, _, rest = message.partition("\n")
             lines.append(f"  {head}")
+            if case.get("privacy"):
+                lines.append(f"  Privacy of your output (no points): {case['privacy']}.")
             if rest:
                 lines += ["", "  Traceback (your code):", ""] + [
                     "  " + line for line in _fence(rest).splitlines()] + [""]
@@ -149,6 +151,8 @@ def gradescope_json(record: dict, rubric: Rubric) -> str:
         head, _, trace = case["message"].partition("\n")
         output = head + (f"\n\nTraceback (your code):\n\n{_fence(trace)}" if trace else "")
         output += f"\n\nTime: {_time_text(case)}." if _time_text(case) else ""
+        output += f"\n\nPrivacy of your output (no points): {case['privacy']}." \
+            if case.get("privacy") else ""
         if case.get("output"):
             output += "\n\nPrinted:\n\n" + _fence(case["output"])
         tests.append({"name": f"{case['part']}: {_case_title(case)}",

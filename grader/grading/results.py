@@ -30,9 +30,11 @@ class CaseResult:
     seconds: float | None = None
     cpu_seconds: float | None = None
     time_limit: float | None = None
+    privacy: str | None = None  # k and l the output reached (no points; anonymizers only)
 
     def to_json(self) -> dict:
-        return {"id": self.id, "part": self.part, "function": self.function, "name": self.name,
+        extra = {"privacy": self.privacy} if self.privacy else {}
+        return {**extra, "id": self.id, "part": self.part, "function": self.function, "name": self.name,
                 "hidden": self.hidden, "visibility": self.visibility,
                 "status": str(self.status), "message": self.message, "output": self.output,
                 "max_points": self.max_points, "points": self.points, "seconds": self.seconds,

@@ -6,7 +6,8 @@
 Each Run of public_cases.py runs the reference in a fresh folder holding the case as
 `adult-hw1.csv` and `DGHs` (as the tests and the grader do); its output is stored as
 data/expected/<function>-<case>-k<k>[...].csv (gzip-compressed, with a fixed header, for the
-adult case). costs.json holds cost_MD and cost_LM of every CostCase.
+adult case). costs.json holds cost_MD and cost_LM of every CostCase, measures.json entropy_l
+and t_closeness of every MeasureCase (optional parts).
 """
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ sys.path.insert(0, str(HERE.parents[1]))
 
 import kanon_check  # noqa: E402
 import reference  # noqa: E402
-from public_cases import COSTS, EXPECTED, RUNS, SHORT, CostCase, Run, case_files  # noqa: E402
+from public_cases import (COSTS, EXPECTED, MEASURES, RUNS, SHORT, CostCase,  # noqa: E402
+                          MeasureCase, Run, case_files)
 
 
 def _in_case_folder(case: str, action) -> object:
@@ -67,6 +69,18 @@ def cost_values(case: CostCase, outputs: dict[Path, bytes]) -> dict[str, float]:
     return _in_case_folder(case.case, action)
 
 
+def measure_value(case: MeasureCase, outputs: dict[Path, bytes]) -> float:
+    """entropy_l / t_closeness of a MeasureCase; adult inputs come from the fresh `outputs`."""
+    source = case.input.anonymized_path()
+    data = outputs[source] if source in outputs else source.read_bytes()
+
+    def action(folder: Path) -> float:
+        (folder / "anonymized.csv").write_bytes(data)
+        return getattr(reference, case.function)("adult-hw1.csv", "anonymized.csv", "DGHs",
+                                                 *case.args)
+    return _in_case_folder(case.input.case, action)
+
+
 def stored_form(path: Path, data: bytes) -> bytes:
     """What is written to `path`: the bytes, gzip-compressed (mtime 0) for .gz files."""
     if path.suffix != ".gz":
@@ -83,6 +97,11 @@ def generate() -> dict[Path, bytes]:
     costs = {case.id: cost_values(case, outputs) for case in COSTS}
     files = dict(outputs)
     files[EXPECTED / "costs.json"] = (json.dumps(costs, indent=1, sort_keys=True) + "\n").encode()
+    measures: dict[str, dict[str, float]] = {}
+    for case in MEASURES:
+        measures.setdefault(case.function, {})[case.id] = measure_value(case, outputs)
+    files[EXPECTED / "measures.json"] = (json.dumps(measures, indent=1, sort_keys=True)
+                                         + "\n").encode()
     return files
 
 

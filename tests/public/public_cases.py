@@ -3,7 +3,8 @@
 A case folder `data/cases/<case>/` holds `raw.csv` and `DGHs/`; the case `adult` is the
 bundle's own `adult-hw1.csv` and `DGHs/`. Each call runs in a fresh folder holding the case's
 files as `adult-hw1.csv` and `DGHs` (relative paths, as the grader does). The reference
-outputs live in `data/expected/` and `data/expected/costs.json` (written by make_expected.py).
+outputs live in `data/expected/`, `data/expected/costs.json` and `data/expected/measures.json`
+(written by make_expected.py).
 """
 from __future__ import annotations
 
@@ -23,10 +24,10 @@ ADULT = "adult"
 SHORT = {"cost_MD": "cost_MD", "cost_LM": "cost_LM", "random_anonymizer": "random",
          "clustering_anonymizer": "clustering", "bottomup_anonymizer": "bottomup",
          "samarati": "samarati", "mondrian": "mondrian", "topdown_anonymizer": "topdown",
-         "datafly": "datafly"}
+         "datafly": "datafly", "entropy_l": "entropy_l", "t_closeness": "t_closeness"}
 """Graded function -> the marker (and -k name) of its tests."""
 
-OPTIONAL = ("topdown_anonymizer", "datafly")
+OPTIONAL = ("topdown_anonymizer", "datafly", "entropy_l", "t_closeness")
 """Optional parts (HANDOUT.md, "Optional parts"): their tests run when your course's rubric
 grades them (tests/public/course.json) or when your file implements them; otherwise they are
 skipped."""
@@ -95,6 +96,24 @@ class CostCase:
             run = next(r for r in RUNS if f"{SHORT[r.function]}-{r.id}" == self.anonymized)
             return run.expected
         return CASES / self.case / self.anonymized
+
+
+@dataclass(frozen=True)
+class MeasureCase:
+    """entropy_l or t_closeness (optional parts) of a CostCase's anonymized file."""
+
+    function: str
+    input: CostCase
+    distance: str | None = None  # t_closeness's ground distance
+
+    @property
+    def id(self) -> str:
+        return self.input.id + (f"-{self.distance}" if self.distance else "")
+
+    @property
+    def args(self) -> tuple:
+        """The arguments after the DGH folder."""
+        return () if self.distance is None else (self.distance,)
 
 
 @dataclass(frozen=True)
@@ -180,6 +199,40 @@ COSTS: list[CostCase] = [
     CostCase(ADULT, "mondrian-adult-k8", "age intervals, other QIs LCAs", "intervals"),
 ]
 
+_DISEASE = CostCase("disease", "anon-example.csv",
+                   "the handout's example (Beyond k-anonymity): ECs A, B, C")
+_CODES = CostCase("disease-codes", "anon-example.csv",
+                  "the same with Disease coded 1 Flu, 2 Cold, 3 HIV, 4 Cancer")
+_ADULT_L2 = CostCase(ADULT, "bottomup-adult-k16-l2", "bottom-up's output, k=16, l=2",
+                     "bottomup")
+MEASURES: list[MeasureCase] = [
+    # entropy_l: exp(min over the ECs of the entropy of the sensitive values)
+    MeasureCase("entropy_l", _DISEASE),  # exp(ln 3 - (2/3) ln 2) = 1.8899
+    MeasureCase("entropy_l", COSTS[0]),  # jobsex: a one-value EC, l = 1
+    MeasureCase("entropy_l", COSTS[1]),  # world: intervals and labels
+    MeasureCase("entropy_l", _ADULT_L2),
+    # t_closeness: the largest EMD of an EC's sensitive values from the table's
+    MeasureCase("t_closeness", _DISEASE, "equal"),  # 1/2
+    MeasureCase("t_closeness", _CODES, "equal"),  # 1/2
+    MeasureCase("t_closeness", _CODES, "ordered"),  # 31/72
+    MeasureCase("t_closeness", COSTS[0], "equal"),
+    MeasureCase("t_closeness", COSTS[1], "equal"),
+    MeasureCase("t_closeness", _ADULT_L2, "equal"),
+]
+
+BAD_MEASURES: list[tuple[str, str, str, tuple, str | None, str]] = [
+    # (function, case, anonymized file, arguments after the DGH folder, column the error must
+    # name or None, why)
+    ("entropy_l", "jobsex", "anon-not-ancestor.csv", (), "Job",
+     "a cell is not a generalization of its raw value"),
+    ("t_closeness", "jobsex", "anon-not-ancestor.csv", ("equal",), "Job",
+     "a cell is not a generalization of its raw value"),
+    ("t_closeness", "disease", "anon-example.csv", ("ordered",), None,
+     "Flu, Cold, HIV, Cancer are not numbers: no ordered distance"),
+    ("t_closeness", "disease", "anon-example.csv", ("hierarchical",), None,
+     "the graded distances are 'equal' and 'ordered'"),
+]
+
 BAD_CALLS: list[BadCall] = [
     BadCall("random_anonymizer", "jobsex", (11, 0), "n = 10 < k = 11"),
     BadCall("random_anonymizer", "jobsex", (True, 0), "k must be an integer, and bool is not"),
@@ -231,7 +284,10 @@ def runs(function: str) -> list:
 
 
 OPTIONAL_SIGNATURES = {"topdown_anonymizer": "(raw_dataset_file, DGH_folder, k, output_file)",
-                       "datafly": "(raw_dataset_file, DGH_folder, k, output_file)"}
+                       "datafly": "(raw_dataset_file, DGH_folder, k, output_file)",
+                       "entropy_l": "(raw_dataset_file, anonymized_dataset_file, DGH_folder)",
+                       "t_closeness": "(raw_dataset_file, anonymized_dataset_file, DGH_folder, "
+                                      "distance)"}
 """The parameters of the optional parts' functions."""
 
 

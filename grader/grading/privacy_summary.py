@@ -1,0 +1,63 @@
+"""A one-line privacy summary of an anonymizer's output, for the student's feedback
+(issue 12, item 5). It never changes a score: grade.py records it next to the verdict.
+
+    k reached: 4 (812 classes of 4 to 31 rows); distinct l: 2
+    k reached: 5 (40 classes of 5 to 90 rows), 3 rows suppressed; distinct l: 2   (Samarati)
+
+k reached is the size of the smallest equivalence class (rows with identical QI cells, the
+QIs being the case's columns with a hierarchy); distinct l is the smallest number of distinct
+values of the sensitive column (the single non-QI column) in a class, left out when the
+dataset has no single sensitive column. Only counts are shown, never a cell value, so the
+line is safe for hidden cases. The function only reads data (compare.load_case_data,
+compare.parse_table); it never runs the reference's algorithms and never raises.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from kanon.table import parse_table
+
+from .compare import load_case_data
+
+
+def summarize(output_bytes: bytes, case_folder: Path, suppression: bool = False) -> str | None:
+    """The summary line of one output file's bytes on the case in `case_folder` (which holds
+    adult-hw1.csv and DGHs/); None when the output is not a readable table with the raw
+    file's header and at least one data row, or the case's data cannot be read. With
+    `suppression` (Samarati), the rows whose QIs are all at the DGH root are suppressed: they
+    are counted apart, not as an EC (unless every row is suppressed)."""
+    try:
+        data = load_case_data(Path(case_folder))
+        out = parse_table(output_bytes)
+        if out.header != data.raw.header or not out.rows:
+            return None
+        roots = tuple(d.root_label for d in data.dghs) if suppression else None
+        return summary_of(out.rows, data.qi_columns, data.sensitive_column(), roots)
+    except Exception:  # noqa: BLE001 -- a summary is optional; a bad output has a verdict
+        return None
+
+
+def summary_of(rows: list[list[str]], qi_columns: list[int], sensitive: int | None,
+               suppressed: tuple[str, ...] | None = None) -> str:
+    """The summary line of parsed rows (each as long as the header); `suppressed` is the QI
+    cells of a suppressed row, whose rows are counted apart."""
+    sizes: dict[tuple[str, ...], int] = {}
+    values: dict[tuple[str, ...], set[str]] = {}
+    for row in rows:
+        key = tuple(row[c] for c in qi_columns)
+        sizes[key] = sizes.get(key, 0) + 1
+        if sensitive is not None:
+            values.setdefault(key, set()).add(row[sensitive])
+    apart = 0
+    if suppressed in sizes and len(sizes) > 1:
+        apart = sizes.pop(suppressed)
+        values.pop(suppressed, None)
+    smallest, largest = min(sizes.values()), max(sizes.values())
+    count = f"{len(sizes)} class{'' if len(sizes) == 1 else 'es'}"
+    span = f"{smallest}" if smallest == largest else f"{smallest} to {largest}"
+    line = f"k reached: {smallest} ({count} of {span} rows)"
+    if apart:
+        line += f", {apart} row{'' if apart == 1 else 's'} suppressed"
+    if sensitive is not None:
+        line += f"; distinct l: {min(len(v) for v in values.values())}"
+    return line
