@@ -117,29 +117,15 @@ class SessionKeeper:
                 self.unavailable[name] = (f"line {d['lines'][0]}, `{d['code']}`, was left "
                                           f"out: {d['reason']}")
 
+    def describe(self, outcome: ImportOutcome) -> str:
+        return describe_import(outcome, self.ctx.rubric.settings.import_time_limit, self.scrub)
+
     def hint(self, error: dict) -> str:
         """For a NameError on a name a dropped import would have bound: which line and why."""
         if error.get("type") != "NameError":
             return ""
         return next((why for name, why in self.unavailable.items()
                      if f"'{name}'" in error.get("message", "")), "")
-
-    def describe(self, outcome: ImportOutcome) -> str:
-        """Why an import failed, in words."""
-        limit = self.ctx.rubric.settings.import_time_limit
-        error = outcome.error
-        if outcome.status == "timeout" and error.get("wall"):
-            return (f"it did not finish within the import's wall-clock backstop of "
-                    f"{wall_backstop(limit):g} s (it waited rather than computed)")
-        if outcome.status == "timeout":
-            return f"it used more than the import's CPU-time limit of {limit:g} s"
-        if outcome.status == "exit":
-            return f"it called sys.exit / exit (code {error.get('code', '?')}) while importing"
-        if outcome.status == "crash":
-            return f"the process died while importing ({error.get('signal', '?')})"
-        if outcome.status == "memory":
-            return "it ran out of memory while importing"
-        return f"{error.get('type', 'an exception')}: {self.scrub(error.get('message', ''))}"
 
 
 def retry_note(info: dict) -> str:
@@ -156,3 +142,20 @@ def retry_note(info: dict) -> str:
     return (f"Importing your file failed ({info['problem']}). It was imported again one "
             f"top-level statement at a time and graded that way, leaving out: {left_out}. "
             f"Keep command-line code and experiments under `if __name__ == \"__main__\":`.")
+
+
+def describe_import(outcome: ImportOutcome, limit: float, scrub=str) -> str:
+    """Why an import failed, in words (`limit`: the import's CPU-time limit)."""
+    error = outcome.error
+    if outcome.status == "timeout" and error.get("wall"):
+        return (f"it did not finish within the import's wall-clock backstop of "
+                f"{wall_backstop(limit):g} s (it waited rather than computed)")
+    if outcome.status == "timeout":
+        return f"it used more than the import's CPU-time limit of {limit:g} s"
+    if outcome.status == "exit":
+        return f"it called sys.exit / exit (code {error.get('code', '?')}) while importing"
+    if outcome.status == "crash":
+        return f"the process died while importing ({error.get('signal', '?')})"
+    if outcome.status == "memory":
+        return "it ran out of memory while importing"
+    return f"{error.get('type', 'an exception')}: {scrub(error.get('message', ''))}"
