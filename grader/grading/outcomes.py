@@ -53,6 +53,9 @@ class ImportOutcome:
     forbidden: list[str] = field(default_factory=list)  # refused accesses to grader files
     dropped: list[dict] = field(default_factory=list)  # retry: statements left out, and why
 
+    def __post_init__(self) -> None:
+        self.status = ChildStatus(self.status)  # a plain string is converted, or refused
+
 
 @dataclass
 class CallOutcome:
@@ -71,6 +74,9 @@ class CallOutcome:
     output_dropped: int = 0
     forbidden: list[str] = field(default_factory=list)
     leftover: int = 0  # processes the call left running after it returned (then killed)
+
+    def __post_init__(self) -> None:
+        self.status = ChildStatus(self.status)  # a plain string is converted, or refused
 
 
 def signal_name(code: int | None) -> str:
