@@ -37,11 +37,8 @@ def test_documents_named_in_the_sources_exist(repo: Path) -> None:
 # no class over CLASS_LINES. Still being rewritten, and over today (measured; shrink these
 # lists as they come under, the test says when an entry is no longer needed):
 MODULE_LINES, CLASS_LINES = 350, 120
-OVERSIZED_MODULES = {
-    "grader/publishing/bundle.py",  # 379 lines
-}
+OVERSIZED_MODULES: set[str] = set()  # e.g. "grader/publishing/bundle.py" (was 379 lines)
 OVERSIZED_CLASSES = {
-    "grader/grading/case_runner.py::CaseRunner",  # 136 lines
     "grader/grading/session_keeper.py::SessionKeeper",  # 124 lines
 }
 
