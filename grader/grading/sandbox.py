@@ -10,9 +10,10 @@ clean environment (HOME and TMPDIR inside the scratch directory, a fixed hash se
 on address space, file size, processes and open files, stdin from /dev/null, and its output
 captured up to a cap. With `bwrap_hidden` (the folders to hide) the child also runs under
 bubblewrap: no network, a read-only view of the machine, and the grader's cases, the
-submissions and the results hidden; only the scratch directory is writable. With `run_as` (a `RunAs`, used when the
-grader runs as root) the child runs as that unprivileged user, and the folders it writes are
-handed to that user. Outcomes carry a `ChildStatus` (outcomes.py lists them).
+submissions and the results hidden; only the scratch directory is writable. With `run_as`
+(a `RunAs`, used when the grader runs as root) the child runs as that unprivileged user, and
+the folders it writes are handed to that user. Outcomes carry a `ChildStatus` (outcomes.py
+lists them).
 
 The layers, each in its own module:
   limits.py    Limits, the wall-clock backstop, the process limit, disk use

@@ -75,7 +75,7 @@ def test_frame_is_one_line_that_unframes_to_the_message(message) -> None:
     assert unframe(b"", data) == ([message], b"")
 
 
-# ------------------------------------------------------------------------------ a channel over pipes
+# ---------------------------------------------------------------------------- a channel, real pipes
 
 
 @pytest.fixture
