@@ -188,7 +188,7 @@ def _run_batch(submissions: Path, out: Path, rubric: Rubric, jobs: int | None, s
         "limits": limits.__dict__, "run_as": run_as and run_as.name}, sort_keys=True).encode())
     hidden = [rubric.cases_dir, GRADER_DIR, submissions.resolve(), out]
     cancel = threading.Event()
-    deny = hidden + [GRADER_DIR.parent / "reference", GRADER_DIR.parent / "tests"]
+    deny = hidden + [GRADER_DIR.parent / name for name in ("kanon", "reference", "tests")]
     if run_as is not None and mode != "bwrap":  # bubblewrap hides them anyway
         warnings += hidden_exposed([rubric.cases_dir, submissions.resolve(), out,
                                     GRADER_DIR.parent / "reference"], run_as)

@@ -280,7 +280,7 @@ def kit_folders(paths: list[Path]) -> list[Path]:
 def test_the_kit_cannot_be_imported_and_its_files_cannot_be_opened(child) -> None:
     manifest = REPO / "grader" / "cases" / "manifest.json"
     c = child("def cost_MD(a, b, d):\n"
-              "    for name in ('reference', 'grader'):\n"
+              "    for name in ('reference', 'grader', 'kanon', 'kanon.cells'):\n"
               "        try:\n            __import__(name)\n            return -1\n"
               "        except ImportError:\n            pass\n"
               f"    open({str(manifest)!r}).read()\n",

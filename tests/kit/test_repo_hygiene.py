@@ -31,3 +31,38 @@ def test_documents_named_in_the_sources_exist(repo: Path) -> None:
             if not (repo / name).is_file():
                 missing.append(f"{path.relative_to(repo)}: {name}")
     assert not missing
+
+
+# Size limits of the code (issue 14): no module of grader/ or kanon/ over MODULE_LINES lines,
+# no class over CLASS_LINES. An exception must be listed here with its measured size (the test
+# says when an entry is no longer needed); today there is none.
+MODULE_LINES, CLASS_LINES = 350, 120
+OVERSIZED_MODULES: set[str] = set()
+OVERSIZED_CLASSES: set[str] = set()
+
+
+def _code_sizes(repo: Path) -> tuple[dict[str, int], dict[str, int]]:
+    """Lines of every module of grader/ and kanon/, and of every class in them."""
+    import ast
+    modules, classes = {}, {}
+    for package in ("grader", "kanon"):
+        for path in sorted((repo / package).rglob("*.py")):
+            name = path.relative_to(repo).as_posix()
+            text = path.read_text(encoding="utf-8")
+            modules[name] = len(text.splitlines())
+            for node in ast.walk(ast.parse(text)):
+                if isinstance(node, ast.ClassDef):
+                    classes[f"{name}::{node.name}"] = node.end_lineno - node.lineno + 1
+    return modules, classes
+
+
+def test_no_module_or_class_is_too_long(repo: Path) -> None:
+    modules, classes = _code_sizes(repo)
+    long_modules = {m: n for m, n in modules.items() if n > MODULE_LINES}
+    long_classes = {c: n for c, n in classes.items() if n > CLASS_LINES}
+    assert not {m: n for m, n in long_modules.items() if m not in OVERSIZED_MODULES}, \
+        f"modules over {MODULE_LINES} lines"
+    assert not {c: n for c, n in long_classes.items() if c not in OVERSIZED_CLASSES}, \
+        f"classes over {CLASS_LINES} lines"
+    assert not OVERSIZED_MODULES - set(long_modules), "no longer oversized: drop from the list"
+    assert not OVERSIZED_CLASSES - set(long_classes), "no longer oversized: drop from the list"
