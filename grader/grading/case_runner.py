@@ -124,12 +124,7 @@ class CaseRunner:
         settings, data = ctx.rubric.settings, None
         produced = Produced(missing=True)
         if outcome.status == "returned" and not is_cost(case.function):
-            output = cwd / OUTPUT_FILE
-            if output.exists() or output.is_symlink():
-                try:
-                    produced = Produced(compare.read_output(output))
-                except (compare.NotARegularFile, OSError):
-                    produced = Produced(not_regular=True)
+            produced = read_produced(cwd / OUTPUT_FILE)
             data = compare.load_case_data(ctx.rubric.cases_dir / case.data)
         facts = CaseFacts(case.function, case.ints, case.hidden, ctx.expected[case.id],
                           ctx.rubric.part_of(case).partial_credit, settings.cost_tolerance,
@@ -169,3 +164,13 @@ def callable_state(name: str, check: FunctionCheck, keeper: SessionKeeper
             return (Status.SIGNATURE, f"`{name}` cannot be called as the handout says: "
                                       f"{problem}", False)
     return Status.OK, "", params is not None and keyword_order(params, name)
+
+
+def read_produced(output: Path) -> Produced:
+    """An anonymizer's output file as found, read without following links."""
+    if not output.exists() and not output.is_symlink():
+        return Produced(missing=True)
+    try:
+        return Produced(compare.read_output(output))
+    except (compare.NotARegularFile, OSError):
+        return Produced(not_regular=True)
