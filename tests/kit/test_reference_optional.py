@@ -21,6 +21,8 @@ import reference
 from reference.topdown import share_distance
 
 CASES = 120  # per function; each a few milliseconds
+PROPERTIES = {"topdown_greedy": dict(intervals=True, minimal=True)}
+"""Extra output properties per function (tests/kit/properties.py, check_output)."""
 
 
 def _compare(function: str, case, out: str) -> str | None:
@@ -44,16 +46,19 @@ def _compare(function: str, case, out: str) -> str | None:
         diff = [f"row {i}: expected {e} got {g}"
                 for i, (e, g) in enumerate(zip(expected[1], rows)) if e != g]
         return "outputs differ:\n" + "\n".join(diff[:10])
-    return properties.check_output(case.raw, out, case.dghs, k=case.params["k"])
+    return properties.check_output(case.raw, out, case.dghs, k=case.params["k"],
+                                   **PROPERTIES.get(function, {}))
 
 
 @pytest.mark.parametrize("function", ["topdown_anonymizer", "clustering_anonymizer_lm_only",
-                                      "datafly"])
+                                      "datafly", "topdown_greedy"])
 def test_optional_reference_agrees_with_oracle(function, tmp_path):
     failures = []
     for seed in range(CASES):
         sizes = (6, 40) if seed % 4 else (60, 120)
-        case = make_case("clustering", 1000 + seed, tmp_path / f"case{seed}", sizes)
+        # topdown_greedy: every other case with Mondrian's share of numeric QIs (intervals)
+        kind = "mondrian" if function == "topdown_greedy" and seed % 2 else "clustering"
+        case = make_case(kind, 1000 + seed, tmp_path / f"case{seed}", sizes)
         problem = _compare(function, case, str(tmp_path / f"out{seed}.csv"))
         if problem:
             failures.append((case.n, seed, problem, case))
