@@ -318,6 +318,21 @@ def datafly(raw_dataset_file: str, DGH_folder: str, k: int, output_file: str):
     raise NotImplementedError("datafly")
 
 
+def topdown_greedy(raw_dataset_file: str, DGH_folder: str, k: int, output_file: str):
+    """Top-Down Greedy with NCP (optional part; Xu et al., KDD 2006), written to output_file.
+
+    Numeric QIs become intervals [lo-hi] (the raw value when lo = hi, as in mondrian),
+    categorical QIs DGH nodes. NCP of a cell: leaf 0, node leaves(v)/|A|, interval
+    (hi - lo)/(U - L); of a record: the sum. dist(a, b) = NCP of their joint generalization.
+    A partition of 2k or more records: u = its lowest-index record; three rounds of v = the
+    record farthest from u (ties: lowest index), u = v between rounds; every other record
+    joins u's group when dist(u, r) <= dist(v, r), else v's; a group of fewer than k records
+    takes the records of the other group nearest to its generalization (ties: lowest index)
+    unless merging both is cheaper. Recurse on both groups. n < k is a ValueError.
+    """
+    raise NotImplementedError("topdown_greedy")
+
+
 ##############################################################################
 # Command line                                                               #
 ##############################################################################

@@ -219,7 +219,7 @@ def install_guard(deny: list[str]) -> None:
 
 GRADED = ("cost_MD", "cost_LM", "random_anonymizer", "clustering_anonymizer",
           "bottomup_anonymizer", "samarati", "mondrian", "topdown_anonymizer",
-          "datafly")
+          "datafly", "topdown_greedy")
 _COMMAND_LINE_CALLS = {"input", "parse_args", "parse_known_args", "getopt", "gnu_getopt",
                        "breakpoint"}
 

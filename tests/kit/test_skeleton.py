@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SKELETON = ROOT / "skeleton.py"
 GRADED = ["cost_MD", "cost_LM", "random_anonymizer", "clustering_anonymizer",
           "bottomup_anonymizer", "samarati", "mondrian", "topdown_anonymizer",
-          "datafly"]
+          "datafly", "topdown_greedy"]
 TODO_LINE = '    raise NotImplementedError("random_anonymizer: steps 2 and 3 (delete this line)")\n'
 
 

@@ -23,13 +23,16 @@ ADULT = "adult"
 SHORT = {"cost_MD": "cost_MD", "cost_LM": "cost_LM", "random_anonymizer": "random",
          "clustering_anonymizer": "clustering", "bottomup_anonymizer": "bottomup",
          "samarati": "samarati", "mondrian": "mondrian", "topdown_anonymizer": "topdown",
-         "datafly": "datafly"}
+         "datafly": "datafly", "topdown_greedy": "greedy"}
 """Graded function -> the marker (and -k name) of its tests."""
 
-OPTIONAL = ("topdown_anonymizer", "datafly")
+OPTIONAL = ("topdown_anonymizer", "datafly", "topdown_greedy")
 """Optional parts (HANDOUT.md, "Optional parts"): their tests run when your course's rubric
 grades them (tests/public/course.json) or when your file implements them; otherwise they are
 skipped."""
+
+INTERVALS = ("mondrian", "topdown_greedy")
+"""The functions whose numeric QI cells may be intervals [lo-hi]."""
 
 EXTRA = {"random_anonymizer": "s", "bottomup_anonymizer": "l", "samarati": "max_sup"}
 """The fifth parameter of the anonymizers that have one."""
@@ -164,6 +167,14 @@ RUNS: list[Run] = [
     Run("datafly", "lattice", 2),
     Run("datafly", "tie4", 2, note="two QIs with as many distinct values: the leftmost climbs"),
     Run("datafly", ADULT, 16),
+    # topdown_greedy: NCP distances, three rounds for the pair, u's group on ties, balancing
+    Run("topdown_greedy", "jobsex", 3, note="the handout's example: {2} takes rows 0 and 8"),
+    Run("topdown_greedy", "jobsex", 2),
+    Run("topdown_greedy", "world", 2, note="intervals for age, DGH nodes for city"),
+    Run("topdown_greedy", "world", 3),
+    Run("topdown_greedy", "grid", 2, note="two numeric QIs: [lo-hi] or the raw value"),
+    Run("topdown_greedy", "mdscale", 2),
+    Run("topdown_greedy", ADULT, 8),
     # clustering with the LM-only distance (a rubric part with variant = "lm-only")
     Run("clustering_anonymizer", "jobsex", 3, variant="lm-only"),
     Run("clustering_anonymizer", "world", 4, variant="lm-only"),
@@ -194,6 +205,8 @@ BAD_CALLS: list[BadCall] = [
     BadCall("topdown_anonymizer", "jobsex", (0,), "k < 1"),
     BadCall("datafly", "jobsex", (11,), "n = 10 < k = 11"),
     BadCall("datafly", "jobsex", (True,), "k must be an integer, and bool is not"),
+    BadCall("topdown_greedy", "jobsex", (11,), "n = 10 < k = 11"),
+    BadCall("topdown_greedy", "jobsex", (0,), "k < 1"),
 ]
 
 BAD_COSTS: list[tuple[str, str, str]] = [
@@ -231,7 +244,8 @@ def runs(function: str) -> list:
 
 
 OPTIONAL_SIGNATURES = {"topdown_anonymizer": "(raw_dataset_file, DGH_folder, k, output_file)",
-                       "datafly": "(raw_dataset_file, DGH_folder, k, output_file)"}
+                       "datafly": "(raw_dataset_file, DGH_folder, k, output_file)",
+                       "topdown_greedy": "(raw_dataset_file, DGH_folder, k, output_file)"}
 """The parameters of the optional parts' functions."""
 
 
