@@ -16,7 +16,8 @@ __all__ = ["cost_MD", "cost_LM", "random_anonymizer", "clustering_anonymizer",
 from .topdown import topdown_anonymizer  # noqa: E402
 from .clustering import clustering_anonymizer_lm_only  # noqa: E402
 from .datafly import datafly  # noqa: E402
+from .topdown_greedy import topdown_greedy  # noqa: E402
 
-OPTIONAL = ["topdown_anonymizer", "datafly"]
+OPTIONAL = ["topdown_anonymizer", "datafly", "topdown_greedy"]
 # (graded function, rubric variant) -> the reference function producing its expected output
 VARIANTS = {("clustering_anonymizer", "lm-only"): clustering_anonymizer_lm_only}
