@@ -144,3 +144,39 @@ def test_datafly_handout_example():
     problem = load_problem(str(case / "raw.csv"), str(case / "DGHs"))
     assert datafly_levels(problem, 1) == [0, 0]
     assert datafly_levels(problem, 2) == [2, 0]
+
+
+def test_topdown_greedy_handout_example():
+    """HANDOUT.md, "topdown_greedy": the pairs, the tie that sends rows 0 and 8 to row 4's
+    group, the balancing costs (6 against 12) and the output."""
+    import sys
+    from fractions import Fraction as F
+
+    import numpy as np
+
+    from reference.io import load_problem
+    greedy_module = sys.modules["reference.topdown_greedy"]
+    case = Path(__file__).resolve().parents[1] / "public" / "data" / "cases" / "jobsex"
+    problem = load_problem(str(case / "raw.csv"), str(case / "DGHs"))
+    g = greedy_module._Greedy(problem, 3)
+    everyone = np.arange(10)
+    assert g.dist(g.record(0), everyone) == pytest.approx([0, .5, 1, 2, 1, .5, 2, 2, 0, 1.5])
+    assert [int(everyone[i]) for i in g.pair(everyone)] == [0, 3]
+    assert [list(map(int, p)) for p in g.split(everyone)] == [[0, 1, 2, 4, 5, 8], [3, 6, 7, 9]]
+    first = np.array([0, 1, 2, 4, 5, 8])
+    assert [int(first[i]) for i in g.pair(first)] == [4, 2]
+    assert g.dist(g.record(4), first) == pytest.approx([1, 1, 2, 0, 1, 1])
+    assert g.dist(g.record(2), first) == pytest.approx([1, 1.5, 0, 2, 1.5, 1])
+    assert g.cost(np.array([0, 2, 8])) + g.cost(np.array([1, 4, 5])) == pytest.approx(6)
+    assert g.cost(first) == pytest.approx(12)
+    assert [list(map(int, p)) for p in g.split(first)] == [[0, 2, 8], [1, 4, 5]]
+    p = oracle.Problem(str(case / "raw.csv"), str(case / "DGHs"))
+    assert p.h[0].leaves("Professional") == 2 and F(2, p.h[0].n_leaves()) == F(1, 2)
+    _, rows = oracle.topdown_greedy(str(case / "raw.csv"), str(case / "DGHs"), 3)
+    assert [r[:2] for r in rows] == [
+        ["Engineer", "Any"], ["Any", "Male"], ["Engineer", "Any"], ["Any", "Female"],
+        ["Any", "Male"], ["Any", "Male"], ["Any", "Female"], ["Any", "Female"],
+        ["Engineer", "Any"], ["Any", "Female"]]
+    expected = Path(__file__).resolve().parents[1] / "public" / "data" / "expected"
+    _, stored = oracle.read_dataset(str(expected / "greedy-jobsex-k3.csv"))
+    assert stored == rows
