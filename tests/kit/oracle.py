@@ -758,3 +758,73 @@ def topdown_greedy(raw_file: str, dgh_folder: str, k: int):
             for i in part:
                 rows[i][c] = cell
     return p.header, rows
+
+
+def whd(h: Hierarchy, p: int, q: int) -> Fraction:
+    """WHD(p, q): levels from the root (root = 1), weights W(j, j-1) = 1/(j-1), h = height + 1;
+    0 when h = 1."""
+    top = h.height() + 1
+    total = sum((Fraction(1, j - 1) for j in range(2, top + 1)), Fraction(0))
+    if total == 0:
+        return Fraction(0)
+    return sum((Fraction(1, j - 1) for j in range(q + 1, p + 1)), Fraction(0)) / total
+
+
+def kaca(raw_file: str, dgh_folder: str, k: int):
+    """HANDOUT.md, "kaca": merge the earliest small class with its nearest class (exact)."""
+    _check_int("k", k, 1)
+    p = Problem(raw_file, dgh_folder)
+    if p.n < k:
+        raise ValueError("n < k")
+    classes: list[dict] = []  # {"members": [...], "tuple": {c: label}}
+    for i, row in enumerate(p.rows):
+        t = {c: row[c] for c in p.qi}
+        for cls in classes:
+            if cls["tuple"] == t:
+                cls["members"].append(i)
+                break
+        else:
+            classes.append({"members": [i], "tuple": t})
+
+    def level(c: int, v: str) -> int:
+        return p.h[c].depth[v] + 1
+
+    def distortion(old: dict, new: dict) -> Fraction:
+        return sum((whd(p.h[c], level(c, old[c]), level(c, new[c])) for c in p.qi),
+                   Fraction(0))
+
+    def joint(a: dict, b: dict) -> dict:
+        return {c: p.h[c].lca([a[c], b[c]]) for c in p.qi}
+
+    def distance(a: dict, b: dict) -> Fraction:
+        g = joint(a["tuple"], b["tuple"])
+        total = Fraction(0)
+        for cls in (a, b):
+            for _ in cls["members"]:  # every record counted, with its class's current tuple
+                total += distortion(cls["tuple"], g)
+        return total
+
+    while any(len(cls["members"]) < k for cls in classes):
+        small = min((cls for cls in classes if len(cls["members"]) < k),
+                    key=lambda cls: min(cls["members"]))
+        best = None
+        for cls in sorted(classes, key=lambda c: min(c["members"])):
+            if cls is small:
+                continue
+            d = distance(small, cls)
+            if best is None or d < best[0]:
+                best = (d, cls)
+        other = best[1]
+        g = joint(small["tuple"], other["tuple"])
+        merged = {"members": small["members"] + other["members"], "tuple": g}
+        rest = [cls for cls in classes if cls is not small and cls is not other]
+        # HANDOUT.md: no other class already has the joint tuple (it would be strictly nearer)
+        assert all(cls["tuple"] != g for cls in rest)
+        classes = rest + [merged]
+
+    rows = [list(r) for r in p.rows]
+    for cls in classes:
+        for i in cls["members"]:
+            for c in p.qi:
+                rows[i][c] = cls["tuple"][c]
+    return p.header, rows
