@@ -333,6 +333,20 @@ def topdown_greedy(raw_dataset_file: str, DGH_folder: str, k: int, output_file: 
     raise NotImplementedError("topdown_greedy")
 
 
+def kaca(raw_dataset_file: str, DGH_folder: str, k: int, output_file: str):
+    """KACA with the weighted hierarchical distance (optional part), written to output_file.
+
+    Classes start as the groups of identical raw QI tuples. While a class has fewer than k
+    records: the one whose first record has the lowest row index merges with the class at the
+    smallest distance (ties: the lowest first record), both becoming the per-QI LCA of their
+    tuples. dist = the sum over every record of both classes of the distortion from its
+    class's current tuple to the joint tuple; distortion = sum over QIs of WHD(level of the
+    old value, level of the new one), levels from the root (root = 1), weights 1/(j-1).
+    All QIs are DGH nodes (no intervals). k < 1 or n < k is a ValueError.
+    """
+    raise NotImplementedError("kaca")
+
+
 ##############################################################################
 # Command line                                                               #
 ##############################################################################

@@ -22,8 +22,10 @@ SIGNATURES: dict[str, tuple[str, ...]] = {
     "topdown_anonymizer": ("raw_dataset_file", "DGH_folder", "k", "output_file"),
     "datafly": ("raw_dataset_file", "DGH_folder", "k", "output_file"),
     "topdown_greedy": ("raw_dataset_file", "DGH_folder", "k", "output_file"),
+    "kaca": ("raw_dataset_file", "DGH_folder", "k", "output_file"),
 }
-OPTIONAL_FUNCTIONS: tuple[str, ...] = ("topdown_anonymizer", "datafly", "topdown_greedy")
+OPTIONAL_FUNCTIONS: tuple[str, ...] = ("topdown_anonymizer", "datafly", "topdown_greedy",
+                                       "kaca")
 FUNCTIONS: tuple[str, ...] = tuple(f for f in SIGNATURES if f not in OPTIONAL_FUNCTIONS)
 """The seven functions of the default homework: always checked, whatever the rubric."""
 GRADABLE: tuple[str, ...] = tuple(SIGNATURES)

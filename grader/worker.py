@@ -219,7 +219,7 @@ def install_guard(deny: list[str]) -> None:
 
 GRADED = ("cost_MD", "cost_LM", "random_anonymizer", "clustering_anonymizer",
           "bottomup_anonymizer", "samarati", "mondrian", "topdown_anonymizer",
-          "datafly", "topdown_greedy")
+          "datafly", "topdown_greedy", "kaca")
 _COMMAND_LINE_CALLS = {"input", "parse_args", "parse_known_args", "getopt", "gnu_getopt",
                        "breakpoint"}
 

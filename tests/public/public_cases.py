@@ -23,10 +23,10 @@ ADULT = "adult"
 SHORT = {"cost_MD": "cost_MD", "cost_LM": "cost_LM", "random_anonymizer": "random",
          "clustering_anonymizer": "clustering", "bottomup_anonymizer": "bottomup",
          "samarati": "samarati", "mondrian": "mondrian", "topdown_anonymizer": "topdown",
-         "datafly": "datafly", "topdown_greedy": "greedy"}
+         "datafly": "datafly", "topdown_greedy": "greedy", "kaca": "kaca"}
 """Graded function -> the marker (and -k name) of its tests."""
 
-OPTIONAL = ("topdown_anonymizer", "datafly", "topdown_greedy")
+OPTIONAL = ("topdown_anonymizer", "datafly", "topdown_greedy", "kaca")
 """Optional parts (HANDOUT.md, "Optional parts"): their tests run when your course's rubric
 grades them (tests/public/course.json) or when your file implements them; otherwise they are
 skipped."""
@@ -175,6 +175,15 @@ RUNS: list[Run] = [
     Run("topdown_greedy", "grid", 2, note="two numeric QIs: [lo-hi] or the raw value"),
     Run("topdown_greedy", "mdscale", 2),
     Run("topdown_greedy", ADULT, 8),
+    # kaca: the earliest small class merges with its nearest class (WHD, every record counted)
+    Run("kaca", "jobsex", 2, note="the handout's example: (Writer, Any) for rows 4 and 7"),
+    Run("kaca", "jobsex", 3),
+    Run("kaca", "world", 2),
+    Run("kaca", "world", 3),
+    Run("kaca", "grid", 2),
+    Run("kaca", "lattice", 2),
+    Run("kaca", "tie4", 2, note="equal distances: the class with the lowest first record"),
+    Run("kaca", ADULT, 8),
     # clustering with the LM-only distance (a rubric part with variant = "lm-only")
     Run("clustering_anonymizer", "jobsex", 3, variant="lm-only"),
     Run("clustering_anonymizer", "world", 4, variant="lm-only"),
@@ -207,6 +216,8 @@ BAD_CALLS: list[BadCall] = [
     BadCall("datafly", "jobsex", (True,), "k must be an integer, and bool is not"),
     BadCall("topdown_greedy", "jobsex", (11,), "n = 10 < k = 11"),
     BadCall("topdown_greedy", "jobsex", (0,), "k < 1"),
+    BadCall("kaca", "jobsex", (11,), "n = 10 < k = 11"),
+    BadCall("kaca", "jobsex", (2.0,), "k must be an integer"),
 ]
 
 BAD_COSTS: list[tuple[str, str, str]] = [
@@ -245,7 +256,8 @@ def runs(function: str) -> list:
 
 OPTIONAL_SIGNATURES = {"topdown_anonymizer": "(raw_dataset_file, DGH_folder, k, output_file)",
                        "datafly": "(raw_dataset_file, DGH_folder, k, output_file)",
-                       "topdown_greedy": "(raw_dataset_file, DGH_folder, k, output_file)"}
+                       "topdown_greedy": "(raw_dataset_file, DGH_folder, k, output_file)",
+                       "kaca": "(raw_dataset_file, DGH_folder, k, output_file)"}
 """The parameters of the optional parts' functions."""
 
 
