@@ -26,8 +26,9 @@ PUBLIC = ROOT / "tests" / "public"
 NOT_GRADED = ("test_public_api.py::test_signature",  # pass on the untouched skeleton
               "test_public_topdown.py::test_topdown_signature",
               "test_public_datafly.py::test_datafly_signature",
-              "test_public_greedy.py::test_greedy_signature")
-OPTIONAL_MARKS = ("topdown", "datafly", "greedy", "lm-only")  # optional parts and variants the default course skips
+              "test_public_greedy.py::test_greedy_signature",
+              "test_public_kaca.py::test_kaca_signature")
+OPTIONAL_MARKS = ("topdown", "datafly", "greedy", "kaca", "lm-only")  # optional parts and variants the default course skips
 # No cache files in the tree; unrelated plugins that may be installed would double each
 # run's start-up time (blocking a plugin that is not installed is harmless).
 FAST = ["-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-p", "no:benchmark"]
@@ -76,6 +77,7 @@ def test_public_tests_pass_against_the_reference(tmp_path):
     assert any("topdown" in t for t in report.with_outcome("passed"))  # the reference has it
     assert any("datafly" in t for t in report.with_outcome("passed"))
     assert any("greedy" in t for t in report.with_outcome("passed"))
+    assert any("kaca" in t for t in report.with_outcome("passed"))
     assert len(report.results) >= 80
     assert (f"{len(report.results) - len(skipped)} public tests passed, 0 failed \N{EM DASH} "
             f"the grader also runs hidden cases") in report.stdout
@@ -205,8 +207,9 @@ def test_at_least_eight_mutants_over_every_function():
     assert len(MUTANTS) >= 8
     assert {m.marker for m in MUTANTS} == {"cost_MD", "cost_LM", "random", "clustering",
                                            "bottomup", "samarati", "mondrian", "topdown",
-                                           "datafly", "greedy"}
+                                           "datafly", "greedy", "kaca"}
     assert sum(m.marker == "topdown" for m in MUTANTS) >= 2
     assert sum(m.marker == "datafly" for m in MUTANTS) >= 2
     assert sum(m.marker == "greedy" for m in MUTANTS) >= 2
+    assert sum(m.marker == "kaca" for m in MUTANTS) >= 2
     assert any(m.course for m in MUTANTS)  # the LM-only variant
