@@ -180,3 +180,66 @@ def test_topdown_greedy_handout_example():
     expected = Path(__file__).resolve().parents[1] / "public" / "data" / "expected"
     _, stored = oracle.read_dataset(str(expected / "greedy-jobsex-k3.csv"))
     assert stored == rows
+
+
+def test_whd_is_the_course_materials_birthday_example(tmp_path):
+    """HANDOUT.md, "kaca": a height-3 hierarchy (h = 4) gives WHD(4, 3) = 2/11 = 0.18 and
+    WHD(2, 1) = 6/11 = 0.55; height 0 gives 0."""
+    from fractions import Fraction as F
+
+    from reference.dgh import parse_dgh
+    kaca_module = __import__("sys").modules["reference.kaca"]
+    text = "Any\n\t1990s\n\t\t1995\n\t\t\t1995-03-14\n\t\t\t1995-07-01\n\t1980s\n"
+    dgh = parse_dgh(text, "birthday", "birthday.txt")
+    assert dgh.height == 3
+    assert kaca_module.whd(dgh, 4, 3) == pytest.approx(2 / 11) and round(2 / 11, 2) == 0.18
+    assert kaca_module.whd(dgh, 2, 1) == pytest.approx(6 / 11) and round(6 / 11, 2) == 0.55
+    assert kaca_module.whd(dgh, 4, 1) == pytest.approx(1.0)
+    assert kaca_module.whd(parse_dgh("Any\n", "flat", "flat.txt"), 1, 1) == 0
+    (tmp_path / "birthday.txt").write_text(text, encoding="utf-8")
+    h = oracle.Hierarchy(str(tmp_path / "birthday.txt"))
+    assert oracle.whd(h, 4, 3) == F(2, 11) and oracle.whd(h, 2, 1) == F(6, 11)
+
+
+def test_kaca_handout_example():
+    """HANDOUT.md, "kaca": the distances it quotes, the two merges and the output."""
+    import sys
+    from fractions import Fraction as F
+
+    from reference.io import load_problem
+    case = Path(__file__).resolve().parents[1] / "public" / "data" / "cases" / "jobsex"
+    p = oracle.Problem(str(case / "raw.csv"), str(case / "DGHs"))
+    job, sex = p.h[0], p.h[1]
+    assert (oracle.whd(job, 3, 2), oracle.whd(job, 3, 1), oracle.whd(job, 2, 1)) == (
+        F(1, 3), F(1), F(2, 3))
+    assert oracle.whd(sex, 2, 1) == 1
+    kaca_module = sys.modules["reference.kaca"]
+    problem = load_problem(str(case / "raw.csv"), str(case / "DGHs"))
+    classes = kaca_module.kaca_classes(problem, 2)
+    got = sorted((sorted(rows), [problem.dghs[j].labels[g] for j, g in enumerate(t)])
+                 for rows, t in classes)
+    assert got == [([0, 8], ["Engineer", "Male"]), ([1, 5], ["Lawyer", "Male"]),
+                   ([2, 9], ["Professional", "Female"]), ([3, 6], ["Dancer", "Female"]),
+                   ([4, 7], ["Writer", "Any"])]
+
+    def dist(a, b, size_a, size_b):  # tuples of labels, sizes: HANDOUT's formula
+        g = [job.lca([a[0], b[0]]), sex.lca([a[1], b[1]])]
+        def d(t):
+            return oracle.whd(job, job.depth[t[0]] + 1, job.depth[g[0]] + 1) + \
+                oracle.whd(sex, sex.depth[t[1]] + 1, sex.depth[g[1]] + 1)
+        return size_a * d(a) + size_b * d(b)
+    first = ("Engineer", "Female")
+    assert [dist(first, t, 1, n) for t, n in [(("Engineer", "Male"), 2), (("Lawyer", "Male"), 2),
+                                              (("Dancer", "Female"), 2), (("Writer", "Male"), 1),
+                                              (("Writer", "Female"), 1),
+                                              (("Lawyer", "Female"), 1)]] == [
+        3, 4, 3, 4, 2, F(2, 3)]
+    second = ("Writer", "Male")
+    assert [dist(second, t, 1, n) for t, n in [(("Engineer", "Male"), 2), (("Lawyer", "Male"), 2),
+                                               (("Professional", "Female"), 2),
+                                               (("Dancer", "Female"), 2),
+                                               (("Writer", "Female"), 1)]] == [
+        3, 3, F(16, 3), 4, 2]
+    expected = Path(__file__).resolve().parents[1] / "public" / "data" / "expected"
+    _, stored = oracle.read_dataset(str(expected / "kaca-jobsex-k2.csv"))
+    assert stored == oracle.kaca(str(case / "raw.csv"), str(case / "DGHs"), 2)[1]
