@@ -38,7 +38,7 @@ KIT = HERE.parent
 OUT = HERE / "submissions"
 REF_MODULES = ["__init__.py", "bottomup.py", "clustering.py", "costs.py", "dgh.py",
                "generalize.py", "io.py", "lattice.py", "mondrian.py", "random_anon.py",
-               "samarati.py", "ties.py", "topdown.py", "datafly.py", "topdown_greedy.py"]
+               "samarati.py", "ties.py", "topdown.py", "datafly.py", "topdown_greedy.py", "kaca.py"]
 DATE = (2026, 1, 15, 12, 0, 0)
 
 SIGS = {

@@ -17,7 +17,8 @@ from .topdown import topdown_anonymizer  # noqa: E402
 from .clustering import clustering_anonymizer_lm_only  # noqa: E402
 from .datafly import datafly  # noqa: E402
 from .topdown_greedy import topdown_greedy  # noqa: E402
+from .kaca import kaca  # noqa: E402
 
-OPTIONAL = ["topdown_anonymizer", "datafly", "topdown_greedy"]
+OPTIONAL = ["topdown_anonymizer", "datafly", "topdown_greedy", "kaca"]
 # (graded function, rubric variant) -> the reference function producing its expected output
 VARIANTS = {("clustering_anonymizer", "lm-only"): clustering_anonymizer_lm_only}
