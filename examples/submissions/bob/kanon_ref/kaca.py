@@ -41,6 +41,9 @@ def whd(dgh: DGH, p: int, q: int) -> float:
     return float(cw[p] - cw[q])
 
 
+GROUP_NODES = 8192
+
+
 class _Kaca:
     def __init__(self, problem: Problem, k: int):
         self.problem, self.k = problem, k
@@ -62,6 +65,24 @@ class _Kaca:
         for j, dgh in enumerate(problem.dghs):
             a += self.cw[j][dgh.depth[self.gen[j]] + 1]
         self.weighted = self.size * a  # |C| * A(C's tuple); +inf for a dead slot
+        # QIs packed into groups of at most GROUP_NODES node combinations: one gather per
+        # group and step instead of one per QI (a group's row is an outer sum of its QIs')
+        self.groups: list[list[int]] = []
+        product = GROUP_NODES + 1
+        for j, dgh in enumerate(problem.dghs):
+            if product * dgh.n_nodes > GROUP_NODES:
+                self.groups.append([])
+                product = 1
+            self.groups[-1].append(j)
+            product *= dgh.n_nodes
+        self.combined = np.stack([self.combine(group, self.gen) for group in self.groups])
+
+    def combine(self, group: list[int], gen: np.ndarray) -> np.ndarray:
+        """The mixed-radix index of each tuple's nodes of a group of QIs."""
+        index = np.zeros(gen.shape[1:], dtype=np.intp)
+        for j in group:
+            index = index * self.problem.dghs[j].n_nodes + gen[j]
+        return index
 
     def _table(self, j: int) -> tuple[np.ndarray, np.ndarray] | None:
         """(cw of the LCA's level, the LCA) for every pair of nodes of QI j's hierarchy, or
@@ -86,6 +107,7 @@ class _Kaca:
     def compact(self) -> None:
         keep = np.flatnonzero(np.isfinite(self.weighted))
         self.gen = np.ascontiguousarray(self.gen[:, keep])
+        self.combined = np.ascontiguousarray(self.combined[:, keep])
         self.size, self.weighted = self.size[keep], self.weighted[keep]
         self.members = [self.members[slot] for slot in keep.tolist()]
 
@@ -97,6 +119,8 @@ class _Kaca:
         self.size[high] = 0.0
         self.weighted[high] = np.inf
         self.gen[:, low] = gen
+        for g, group in enumerate(self.groups):
+            self.combined[g, low] = self.combine(group, gen)
         self.weighted[low] = self.size[low] * joint_a
 
     def run(self) -> list[tuple[list[int], np.ndarray]]:
@@ -112,10 +136,14 @@ class _Kaca:
             if alive * 4 < n_slots * 3:
                 s = int(np.isfinite(self.weighted[:s]).sum())
                 self.compact()
+                n_slots = len(self.size)
             rows = [self.lca_row(j, int(self.gen[j, s])) for j in range(m)]
-            joint = rows[0][0][self.gen[0]]
-            for j in range(1, m):
-                joint += rows[j][0][self.gen[j]]  # A(LCA tuple) of s with every slot
+            joint = np.zeros(n_slots)
+            for g, group in enumerate(self.groups):
+                row = rows[group[0]][0]
+                for j in group[1:]:
+                    row = (row[:, None] + rows[j][0][None, :]).reshape(-1)
+                joint += row[self.combined[g]]  # A(LCA tuple) of s with every slot
             # dist = |s|(A_s - J) + |c|(A_c - J); the same for every slot: |s| A_s
             dist = self.weighted - (self.size + self.size[s]) * joint
             dist[s] = np.inf
