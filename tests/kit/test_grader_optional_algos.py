@@ -117,3 +117,15 @@ def test_rubric_grades_topdown_greedy_and_kaca(tmp_path: Path) -> None:
     none = {(c["function"], c["name"]): c for c in records["none"]["cases"]}
     assert all(c["status"] == "missing" and c["function"] in c["message"]
                for c in none.values()), none
+
+
+def test_rubric_optional_limits_match_the_handout() -> None:
+    """HANDOUT.md, "kaca": KACA gets clustering's limit, topdown_greedy mondrian's."""
+    r = rubric.load(REPO / "grader" / "rubric-optional.toml")
+    limits = {c.function: c.cpu_limit(9999) for c in r.cases()
+              if not c.hidden and c.function in ("topdown_greedy", "kaca")}
+    assert limits == {"topdown_greedy": 110.0, "kaca": 609.9}
+    parts = {p.function: p for p in r.parts}
+    assert parts["topdown_greedy"].points == parts["kaca"].points == 20
+    assert sum(c.hidden for c in parts["kaca"].cases) == 5
+    assert sum(c.hidden for c in parts["topdown_greedy"].cases) == 5
