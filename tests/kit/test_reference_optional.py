@@ -243,3 +243,29 @@ def test_kaca_handout_example():
     expected = Path(__file__).resolve().parents[1] / "public" / "data" / "expected"
     _, stored = oracle.read_dataset(str(expected / "kaca-jobsex-k2.csv"))
     assert stored == oracle.kaca(str(case / "raw.csv"), str(case / "DGHs"), 2)[1]
+
+
+@pytest.mark.parametrize("function", ["topdown_greedy", "kaca"])
+def test_greedy_and_kaca_edges(function, tmp_path):
+    """k = 1 keeps every raw value; k = n gives one class; bad k, n < k and the raw file as
+    the output are ValueErrors that leave no file behind."""
+    job = "Any\n\tProfessional\n\t\tEngineer\n\t\tLawyer\n\tArtist\n\t\tDancer\n\t\tWriter\n"
+    rows = [["Engineer", "30", "a"], ["Lawyer", "35", "b"], ["Dancer", "30", "c"],
+            ["Writer", "41", "d"]]
+    age = "Any\n\t30\n\t35\n\t41\n"
+    _write(tmp_path, ["Job", "age", "s"], rows, {"Job": job, "age": age})
+    raw, dghs, out = str(tmp_path / "raw.csv"), str(tmp_path / "DGHs"), tmp_path / "out.csv"
+    run = getattr(reference, function)
+    run(raw, dghs, 1, str(out))
+    assert oracle.read_dataset(str(out))[1] == rows
+    run(raw, dghs, 4, str(out))
+    got = oracle.read_dataset(str(out))[1]
+    age_cell = "[30-41]" if function == "topdown_greedy" else "Any"  # kaca: DGH nodes only
+    assert got == [["Any", age_cell, s] for *_, s in rows]
+    out.unlink()
+    for k in (0, 5, True, 2.0, "2"):
+        with pytest.raises(ValueError):
+            run(raw, dghs, k, str(out))
+        assert not out.exists()
+    with pytest.raises(ValueError, match="raw dataset"):
+        run(raw, dghs, 2, raw)
