@@ -344,6 +344,35 @@ def t_closeness(raw_dataset_file: str, anonymized_dataset_file: str, DGH_folder:
     raise NotImplementedError("t_closeness")
 
 
+def topdown_greedy(raw_dataset_file: str, DGH_folder: str, k: int, output_file: str):
+    """Top-Down Greedy with NCP (optional part; Xu et al., KDD 2006), written to output_file.
+
+    Numeric QIs become intervals [lo-hi] (the raw value when lo = hi, as in mondrian),
+    categorical QIs DGH nodes. NCP of a cell: leaf 0, node leaves(v)/|A|, interval
+    (hi - lo)/(U - L); of a record: the sum. dist(a, b) = NCP of their joint generalization.
+    A partition of 2k or more records: u = its lowest-index record; three rounds of v = the
+    record farthest from u (ties: lowest index), u = v between rounds; every other record
+    joins u's group when dist(u, r) <= dist(v, r), else v's; a group of fewer than k records
+    takes the records of the other group nearest to its generalization (ties: lowest index)
+    unless merging both is cheaper. Recurse on both groups. n < k is a ValueError.
+    """
+    raise NotImplementedError("topdown_greedy")
+
+
+def kaca(raw_dataset_file: str, DGH_folder: str, k: int, output_file: str):
+    """KACA with the weighted hierarchical distance (optional part), written to output_file.
+
+    Classes start as the groups of identical raw QI tuples. While a class has fewer than k
+    records: the one whose first record has the lowest row index merges with the class at the
+    smallest distance (ties: the lowest first record), both becoming the per-QI LCA of their
+    tuples. dist = the sum over every record of both classes of the distortion from its
+    class's current tuple to the joint tuple; distortion = sum over QIs of WHD(level of the
+    old value, level of the new one), levels from the root (root = 1), weights 1/(j-1).
+    All QIs are DGH nodes (no intervals). k < 1 or n < k is a ValueError.
+    """
+    raise NotImplementedError("kaca")
+
+
 ##############################################################################
 # Command line                                                               #
 ##############################################################################

@@ -4,7 +4,7 @@
 
 Datasets: the project's adult-hw1.csv + DGHs/, and ../shared/course-data when present.
 Sweep per dataset: random (s = 0), clustering, bottom-up (l = 1), Samarati (max_sup 0, 20,
-100), Mondrian and the optional parts (top-down, LM-only clustering) for k = 4, 8, ..., 256; bottom-up with l = 1..8 at k = 16; cost_MD and
+100), Mondrian and the optional parts (top-down, LM-only clustering, Datafly, Top-Down Greedy, KACA) for k = 4, 8, ..., 256; bottom-up with l = 1..8 at k = 16; cost_MD and
 cost_LM of one output of each anonymizer (k = 4; bottom-up k = 16, Samarati max_sup = 20).
 
 Method: each function runs all its configurations of one dataset in one fresh subprocess
@@ -34,7 +34,9 @@ TARGET_CLUSTERING_K4 = 2.0  # s
 TARGET_SWEEP = 30.0  # s, all anonymizer calls of one dataset
 TARGET_RSS_MB = 300.0
 FUNCTIONS = ["random", "clustering", "bottomup", "samarati", "mondrian", "topdown",
-             "clust-lm", "costs"]  # the last two anonymizers: optional parts
+             "clust-lm", "datafly", "greedy", "kaca", "costs"]  # from topdown on: optional
+OPTIONAL_CALLS = {"datafly": "datafly", "greedy": "topdown_greedy", "kaca": "kaca"}
+"""Optional parts called as function(raw, dghs, k, out)."""
 
 
 def configurations(function: str, ks: list[int]) -> list[dict]:
@@ -67,6 +69,8 @@ def _call(reference, function: str, raw: str, dghs: str, params: dict, out: str)
         reference.samarati(raw, dghs, params["k"], params["max_sup"], out)
     elif function == "topdown":
         reference.topdown_anonymizer(raw, dghs, params["k"], out)
+    elif function in OPTIONAL_CALLS:
+        getattr(reference, OPTIONAL_CALLS[function])(raw, dghs, params["k"], out)
     elif function == "clust-lm":  # clustering, LM-only variant
         reference.VARIANTS[("clustering_anonymizer", "lm-only")](raw, dghs, params["k"], out)
     else:

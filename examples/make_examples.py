@@ -38,7 +38,7 @@ KIT = HERE.parent
 OUT = HERE / "submissions"
 REF_MODULES = ["__init__.py", "bottomup.py", "clustering.py", "costs.py", "lattice.py",
                "mondrian.py", "random_anon.py", "samarati.py", "ties.py", "topdown.py",
-               "datafly.py", "measures.py"]
+               "datafly.py", "measures.py", "topdown_greedy.py", "kaca.py"]
 CORE_MODULES = ["__init__.py", "cells.py", "checks.py", "classes.py", "files.py", "hierarchy.py",
                 "problem.py", "table.py"] + [
     f"privacy/{m}.py" for m in ("__init__", "classes", "closeness", "diversity", "risk",

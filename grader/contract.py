@@ -23,9 +23,11 @@ SIGNATURES: dict[str, tuple[str, ...]] = {
     "datafly": ("raw_dataset_file", "DGH_folder", "k", "output_file"),
     "entropy_l": ("raw_dataset_file", "anonymized_dataset_file", "DGH_folder"),
     "t_closeness": ("raw_dataset_file", "anonymized_dataset_file", "DGH_folder", "distance"),
+    "topdown_greedy": ("raw_dataset_file", "DGH_folder", "k", "output_file"),
+    "kaca": ("raw_dataset_file", "DGH_folder", "k", "output_file"),
 }
 OPTIONAL_FUNCTIONS: tuple[str, ...] = ("topdown_anonymizer", "datafly", "entropy_l",
-                                       "t_closeness")
+                                       "t_closeness", "topdown_greedy", "kaca")
 FUNCTIONS: tuple[str, ...] = tuple(f for f in SIGNATURES if f not in OPTIONAL_FUNCTIONS)
 """The seven functions of the default homework: always checked, whatever the rubric."""
 GRADABLE: tuple[str, ...] = tuple(SIGNATURES)

@@ -17,7 +17,9 @@ from .topdown import topdown_anonymizer  # noqa: E402
 from .clustering import clustering_anonymizer_lm_only  # noqa: E402
 from .datafly import datafly  # noqa: E402
 from .measures import entropy_l, t_closeness  # noqa: E402
+from .topdown_greedy import topdown_greedy  # noqa: E402
+from .kaca import kaca  # noqa: E402
 
-OPTIONAL = ["topdown_anonymizer", "datafly", "entropy_l", "t_closeness"]
+OPTIONAL = ["topdown_anonymizer", "datafly", "entropy_l", "t_closeness", "topdown_greedy", "kaca"]
 # (graded function, rubric variant) -> the reference function producing its expected output
 VARIANTS = {("clustering_anonymizer", "lm-only"): clustering_anonymizer_lm_only}

@@ -655,3 +655,176 @@ def datafly(raw_file: str, dgh_folder: str, k: int):
         level[best[1]] += 1
         rows = table()
     return p.header, rows
+
+
+def topdown_greedy(raw_file: str, dgh_folder: str, k: int):
+    """HANDOUT.md, "topdown_greedy": Top-Down Greedy with NCP, literally (exact fractions).
+
+    A generalization is a dict column -> cell: a DGH label (categorical) or a pair (lo, hi)
+    of Fractions (numeric)."""
+    _check_int("k", k, 1)
+    p = Problem(raw_file, dgh_folder)
+    if p.n < k:
+        raise ValueError("n < k")
+    numeric = {c: p.is_numeric(c) for c in p.qi}
+
+    def cell_ncp(c: int, cell) -> Fraction:
+        if numeric[c]:
+            big_u, small_l = p.bounds(c)
+            if big_u == small_l:
+                return Fraction(0)
+            return (cell[1] - cell[0]) / (Fraction(big_u) - Fraction(small_l))
+        h = p.h[c]
+        if h.is_leaf(cell):
+            return Fraction(0)
+        return Fraction(h.leaves(cell), h.n_leaves())
+
+    def ncp(g: dict) -> Fraction:
+        return sum((cell_ncp(c, g[c]) for c in p.qi), Fraction(0))
+
+    def record(i: int) -> dict:
+        return {c: (Fraction(float(p.rows[i][c])),) * 2 if numeric[c] else p.rows[i][c]
+                for c in p.qi}
+
+    def join(a: dict, b: dict) -> dict:
+        return {c: (min(a[c][0], b[c][0]), max(a[c][1], b[c][1])) if numeric[c]
+                else p.h[c].lca([a[c], b[c]]) for c in p.qi}
+
+    def generalization(members: list[int]) -> dict:
+        g = record(members[0])
+        for i in members[1:]:
+            g = join(g, record(i))
+        return g
+
+    def dist(a: dict, b: dict) -> Fraction:
+        return ncp(join(a, b))
+
+    final: list[list[int]] = []
+
+    def recurse(part: list[int]) -> None:
+        part = sorted(part)
+        if len(part) < 2 * k:
+            final.append(part)
+            return
+        u = part[0]
+        for round_ in range(3):
+            best = None
+            for r in part:  # index order: a later record must be strictly farther
+                if r == u:
+                    continue
+                d = dist(record(u), record(r))
+                if best is None or d > best[0]:
+                    best = (d, r)
+            v = best[1]
+            if round_ < 2:
+                u = v
+        group_u, group_v = [u], [v]
+        for r in part:
+            if r in (u, v):
+                continue
+            if dist(record(u), record(r)) <= dist(record(v), record(r)):
+                group_u.append(r)
+            else:
+                group_v.append(r)
+        if len(group_u) < k or len(group_v) < k:
+            small, large = (group_u, group_v) if len(group_u) < k else (group_v, group_u)
+            g = generalization(small)
+            nearest = sorted(large, key=lambda r: (dist(g, record(r)), r))[:k - len(small)]
+            grown = small + nearest
+            rest = [r for r in large if r not in nearest]
+            option1 = len(grown) * ncp(generalization(grown)) + \
+                len(rest) * ncp(generalization(rest))
+            option2 = len(part) * ncp(generalization(part))
+            if option1 > option2:
+                final.append(part)
+                return
+            group_u, group_v = grown, rest
+        recurse(group_u)
+        recurse(group_v)
+
+    recurse(list(range(p.n)))
+    rows = [list(r) for r in p.rows]
+    for part in final:
+        for c in p.qi:
+            if numeric[c]:
+                values = [p.rows[i][c] for i in part]
+                smallest = min(values, key=float)
+                largest = max(values, key=float)
+                if float(smallest) == float(largest):
+                    continue  # every row keeps its own raw value
+                cell = f"[{smallest}-{largest}]"
+            else:
+                cell = p.h[c].lca([p.rows[i][c] for i in part])
+            for i in part:
+                rows[i][c] = cell
+    return p.header, rows
+
+
+def whd(h: Hierarchy, p: int, q: int) -> Fraction:
+    """WHD(p, q): levels from the root (root = 1), weights W(j, j-1) = 1/(j-1), h = height + 1;
+    0 when h = 1."""
+    top = h.height() + 1
+    total = sum((Fraction(1, j - 1) for j in range(2, top + 1)), Fraction(0))
+    if total == 0:
+        return Fraction(0)
+    return sum((Fraction(1, j - 1) for j in range(q + 1, p + 1)), Fraction(0)) / total
+
+
+def kaca(raw_file: str, dgh_folder: str, k: int):
+    """HANDOUT.md, "kaca": merge the earliest small class with its nearest class (exact)."""
+    _check_int("k", k, 1)
+    p = Problem(raw_file, dgh_folder)
+    if p.n < k:
+        raise ValueError("n < k")
+    classes: list[dict] = []  # {"members": [...], "tuple": {c: label}}
+    for i, row in enumerate(p.rows):
+        t = {c: row[c] for c in p.qi}
+        for cls in classes:
+            if cls["tuple"] == t:
+                cls["members"].append(i)
+                break
+        else:
+            classes.append({"members": [i], "tuple": t})
+
+    def level(c: int, v: str) -> int:
+        return p.h[c].depth[v] + 1
+
+    def distortion(old: dict, new: dict) -> Fraction:
+        return sum((whd(p.h[c], level(c, old[c]), level(c, new[c])) for c in p.qi),
+                   Fraction(0))
+
+    def joint(a: dict, b: dict) -> dict:
+        return {c: p.h[c].lca([a[c], b[c]]) for c in p.qi}
+
+    def distance(a: dict, b: dict) -> Fraction:
+        g = joint(a["tuple"], b["tuple"])
+        total = Fraction(0)
+        for cls in (a, b):
+            for _ in cls["members"]:  # every record counted, with its class's current tuple
+                total += distortion(cls["tuple"], g)
+        return total
+
+    while any(len(cls["members"]) < k for cls in classes):
+        small = min((cls for cls in classes if len(cls["members"]) < k),
+                    key=lambda cls: min(cls["members"]))
+        best = None
+        for cls in sorted(classes, key=lambda c: min(c["members"])):
+            if cls is small:
+                continue
+            d = distance(small, cls)
+            if best is None or d < best[0]:
+                best = (d, cls)
+        other = best[1]
+        g = joint(small["tuple"], other["tuple"])
+        merged = {"members": small["members"] + other["members"], "tuple": g}
+        rest = [cls for cls in classes if cls is not small and cls is not other]
+        # HANDOUT.md: no other class already has the joint tuple (it would be strictly nearer)
+        assert all(cls["tuple"] != g for cls in rest)
+        classes = rest + [merged]
+
+    rows = [list(r) for r in p.rows]
+    for cls in classes:
+        for i in cls["members"]:
+            for c in p.qi:
+                rows[i][c] = cls["tuple"][c]
+    return p.header, rows

@@ -27,8 +27,10 @@ NOT_GRADED = ("test_public_api.py::test_signature",  # pass on the untouched ske
               "test_public_topdown.py::test_topdown_signature",
               "test_public_datafly.py::test_datafly_signature",
               "test_public_entropy_l.py::test_entropy_l_signature",
-              "test_public_t_closeness.py::test_t_closeness_signature")
-OPTIONAL_MARKS = ("topdown", "datafly", "entropy_l", "t_closeness",
+              "test_public_t_closeness.py::test_t_closeness_signature",
+              "test_public_greedy.py::test_greedy_signature",
+              "test_public_kaca.py::test_kaca_signature")
+OPTIONAL_MARKS = ("topdown", "datafly", "entropy_l", "t_closeness", "greedy", "kaca",
                   "lm-only")  # optional parts and variants the default course skips
 # No cache files in the tree; unrelated plugins that may be installed would double each
 # run's start-up time (blocking a plugin that is not installed is harmless).
@@ -79,6 +81,8 @@ def test_public_tests_pass_against_the_reference(tmp_path):
     assert any("datafly" in t for t in report.with_outcome("passed"))
     assert any("entropy_l" in t for t in report.with_outcome("passed"))
     assert any("t_closeness" in t for t in report.with_outcome("passed"))
+    assert any("greedy" in t for t in report.with_outcome("passed"))
+    assert any("kaca" in t for t in report.with_outcome("passed"))
     assert len(report.results) >= 80
     assert (f"{len(report.results) - len(skipped)} public tests passed, 0 failed \N{EM DASH} "
             f"the grader also runs hidden cases") in report.stdout
@@ -209,8 +213,9 @@ def test_at_least_eight_mutants_over_every_function():
     assert len(MUTANTS) >= 8
     assert {m.marker for m in MUTANTS} == {"cost_MD", "cost_LM", "random", "clustering",
                                            "bottomup", "samarati", "mondrian", "topdown",
-                                           "datafly", "entropy_l", "t_closeness"}
+                                           "datafly", "entropy_l", "t_closeness", "greedy",
+                                           "kaca"}
     assert sum(m.marker == "topdown" for m in MUTANTS) >= 2
-    for optional in ("datafly", "entropy_l", "t_closeness"):
+    for optional in ("datafly", "entropy_l", "t_closeness", "greedy", "kaca"):
         assert sum(m.marker == optional for m in MUTANTS) >= 2
     assert any(m.course for m in MUTANTS)  # the LM-only variant

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SKELETON = ROOT / "skeleton.py"
 GRADED = ["cost_MD", "cost_LM", "random_anonymizer", "clustering_anonymizer",
           "bottomup_anonymizer", "samarati", "mondrian", "topdown_anonymizer",
-          "datafly", "entropy_l", "t_closeness"]
+          "datafly", "entropy_l", "t_closeness", "topdown_greedy", "kaca"]
 TODO_LINE = '    raise NotImplementedError("random_anonymizer: steps 2 and 3 (delete this line)")\n'
 
 

@@ -33,8 +33,8 @@ if str(HERE) not in sys.path:  # the helpers below, whatever pytest's import mod
 import course_rules  # noqa: E402
 import kanon_check as check  # noqa: E402
 from kanon_options import pytest_addoption  # noqa: E402,F401 (--solution)
-from public_cases import (ADULT, OPTIONAL, ROOT, SHORT, BadCall, CostCase, Run,  # noqa: E402
-                          case_files)
+from public_cases import (ADULT, INTERVALS, OPTIONAL, ROOT, SHORT, BadCall,  # noqa: E402
+                          CostCase, Run, case_files)
 
 TIMES: list[tuple[str, str, int, float, float]] = []
 """(function, call, rows, CPU seconds, the grader's limit for that many rows), per call."""
@@ -281,7 +281,7 @@ class Runner:
         """The output is a valid generalization with the function's privacy property."""
         out = self.output(run)
         raw = self.table(run.case)
-        problem = check.check_valid(raw, out.header, out.rows, intervals=run.function == "mondrian")
+        problem = check.check_valid(raw, out.header, out.rows, intervals=run.function in INTERVALS)
         if problem is None:
             if run.function == "samarati":
                 problem = check.check_suppressed_k(raw, out.rows, run.k, run.extra)
@@ -296,7 +296,7 @@ class Runner:
         """The output equals the reference output, cell by cell (as parsed CSV)."""
         out = self.output(run)
         raw = self.table(run.case)
-        problem = check.check_valid(raw, out.header, out.rows, intervals=run.function == "mondrian")
+        problem = check.check_valid(raw, out.header, out.rows, intervals=run.function in INTERVALS)
         if problem is None:
             _, expected = check.read_csv(str(run.expected))
             problem = check.first_difference(raw, expected, out.rows)

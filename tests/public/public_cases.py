@@ -24,13 +24,17 @@ ADULT = "adult"
 SHORT = {"cost_MD": "cost_MD", "cost_LM": "cost_LM", "random_anonymizer": "random",
          "clustering_anonymizer": "clustering", "bottomup_anonymizer": "bottomup",
          "samarati": "samarati", "mondrian": "mondrian", "topdown_anonymizer": "topdown",
-         "datafly": "datafly", "entropy_l": "entropy_l", "t_closeness": "t_closeness"}
+         "datafly": "datafly", "entropy_l": "entropy_l", "t_closeness": "t_closeness",
+         "topdown_greedy": "greedy", "kaca": "kaca"}
 """Graded function -> the marker (and -k name) of its tests."""
 
-OPTIONAL = ("topdown_anonymizer", "datafly", "entropy_l", "t_closeness")
+OPTIONAL = ("topdown_anonymizer", "datafly", "entropy_l", "t_closeness", "topdown_greedy", "kaca")
 """Optional parts (HANDOUT.md, "Optional parts"): their tests run when your course's rubric
 grades them (tests/public/course.json) or when your file implements them; otherwise they are
 skipped."""
+
+INTERVALS = ("mondrian", "topdown_greedy")
+"""The functions whose numeric QI cells may be intervals [lo-hi]."""
 
 EXTRA = {"random_anonymizer": "s", "bottomup_anonymizer": "l", "samarati": "max_sup"}
 """The fifth parameter of the anonymizers that have one."""
@@ -183,6 +187,23 @@ RUNS: list[Run] = [
     Run("datafly", "lattice", 2),
     Run("datafly", "tie4", 2, note="two QIs with as many distinct values: the leftmost climbs"),
     Run("datafly", ADULT, 16),
+    # topdown_greedy: NCP distances, three rounds for the pair, u's group on ties, balancing
+    Run("topdown_greedy", "jobsex", 3, note="the handout's example: {2} takes rows 0 and 8"),
+    Run("topdown_greedy", "jobsex", 2),
+    Run("topdown_greedy", "world", 2, note="intervals for age, DGH nodes for city"),
+    Run("topdown_greedy", "world", 3),
+    Run("topdown_greedy", "grid", 2, note="two numeric QIs: [lo-hi] or the raw value"),
+    Run("topdown_greedy", "mdscale", 2),
+    Run("topdown_greedy", ADULT, 8),
+    # kaca: the earliest small class merges with its nearest class (WHD, every record counted)
+    Run("kaca", "jobsex", 2, note="the handout's example: (Writer, Any) for rows 4 and 7"),
+    Run("kaca", "jobsex", 3),
+    Run("kaca", "world", 2),
+    Run("kaca", "world", 3),
+    Run("kaca", "grid", 2),
+    Run("kaca", "lattice", 2),
+    Run("kaca", "tie4", 2, note="equal distances: the class with the lowest first record"),
+    Run("kaca", ADULT, 8),
     # clustering with the LM-only distance (a rubric part with variant = "lm-only")
     Run("clustering_anonymizer", "jobsex", 3, variant="lm-only"),
     Run("clustering_anonymizer", "world", 4, variant="lm-only"),
@@ -247,6 +268,10 @@ BAD_CALLS: list[BadCall] = [
     BadCall("topdown_anonymizer", "jobsex", (0,), "k < 1"),
     BadCall("datafly", "jobsex", (11,), "n = 10 < k = 11"),
     BadCall("datafly", "jobsex", (True,), "k must be an integer, and bool is not"),
+    BadCall("topdown_greedy", "jobsex", (11,), "n = 10 < k = 11"),
+    BadCall("topdown_greedy", "jobsex", (0,), "k < 1"),
+    BadCall("kaca", "jobsex", (11,), "n = 10 < k = 11"),
+    BadCall("kaca", "jobsex", (2.0,), "k must be an integer"),
 ]
 
 BAD_COSTS: list[tuple[str, str, str]] = [
@@ -287,7 +312,9 @@ OPTIONAL_SIGNATURES = {"topdown_anonymizer": "(raw_dataset_file, DGH_folder, k, 
                        "datafly": "(raw_dataset_file, DGH_folder, k, output_file)",
                        "entropy_l": "(raw_dataset_file, anonymized_dataset_file, DGH_folder)",
                        "t_closeness": "(raw_dataset_file, anonymized_dataset_file, DGH_folder, "
-                                      "distance)"}
+                                      "distance)",
+                       "topdown_greedy": "(raw_dataset_file, DGH_folder, k, output_file)",
+                       "kaca": "(raw_dataset_file, DGH_folder, k, output_file)"}
 """The parameters of the optional parts' functions."""
 
 

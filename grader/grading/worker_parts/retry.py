@@ -10,7 +10,7 @@ import time
 
 GRADED = ("cost_MD", "cost_LM", "random_anonymizer", "clustering_anonymizer",
           "bottomup_anonymizer", "samarati", "mondrian", "topdown_anonymizer",
-          "datafly", "entropy_l", "t_closeness")
+          "datafly", "entropy_l", "t_closeness", "topdown_greedy", "kaca")
 _COMMAND_LINE_CALLS = {"input", "parse_args", "parse_known_args", "getopt", "gnu_getopt",
                        "breakpoint"}
 
