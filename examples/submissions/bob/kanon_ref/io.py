@@ -11,6 +11,7 @@ import csv
 import os
 import tempfile
 from dataclasses import dataclass
+from operator import itemgetter
 
 import numpy as np
 
@@ -30,9 +31,14 @@ def read_table(path: str) -> Table:
     """Read a CSV dataset; every row must have as many cells as the header."""
     if not os.path.isfile(path):
         raise FileNotFoundError(f"dataset file not found: {path}")
+    with open(path, "rb") as f:
+        has_cr = b"\r" in f.read()  # else no cell can end with one: skip the stripping
     try:
         with open(path, encoding="utf-8-sig", newline="") as f:
-            records = [[cell.rstrip("\r") for cell in record] for record in csv.reader(f)]
+            if has_cr:
+                records = [[cell.rstrip("\r") for cell in record] for record in csv.reader(f)]
+            else:
+                records = list(csv.reader(f))
     except UnicodeDecodeError as e:
         raise ValueError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
     except csv.Error as e:
@@ -46,10 +52,11 @@ def read_table(path: str) -> Table:
         if name in seen:
             raise ValueError(f"{path}: column name {name!r} appears twice in the header")
         seen.add(name)
-    for number, row in enumerate(rows, start=1):
-        if len(row) != len(header):
-            raise ValueError(f"{path}: data row {number} has {len(row)} cells, the header has "
-                             f"{len(header)} columns")
+    if set(map(len, rows)) - {len(header)}:  # some row has another length: name the first
+        for number, row in enumerate(rows, start=1):
+            if len(row) != len(header):
+                raise ValueError(f"{path}: data row {number} has {len(row)} cells, the header "
+                                 f"has {len(header)} columns")
     return Table(path=path, header=header, rows=rows)
 
 
@@ -128,15 +135,16 @@ class Problem:
                              f"(sensitive) column, found {len(others)}: {names}")
         return others[0]
 
-    def output_rows(self, generalized: np.ndarray) -> list[list[str]]:
+    def output_rows(self, generalized: np.ndarray) -> list[tuple[str, ...]]:
         """Rows of the output table: QI cells replaced by the labels of `generalized`
         (an (n, M) array of node ids); other cells unchanged."""
-        rows = [list(r) for r in self.table.rows]
+        columns: list[list[str] | None] = [None] * len(self.table.header)
         for j, (col, dgh) in enumerate(zip(self.qi_columns, self.dghs)):
-            labels = np.asarray(dgh.labels, dtype=object)[generalized[:, j]]
-            for row, label in zip(rows, labels):
-                row[col] = label
-        return rows
+            columns[col] = np.asarray(dgh.labels, dtype=object)[generalized[:, j]].tolist()
+        for col, cells in enumerate(columns):
+            if cells is None:
+                columns[col] = [row[col] for row in self.table.rows]
+        return list(zip(*columns))
 
     def write(self, output_file: str, generalized: np.ndarray) -> None:
         write_table(output_file, self.table.header, self.output_rows(generalized),
@@ -157,6 +165,12 @@ def load_problem(raw_dataset_file: str, dgh_folder: str) -> Problem:
     codes = np.zeros((len(table.rows), len(qi_columns)), dtype=np.int64)
     for j, (col, dgh) in enumerate(zip(qi_columns, qi_dghs)):
         index = dgh.index
+        try:  # all at once; on a missing label, the loop below names the first bad row
+            codes[:, j] = np.fromiter(map(index.__getitem__, map(itemgetter(col), table.rows)),
+                                      dtype=np.int64, count=len(table.rows))
+            continue
+        except KeyError:
+            pass
         for number, row in enumerate(table.rows, start=1):
             node = index.get(row[col])
             if node is None:
