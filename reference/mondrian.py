@@ -94,12 +94,12 @@ def _categorical_cut(column: _Column, key: np.ndarray, local: np.ndarray, sizes:
         counts = np.bincount(combined, minlength=n_parts * fan).reshape(n_parts, fan)
         present = counts > 0
         n_groups = present.sum(axis=1)
-        smallest = np.where(present, counts, np.iinfo(np.intp).max).min(axis=1)
+        smallest = np.where(present, counts, len(key) + 1).min(axis=1)
     else:
         values, counts = np.unique(combined, return_counts=True)
         owner = values // fan
         n_groups = np.bincount(owner, minlength=n_parts)
-        smallest = np.full(n_parts, np.iinfo(np.intp).max)
+        smallest = np.full(n_parts, len(key) + 1)
         np.minimum.at(smallest, owner, counts)
     allowed = ~bad & (n_groups >= 2) & (smallest >= k)
     return allowed, group
