@@ -80,7 +80,7 @@ def record_distance(problem: Problem, i: int, j: int) -> float:
     return float(Distances(problem).to_rows(i, np.array([j]))[0])
 
 
-_GROUP_LIMIT = 768  # joint distinct values of QIs sharing one table in `cluster`
+_GROUP_LIMIT = 512  # joint distinct values of QIs sharing one table in `cluster`
 
 
 def _joint(a: np.ndarray, size_a: int, b: np.ndarray, size_b: int) -> tuple[np.ndarray, int]:
@@ -100,36 +100,35 @@ class _Groups:
     codes (None for a lone QI with too many values for a table)."""
 
     def __init__(self, dist: Distances):
-        members = [[j] for j in range(dist.m)]
-        codes = [local.astype(np.intp) for local in dist.local]
-        sizes = [len(values) for values in dist.values]
-        tabled = [table is not None for table in dist.tables]
-        pairs: dict[tuple[int, int], tuple[np.ndarray, int]] = {}
-        while True:  # merge the two groups with the fewest joint values, while few enough
+        # first fit by decreasing number of values: each QI joins the group with which it
+        # has the most joint values up to _GROUP_LIMIT, else starts a group
+        members: list[list[int]] = []
+        codes: list[np.ndarray] = []
+        sizes: list[int] = []
+        tabled: list[bool] = []
+        for j in sorted(range(dist.m), key=lambda j: (-len(dist.values[j]), j)):
+            local, size = dist.local[j].astype(np.intp), len(dist.values[j])
             best = None
-            alive = [g for g in range(len(members)) if members[g] and tabled[g]]
-            for x, g in enumerate(alive):
-                for h in alive[x + 1:]:
-                    if max(sizes[g], sizes[h]) > _GROUP_LIMIT:
-                        continue  # the pair has at least as many joint values
-                    if (g, h) not in pairs:
-                        pairs[g, h] = _joint(codes[g], sizes[g], codes[h], sizes[h])
-                    count = pairs[g, h][1]
-                    if count <= _GROUP_LIMIT and (best is None or count < best[0]):
-                        best = (count, g, h)
+            if dist.tables[j] is not None:
+                for g in range(len(members)):
+                    if not tabled[g] or max(sizes[g], size) > _GROUP_LIMIT:
+                        continue  # at least that many joint values
+                    joint, count = _joint(codes[g], sizes[g], local, size)
+                    if count <= _GROUP_LIMIT and (best is None or count > best[0]):
+                        best = (count, g, joint)
             if best is None:
-                break
-            _, g, h = best
-            codes[g], sizes[g] = pairs[g, h]
-            members[g] = members[g] + members[h]
-            members[h] = []
-            pairs = {key: value for key, value in pairs.items() if g not in key and h not in key}
+                members.append([j])
+                codes.append(local)
+                sizes.append(size)
+                tabled.append(dist.tables[j] is not None)
+            else:
+                count, g, joint = best
+                members[g].append(j)
+                codes[g], sizes[g] = joint, count
         self.codes: list[np.ndarray] = []
         self.tables: list[np.ndarray | None] = []
         self.qis: list[list[int]] = []
         for g, qis in enumerate(members):
-            if not qis:
-                continue
             self.qis.append(qis)
             self.codes.append(codes[g])
             if not tabled[g]:

@@ -29,15 +29,15 @@ class _Column:
     the final cells need."""
 
     def __init__(self, dgh, codes: np.ndarray):
-        present, inverse = np.unique(codes, return_inverse=True)
+        present = np.flatnonzero(np.bincount(codes, minlength=dgh.n_nodes))
         labels = [dgh.labels[int(c)] for c in present]
         numbers = numeric_values(labels)  # the same verdict as over every row's string
         self.numeric = numbers is not None
         if self.numeric:
             by_value = np.argsort(numbers, kind="stable")  # numbers are distinct
-            rank = np.empty(len(present), dtype=np.intp)
-            rank[by_value] = np.arange(len(present))
-            self.key = rank[inverse.reshape(-1)]
+            rank = np.zeros(dgh.n_nodes, dtype=np.intp)  # node id -> rank of its number
+            rank[present[by_value]] = np.arange(len(present))
+            self.key = rank[codes]
             self.values = numbers[by_value]  # value of each rank
             self.spellings = [labels[int(i)] for i in by_value]
             self.span = float(self.values[-1] - self.values[0])
@@ -94,12 +94,12 @@ def _categorical_cut(column: _Column, key: np.ndarray, local: np.ndarray, sizes:
         counts = np.bincount(combined, minlength=n_parts * fan).reshape(n_parts, fan)
         present = counts > 0
         n_groups = present.sum(axis=1)
-        smallest = np.where(present, counts, np.iinfo(np.intp).max).min(axis=1)
+        smallest = np.where(present, counts, len(key) + 1).min(axis=1)
     else:
         values, counts = np.unique(combined, return_counts=True)
         owner = values // fan
         n_groups = np.bincount(owner, minlength=n_parts)
-        smallest = np.full(n_parts, np.iinfo(np.intp).max)
+        smallest = np.full(n_parts, len(key) + 1)
         np.minimum.at(smallest, owner, counts)
     allowed = ~bad & (n_groups >= 2) & (smallest >= k)
     return allowed, group
