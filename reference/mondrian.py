@@ -5,6 +5,13 @@ A partition is cut on the widest QI that allows a cut (ties: column order): a nu
 its lower median (left = values <= split), a categorical QI into the children of the
 partition's LCA. Final partitions generalize numeric QIs to [min-max] (each row keeps its raw
 value when min = max) and categorical QIs to their LCA.
+
+A partition's outcome depends on its rows only, so the partitions are processed level by
+level, all of one level at once: the rows of a level's partitions lie in contiguous blocks,
+and a QI's per-partition minimum and maximum are one `reduceat` each. Hierarchy nodes are
+numbered in file order, a preorder, so the LCA of a partition's values is the LCA of its
+smallest and largest node id. Numeric values are replaced by their ranks among the column's
+distinct values (the same order, so the same medians and cuts).
 """
 from __future__ import annotations
 
@@ -14,106 +21,204 @@ from kanon.cells import numeric_values
 from kanon.problem import Problem, check_int, load_problem_for_k
 from kanon.table import check_output_path, write_table
 
-from .ties import tie_ranks
+from .ties import EPS
+
+_BINCOUNT_LIMIT = 1 << 22  # largest (partitions x values) table counted with one bincount
 
 
-class _Partitioner:
-    def __init__(self, problem: Problem, k: int):
-        self.problem, self.k = problem, k
-        self.raw_strings: list[list[str]] = []
-        self.numbers: list[np.ndarray | None] = []  # per QI: float values, None if categorical
-        self.spans: list[float] = []  # per QI: U - L (numeric) or |A| - 1 (categorical)
-        self.paths: list[np.ndarray] = []  # per QI: (n, h+1) ancestors of each raw value
-        for j, (col, dgh) in enumerate(zip(problem.qi_columns, problem.dghs)):
-            strings = [row[col] for row in problem.table.rows]
-            values = numeric_values(strings)
-            self.raw_strings.append(strings)
-            if values is not None:
-                self.numbers.append(values)
-                self.spans.append(float(values.max() - values.min()))
-            else:
-                self.numbers.append(None)
-                self.spans.append(float(dgh.n_leaves - 1))
-            self.paths.append(dgh.ancestors[problem.codes[:, j]])
-        self.final: list[np.ndarray] = []
+class _Column:
+    """One QI: every row's key (rank of its number, or its node id) and what the cuts and
+    the final cells need."""
 
-    def lca_depth(self, j: int, rows: np.ndarray) -> int:
-        paths = self.paths[j][rows]
-        low, high = paths.min(axis=0), paths.max(axis=0)
-        return int(((low == high) & (low >= 0)).sum()) - 1
-
-    def width(self, j: int, rows: np.ndarray) -> float:
-        if self.spans[j] == 0:
-            return 0.0
-        numbers = self.numbers[j]
-        if numbers is not None:
-            values = numbers[rows]
-            return float(values.max() - values.min()) / self.spans[j]
-        lca = self.paths[j][rows[0], self.lca_depth(j, rows)]
-        return float(self.problem.dghs[j].leaf_count[lca] - 1) / self.spans[j]
-
-    def cut(self, j: int, rows: np.ndarray) -> list[np.ndarray] | None:
-        """The parts of `rows` when cut on QI j, or None when that cut is not allowed."""
-        k = self.k
-        numbers = self.numbers[j]
-        if numbers is not None:
-            values = numbers[rows]
-            split = np.sort(values)[(len(rows) - 1) // 2]
-            left = values <= split
-            n_left = int(left.sum())
-            if n_left < k or len(rows) - n_left < k:
-                return None
-            return [rows[left], rows[~left]]
-        depth = self.lca_depth(j, rows)
-        children = self.paths[j][rows, depth + 1] if depth + 1 < self.paths[j].shape[1] \
-            else np.full(len(rows), -1)
-        if (children < 0).any():
-            return None  # some row's value is the LCA itself
-        groups, inverse, counts = np.unique(children, return_inverse=True, return_counts=True)
-        if len(groups) < 2 or counts.min() < k:
-            return None
-        inverse = inverse.reshape(-1)
-        return [rows[inverse == g] for g in range(len(groups))]
-
-    def run(self) -> list[np.ndarray]:
-        """The final partitions, as arrays of row indices."""
-        pending = [np.arange(self.problem.n)]
-        while pending:
-            rows = pending.pop()
-            parts = None
-            if len(rows) >= 2 * self.k:  # otherwise no cut can leave k rows on each side
-                widths = np.array([self.width(j, rows) for j in range(self.problem.m)])
-                candidates = np.flatnonzero(widths > 0)
-                order = np.lexsort((candidates, tie_ranks(-widths[candidates])))
-                for j in candidates[order]:
-                    parts = self.cut(int(j), rows)
-                    if parts is not None:
-                        break
-            if parts is None:
-                self.final.append(rows)
-            else:
-                pending.extend(reversed(parts))
-        return self.final
-
-
-def _generalize(problem: Problem, part: _Partitioner, rows_out: list[list[str]],
-                rows: np.ndarray) -> None:
-    """Write the final cells of one partition into `rows_out`."""
-    for j, (col, dgh) in enumerate(zip(problem.qi_columns, problem.dghs)):
-        numbers = part.numbers[j]
-        if numbers is not None:
-            values = numbers[rows]
-            low, high = values.min(), values.max()
-            if low == high:
-                continue  # every row keeps its own raw value
-            strings = part.raw_strings[j]  # one spelling per number in a numeric column
-            lo = strings[int(rows[np.argmin(values)])]
-            hi = strings[int(rows[np.argmax(values)])]
-            cell = f"[{lo}-{hi}]"
+    def __init__(self, dgh, codes: np.ndarray):
+        present = np.flatnonzero(np.bincount(codes, minlength=dgh.n_nodes))
+        labels = [dgh.labels[int(c)] for c in present]
+        numbers = numeric_values(labels)  # the same verdict as over every row's string
+        self.numeric = numbers is not None
+        if self.numeric:
+            by_value = np.argsort(numbers, kind="stable")  # numbers are distinct
+            rank = np.zeros(dgh.n_nodes, dtype=np.intp)  # node id -> rank of its number
+            rank[present[by_value]] = np.arange(len(present))
+            self.key = rank[codes]
+            self.values = numbers[by_value]  # value of each rank
+            self.spellings = [labels[int(i)] for i in by_value]
+            self.span = float(self.values[-1] - self.values[0])
+            self.size = len(present)
         else:
-            cell = dgh.labels[int(part.paths[j][rows[0], part.lca_depth(j, rows)])]
-        for r in rows:
-            rows_out[r][col] = cell
+            self.key = codes.astype(np.intp)
+            self.ancestors = dgh.ancestors
+            self.leaf_count = dgh.leaf_count
+            self.labels = np.asarray(dgh.labels, dtype=object)
+            self.span = float(dgh.n_leaves - 1)
+            sibling = np.zeros(dgh.n_nodes, dtype=np.intp)  # index among the parent's children
+            for kids in dgh.children:
+                sibling[kids] = np.arange(len(kids))
+            self.sibling = sibling
+            self.fan = max(1, max(len(kids) for kids in dgh.children))
+
+    def lca(self, low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """LCA (node, depth) of each pair of smallest and largest node ids."""
+        a, b = self.ancestors[low], self.ancestors[high]
+        depth = ((a == b) & (a >= 0)).sum(axis=1) - 1
+        return a[np.arange(len(low)), depth], depth
+
+
+def _blocks(sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Start of each block, and the block index of every position."""
+    starts = np.zeros(len(sizes), dtype=np.intp)
+    np.cumsum(sizes[:-1], out=starts[1:])
+    return starts, np.repeat(np.arange(len(sizes)), sizes)
+
+
+def _numeric_cut(key: np.ndarray, local: np.ndarray, sizes: np.ndarray, size: int,
+                 k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per partition whether the lower-median cut is allowed, and each row's side."""
+    combined = local * size + key
+    ordered = np.sort(combined)
+    starts, _ = _blocks(sizes)
+    split = ordered[starts + (sizes - 1) // 2]
+    n_left = np.searchsorted(ordered, split, side="right") - starts
+    allowed = (n_left >= k) & (sizes - n_left >= k)
+    return allowed, (combined > split[local]).astype(np.intp)
+
+
+def _categorical_cut(column: _Column, key: np.ndarray, local: np.ndarray, sizes: np.ndarray,
+                     depth: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per partition whether the cut into the LCA's children is allowed, and each row's
+    child (its index among the LCA's children)."""
+    n_parts = len(sizes)
+    child = column.ancestors[key, depth[local] + 1]  # width > 0: the LCA is not a leaf
+    bad = np.bincount(local, weights=child < 0, minlength=n_parts) > 0
+    group = column.sibling[child]
+    fan = column.fan
+    combined = local * fan + group
+    if n_parts * fan <= _BINCOUNT_LIMIT:
+        counts = np.bincount(combined, minlength=n_parts * fan).reshape(n_parts, fan)
+        present = counts > 0
+        n_groups = present.sum(axis=1)
+        smallest = np.where(present, counts, len(key) + 1).min(axis=1)
+    else:
+        values, counts = np.unique(combined, return_counts=True)
+        owner = values // fan
+        n_groups = np.bincount(owner, minlength=n_parts)
+        smallest = np.full(n_parts, len(key) + 1)
+        np.minimum.at(smallest, owner, counts)
+    allowed = ~bad & (n_groups >= 2) & (smallest >= k)
+    return allowed, group
+
+
+def _order_by_width(widths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per partition (row of `widths`), the QIs with width > 0 largest first, ties (within
+    EPS, chained as `tie_ranks`) in column order; and how many there are."""
+    n_parts, m = widths.shape
+    negated = np.where(widths > 0, -widths, np.inf)  # the others sort last
+    order = np.argsort(negated, axis=1, kind="stable")
+    ordered = np.take_along_axis(negated, order, axis=1)
+    steps = np.zeros((n_parts, m), dtype=np.intp)
+    with np.errstate(invalid="ignore"):  # inf - inf among the others
+        np.cumsum(np.diff(ordered, axis=1) > EPS, axis=1, out=steps[:, 1:])
+    ranks = np.empty_like(steps)
+    np.put_along_axis(ranks, order, steps, axis=1)
+    by_rank = np.argsort(ranks * m + np.arange(m), axis=1)
+    return by_rank, (widths > 0).sum(axis=1)
+
+
+def _partition(columns: list[_Column], n: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The final partitions of n rows: the rows grouped in contiguous blocks, and the block
+    sizes."""
+    m = len(columns)
+    final_rows: list[np.ndarray] = []
+    final_sizes: list[np.ndarray] = []
+    order = np.arange(n)  # rows of the partitions still to be examined, block by block
+    sizes = np.array([n])
+    if n < 2 * k:  # no cut can leave k rows on each side
+        final_rows.append(order)
+        final_sizes.append(sizes)
+        sizes = sizes[:0]
+    while len(sizes):
+        n_parts = len(sizes)
+        starts, block = _blocks(sizes)
+        keys, depths = [], []
+        widths = np.zeros((n_parts, m))
+        for j, column in enumerate(columns):
+            key = column.key[order]
+            keys.append(key)
+            depths.append(None)
+            if column.span == 0:
+                continue
+            low, high = np.minimum.reduceat(key, starts), np.maximum.reduceat(key, starts)
+            if column.numeric:
+                widths[:, j] = (column.values[high] - column.values[low]) / column.span
+            else:
+                lca, depths[j] = column.lca(low, high)
+                widths[:, j] = (column.leaf_count[lca] - 1) / column.span
+        by_width, n_candidates = _order_by_width(widths)
+        cut = np.zeros(n_parts, dtype=bool)
+        part_of = np.zeros(len(order), dtype=np.intp)  # the row's part once its block is cut
+        for t in range(m):
+            todo = ~cut & (n_candidates > t)
+            if not todo.any():
+                break
+            qi = by_width[:, t]
+            for j in np.unique(qi[todo]):
+                chosen = np.flatnonzero(todo & (qi == j))
+                positions = np.flatnonzero((todo & (qi == j))[block])
+                chosen_sizes = sizes[chosen]
+                local = np.repeat(np.arange(len(chosen)), chosen_sizes)
+                column, key = columns[j], keys[j][positions]
+                if column.numeric:
+                    allowed, side = _numeric_cut(key, local, chosen_sizes, column.size, k)
+                else:
+                    allowed, side = _categorical_cut(column, key, local, chosen_sizes,
+                                                     depths[j][chosen], k)
+                cut[chosen[allowed]] = True
+                rows_allowed = allowed[local]
+                part_of[positions[rows_allowed]] = side[rows_allowed]
+        stays = ~cut[block]
+        final_rows.append(order[stays])
+        final_sizes.append(sizes[~cut])
+        moving = np.flatnonzero(~stays)
+        if not len(moving):
+            break
+        combined = block[moving] * (int(part_of.max()) + 1) + part_of[moving]
+        by_part = np.argsort(combined, kind="stable")
+        order, combined = order[moving][by_part], combined[by_part]
+        edges = np.flatnonzero(np.diff(combined)) + 1
+        sizes = np.diff(np.concatenate(([0], edges, [len(combined)])))
+        small = sizes < 2 * k
+        if small.any():
+            small_rows = np.repeat(small, sizes)
+            final_rows.append(order[small_rows])
+            final_sizes.append(sizes[small])
+            order, sizes = order[~small_rows], sizes[~small]
+    return np.concatenate(final_rows), np.concatenate(final_sizes)
+
+
+def _generalized_columns(problem: Problem, columns: list[_Column], rows: np.ndarray,
+                         sizes: np.ndarray) -> list[list[str]]:
+    """Every column of the output, as a list of cells in row order."""
+    table = problem.table
+    result: list[list[str]] = [None] * len(table.header)  # type: ignore[list-item]
+    starts, _ = _blocks(sizes)
+    for col, column in zip(problem.qi_columns, columns):
+        key = column.key[rows]
+        low, high = np.minimum.reduceat(key, starts), np.maximum.reduceat(key, starts)
+        if column.numeric:
+            cells = np.asarray(column.spellings, dtype=object)[column.key]  # the raw strings
+            wide = low != high
+            spell = column.spellings
+            text = np.asarray([f"[{spell[lo]}-{spell[hi]}]" for lo, hi in
+                               zip(low[wide].tolist(), high[wide].tolist())], dtype=object)
+            cells[rows[np.repeat(wide, sizes)]] = np.repeat(text, sizes[wide])
+        else:
+            cells = np.empty(problem.n, dtype=object)
+            lca, _ = column.lca(low, high)
+            cells[rows] = np.repeat(column.labels[lca], sizes)
+        result[col] = cells.tolist()
+    for col in range(len(table.header)):
+        if result[col] is None:
+            result[col] = [row[col] for row in table.rows]
+    return result
 
 
 def mondrian(raw_dataset_file: str, DGH_folder: str, k: int, output_file: str) -> None:
@@ -121,8 +226,7 @@ def mondrian(raw_dataset_file: str, DGH_folder: str, k: int, output_file: str) -
     k = check_int("k", k, minimum=1)
     check_output_path(output_file, (raw_dataset_file,))
     problem = load_problem_for_k(raw_dataset_file, DGH_folder, k)
-    part = _Partitioner(problem, k)
-    rows_out = [list(r) for r in problem.table.rows]
-    for rows in part.run():
-        _generalize(problem, part, rows_out, np.sort(rows))
-    write_table(output_file, problem.table.header, rows_out, forbidden=(raw_dataset_file,))
+    columns = [_Column(dgh, problem.codes[:, j]) for j, dgh in enumerate(problem.dghs)]
+    rows, sizes = _partition(columns, problem.n, k)
+    out = _generalized_columns(problem, columns, rows, sizes)
+    write_table(output_file, problem.table.header, zip(*out), forbidden=(raw_dataset_file,))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from operator import itemgetter
 
 import numpy as np
 
@@ -53,15 +54,16 @@ class Problem:
                              f"(sensitive) column, found {len(others)}: {names}")
         return others[0]
 
-    def output_rows(self, generalized: np.ndarray) -> list[list[str]]:
+    def output_rows(self, generalized: np.ndarray) -> list[tuple[str, ...]]:
         """Rows of the output table: QI cells replaced by the labels of `generalized`
         (an (n, M) array of node ids); other cells unchanged."""
-        rows = [list(r) for r in self.table.rows]
+        columns: list[list[str] | None] = [None] * len(self.table.header)
         for j, (col, dgh) in enumerate(zip(self.qi_columns, self.dghs)):
-            labels = np.asarray(dgh.labels, dtype=object)[generalized[:, j]]
-            for row, label in zip(rows, labels):
-                row[col] = label
-        return rows
+            columns[col] = np.asarray(dgh.labels, dtype=object)[generalized[:, j]].tolist()
+        for col, cells in enumerate(columns):
+            if cells is None:
+                columns[col] = [row[col] for row in self.table.rows]
+        return list(zip(*columns))
 
     def write(self, output_file: str, generalized: np.ndarray) -> None:
         write_table(output_file, self.table.header, self.output_rows(generalized),
@@ -82,6 +84,12 @@ def load_problem(raw_dataset_file: str, dgh_folder: str) -> Problem:
     codes = np.zeros((len(table.rows), len(qi_columns)), dtype=np.int64)
     for j, (col, dgh) in enumerate(zip(qi_columns, qi_dghs)):
         index = dgh.index
+        try:  # all at once; on a missing label, the loop below names the first bad row
+            codes[:, j] = np.fromiter(map(index.__getitem__, map(itemgetter(col), table.rows)),
+                                      dtype=np.int64, count=len(table.rows))
+            continue
+        except KeyError:
+            pass
         for number, row in enumerate(table.rows, start=1):
             node = index.get(row[col])
             if node is None:

@@ -36,7 +36,10 @@ def parse_table(data: bytes, path: str = "output") -> Table:
     except UnicodeDecodeError as e:
         raise ValueError(f"{where}not UTF-8 text ({e.reason} at byte {e.start})") from None
     try:
-        records = [[c.rstrip("\r") for c in r] for r in csv.reader(io.StringIO(text, newline=""))]
+        reader = csv.reader(io.StringIO(text, newline=""))
+        # a cell can end with a carriage return only when the text has one: else skip rstrip
+        records = [[c.rstrip("\r") for c in r] for r in reader] if "\r" in text \
+            else list(reader)
     except csv.Error as e:
         raise ValueError(f"{where}not a readable CSV file ({e})") from None
     records = [r for r in records if r]
@@ -49,10 +52,11 @@ def parse_table(data: bytes, path: str = "output") -> Table:
             raise ValueError(f"{where}column name {name!r} appears twice in the header" if where
                              else "a column name appears twice in the header")
         seen.add(name)
-    for number, row in enumerate(rows, start=1):
-        if len(row) != len(header):
-            raise ValueError(f"{where}data row {number} has {len(row)} cells, the header has "
-                             f"{len(header)} columns")
+    if set(map(len, rows)) - {len(header)}:  # some row has another length: name the first
+        for number, row in enumerate(rows, start=1):
+            if len(row) != len(header):
+                raise ValueError(f"{where}data row {number} has {len(row)} cells, the header "
+                                 f"has {len(header)} columns")
     return Table(path=path, header=header, rows=rows)
 
 
