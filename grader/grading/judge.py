@@ -96,6 +96,10 @@ def _failure(outcome: CallOutcome, facts: CaseFacts, scrub: Callable[[str], str]
     """The judgement of a call that did not return (None when it returned, or raised the
     exception the contract asks for)."""
     error, status = outcome.error, outcome.status
+    if error.get("grader_error"):  # a report the grader cannot read: never a verdict
+        return Judgement(Status.GRADER_ERROR, f"the grader could not read what the call "
+                                              f"reported ({error['grader_error']}); a TA will "
+                                              f"look at it")
     if status == "timeout":
         limit = facts.cpu_limit
         if error.get("wall"):

@@ -264,7 +264,7 @@ def _grade_one(sub: Submission, ctx: Context, key: str) -> dict | None:
                   "max": ctx.rubric.max_points, "solution": None, "import": None, "timing": {}}
         return {**record, "key": None}  # never cached: a rerun tries again
     record["timing"]["total"] = round(time.monotonic() - start, 4)
-    record["key"] = key
+    record["key"] = None if record["status"] == "grader-error" else key  # retried on a rerun
     return record
 
 

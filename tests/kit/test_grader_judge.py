@@ -69,6 +69,8 @@ CASES = [
      "killed by SIGSEGV"),
     (CallOutcome("crash", error={"code": "3"}), facts(), None, Status.CRASH, 0.0, "os._exit"),
     (CallOutcome("exit", error={"code": "1"}), facts(), None, Status.EXIT, 0.0, "code 1"),
+    (CallOutcome("crash", error={"grader_error": "unknown status 'passed'"}), facts(), None,
+     Status.GRADER_ERROR, 0.0, "could not read what the call reported (unknown status"),
     (returned(None), facts("clustering_anonymizer", TABLE), Produced(missing=True),
      Status.NO_OUTPUT, 0.0, "without writing the output file"),
     (returned(None), facts("clustering_anonymizer", TABLE), Produced(not_regular=True),
