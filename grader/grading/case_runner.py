@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 from ..contract import OUTPUT_FILE, SIGNATURES, call_args, is_cost
-from ..rubric import Case
+from ..rubric import Case, Rubric
 from . import compare, privacy_summary
 from .expected import copy_inputs
 from .judge import CaseFacts, Judgement, Produced, judge
@@ -28,8 +28,7 @@ class CaseRunner:
         self.keyword: set[str] = set()  # functions called by keyword (names in another order)
 
     def rows(self, case: Case) -> int:
-        """Data rows of the case's dataset."""
-        return len(compare.load_case_data(self.ctx.rubric.cases_dir / case.data).raw.rows)
+        return case_rows(self.ctx.rubric, case)
 
     def limit(self, case: Case) -> float:
         return case.cpu_limit(self.rows(case))
@@ -174,3 +173,8 @@ def read_produced(output: Path) -> Produced:
         return Produced(compare.read_output(output))
     except (compare.NotARegularFile, OSError):
         return Produced(not_regular=True)
+
+
+def case_rows(rubric: Rubric, case: Case) -> int:
+    """Data rows of the case's dataset (its CPU-time limit grows with them)."""
+    return len(compare.load_case_data(rubric.cases_dir / case.data).raw.rows)

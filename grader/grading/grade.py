@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..rubric import Rubric
-from .case_runner import CaseRunner
+from .case_runner import CaseRunner, case_rows
 from .expected import Expected
 from .intake import ArchiveProblem, Caps, Submission, unpack
 from .results import SubmissionResult
@@ -90,10 +90,10 @@ def _grade_into(result: SubmissionResult, sub: Submission, ctx: Context, scratch
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(root / rel, target)
     shutil.rmtree(root)  # data files the student sent are never visible to the child
-    keeper = SessionKeeper(ctx, scratch, solution, root, result, max_call=0.0,
+    max_call = max(c.cpu_limit(case_rows(rubric, c)) for c in rubric.cases())
+    keeper = SessionKeeper(ctx, scratch, solution, root, result, max_call=max_call,
                            scrub=_Scrub(scratch))
     runner = CaseRunner(ctx, scratch, result, keeper)
-    keeper.max_call = max(runner.limit(c) for c in rubric.cases())
     try:
         runner.run_all(static.functions)
     finally:

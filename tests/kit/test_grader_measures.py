@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from staff_submission import staff_submission
 
 from grader import rubric
 from grader.errors import UserError
@@ -53,11 +54,7 @@ def test_measures_are_graded_like_costs(tmp_path: Path) -> None:
     assert {p.function for p in r.parts} == {"entropy_l", "t_closeness"}
     subs = tmp_path / "subs"
     for name, source in STUDENTS.items():
-        shutil.copytree(REPO / "reference", subs / name / "staffcopy",
-                        ignore=shutil.ignore_patterns("__pycache__", "experiment*"))
-        shutil.copytree(REPO / "kanon", subs / name / "kanon",  # the core it stands on
-                        ignore=shutil.ignore_patterns("__pycache__"))
-        (subs / name / "skeleton.py").write_text(source, encoding="utf-8")
+        staff_submission(subs / name, source)
     result = run_batch(subs, tmp_path / "out", r, jobs=1, sandbox="none", progress=False)
     records = {rec["student"]: rec for rec in result.records}
     full = records["full"]

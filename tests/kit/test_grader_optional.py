@@ -3,10 +3,11 @@ topdown_anonymizer graded only when a rubric names it, clustering_anonymizer gra
 the LM-only variant when its part says `variant = "lm-only"`, the default rubric untouched."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
+
+from staff_submission import staff_submission
 
 from grader import contract, rubric
 
@@ -60,12 +61,7 @@ OLD = """from staffcopy import clustering_anonymizer  # the 2024 distance, no to
 
 
 def _submit(folder: Path, name: str, source: str) -> None:
-    sub = folder / name
-    shutil.copytree(REPO / "reference", sub / "staffcopy",
-                    ignore=shutil.ignore_patterns("__pycache__", "experiment*"))
-    shutil.copytree(REPO / "kanon", sub / "kanon",  # the core the staff copy imports
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    (sub / "skeleton.py").write_text(source, encoding="utf-8")
+    staff_submission(folder / name, source)
 
 
 def test_rubric_grades_topdown_and_the_lm_only_variant(tmp_path: Path) -> None:

@@ -4,10 +4,11 @@ switches each on; the reference passes every case, a plausible mistake gets part
 "missing", and a topdown_greedy output's intervals are accepted as valid cells."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
+
+from staff_submission import staff_submission
 
 from grader import rubric
 from grader.grading.runner import run_batch
@@ -84,18 +85,13 @@ NONE = "from staffcopy import mondrian  # neither optional function\n"
 
 
 def _submit(folder: Path, name: str, source: str) -> None:
-    sub = folder / name
-    shutil.copytree(REPO / "reference", sub / "staffcopy",
-                    ignore=shutil.ignore_patterns("__pycache__", "experiment*"))
-    shutil.copytree(REPO / "kanon", sub / "kanon",  # the core the staff copy imports
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    sub = staff_submission(folder / name, source)
     init = sub / "staffcopy" / "__init__.py"
     init.write_text(init.read_text(encoding="utf-8") + (
         "import sys as _sys\n"
         "kaca_module = _sys.modules[__name__ + '.kaca']\n"
         "topdown_greedy_module = _sys.modules[__name__ + '.topdown_greedy']\n"),
         encoding="utf-8")
-    (sub / "skeleton.py").write_text(source, encoding="utf-8")
 
 
 def test_rubric_grades_topdown_greedy_and_kaca(tmp_path: Path) -> None:

@@ -4,10 +4,11 @@ and grading with the summary gives exactly the scores it gives without."""
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
+
+from staff_submission import staff_submission
 
 from grader.grading import privacy_summary
 
@@ -184,11 +185,7 @@ def random_anonymizer(raw_dataset_file, DGH_folder, k, s, output_file):
 def _grade(tmp_path: Path, tag: str) -> dict:
     subs = tmp_path / f"subs-{tag}"
     for name, source in (("full", FULL), ("off", OFF)):
-        shutil.copytree(REPO / "reference", subs / name / "staffcopy",
-                        ignore=shutil.ignore_patterns("__pycache__", "experiment*"))
-        shutil.copytree(REPO / "kanon", subs / name / "kanon",  # the core it stands on
-                        ignore=shutil.ignore_patterns("__pycache__"))
-        (subs / name / "skeleton.py").write_text(source, encoding="utf-8")
+        staff_submission(subs / name, source)
     path = tmp_path / "rubric.toml"
     path.write_text(RUBRIC, encoding="utf-8")
     result = run_batch(subs, tmp_path / f"out-{tag}", rubric.load(path), jobs=1,
