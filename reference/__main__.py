@@ -3,7 +3,8 @@
     python -m reference <algorithm> <DGH-folder> <raw.csv> <out.csv> <k> [s | l | max_sup]
 
 algorithm: random (s, default 0), clustering, bottomup (l, default 1), samarati (max_sup,
-default 0), mondrian. Prints the MD and LM costs of the output and the run time. Exit status:
+default 0), mondrian, and the optional parts topdown, datafly, greedy (topdown_greedy), kaca
+(a course's skeleton.py offers the course's own anonymizers under the same names). Prints the MD and LM costs of the output and the run time. Exit status:
 0 done, 1 an error from the algorithm (one line), 2 bad arguments. A warning goes to stderr
 when more than one column of the dataset has no hierarchy file (those columns are not
 quasi-identifiers and are published unchanged; HANDOUT.md, "Files").
@@ -16,8 +17,8 @@ import os
 import sys
 import time
 
-from . import (bottomup_anonymizer, clustering_anonymizer, cost_LM, cost_MD, mondrian,
-               random_anonymizer, samarati)
+from . import (bottomup_anonymizer, clustering_anonymizer, cost_LM, cost_MD, datafly, kaca,
+               mondrian, random_anonymizer, samarati, topdown_anonymizer, topdown_greedy)
 
 # algorithm -> (function, name of the optional 6th argument, its default)
 ALGORITHMS = {
@@ -26,6 +27,10 @@ ALGORITHMS = {
     "bottomup": (bottomup_anonymizer, "l", 1),
     "samarati": (samarati, "max_sup", 0),
     "mondrian": (mondrian, None, None),
+    "topdown": (topdown_anonymizer, None, None),
+    "datafly": (datafly, None, None),
+    "greedy": (topdown_greedy, None, None),
+    "kaca": (kaca, None, None),
 }
 
 
@@ -41,9 +46,10 @@ def parser() -> argparse.ArgumentParser:
         "print the MD and LM costs of the output and the run time.",
         epilog="The sixth argument is s (random: the seed, default 0), l (bottomup: distinct "
                "l-diversity, default 1) or max_sup (samarati: most suppressed rows, default 0); "
-               "clustering and mondrian take none.")
+               "the others take none.")
     p.add_argument("algorithm", choices=list(ALGORITHMS), metavar="algorithm",
-                   help="random, clustering, bottomup, samarati or mondrian")
+                   help="random, clustering, bottomup, samarati, mondrian, topdown, datafly, "
+                        "greedy or kaca")
     p.add_argument("dgh_folder", metavar="DGH-folder", help="folder of <column>.txt hierarchies")
     p.add_argument("raw", metavar="raw.csv", help="the dataset to anonymize")
     p.add_argument("out", metavar="out.csv", help="where to write the anonymized dataset")

@@ -1,8 +1,12 @@
 """`python -m grader bundle --out student.zip`: the zip handed to students.
 
-The file list comes from an explicit allow-list (ALLOW, plus the public tests' own helper
-modules, found by following their imports) and generated files (requirements.txt with the
-rubric's allowed packages, pytest.ini, tests/public/course.json from the rubric). Before
+The course's rubric (--course, default grader/rubric.toml) decides what students get:
+skeleton.py and HANDOUT.md are assembled for it from the section sources
+(grader.publishing.materials), and of the public tests and their data only those of the parts
+it grades are shipped (tests/public/data/index.json names each file's users). The other files
+come from an explicit allow-list (ALLOW, plus the public tests' own helper modules, found by
+following their imports) and generated files (requirements.txt with the rubric's allowed
+packages, pytest.ini, tests/public/course.json from the rubric). Before
 anything is written the list is verified (grader.publishing.leaks): no path under reference/,
 kanon/ or grader/, no Python file importing them, no file equal to (or containing) a hidden
 case's secret files, no file carrying the reference solution's code. The zip is deterministic
@@ -23,6 +27,7 @@ from ..grading.packages import requirements
 from ..imports import absolute_imports
 from ..paths import KIT_ROOT, PUBLIC_TESTS, TEMPLATES
 from ..rubric import load as load_rubric
+from .materials import course_materials, public_users, wanted
 from .leaks import hidden_leak, hidden_secrets, reference_fingerprints, reference_leak
 from .zipfiles import Entry, zip_bytes
 
@@ -30,8 +35,6 @@ DEFAULT_FOLDER = "kanon-hw1"
 
 # (glob relative to the kit root, required?) -- the ONLY source files a bundle may contain.
 ALLOW: tuple[tuple[str, bool], ...] = (
-    ("skeleton.py", True),
-    ("HANDOUT.md", True),
     ("adult-hw1.csv", True),
     ("DGHs/*.txt", True),
     ("tests/public/conftest.py", True),
@@ -90,24 +93,27 @@ def public_helpers(root: Path, seeds: list[Path]) -> list[Path]:
 
 def collect(root: Path, folder: str = DEFAULT_FOLDER, course: Path | None = None
             ) -> list[Entry]:
-    """The bundle's entries, from the allow-list; a required pattern matching nothing is an
-    error (say, HANDOUT.md not written yet). tests/public/course.json and requirements.txt
-    come from `course` (a rubric; default grader/rubric.toml)."""
+    """The bundle's entries for the course `course` (a rubric; default the kit's
+    grader/rubric.toml): its skeleton.py and HANDOUT.md, the allow-listed files, of the
+    public tests only those its parts need. A required pattern matching nothing is an
+    error (say, adult-hw1.csv missing)."""
+    own = root / "grader" / "rubric.toml"
+    if course is None:
+        course = own if own.is_file() else None
+    rubric = load_rubric(course)  # the rubric the grader will use
+    users = public_users(root)
     paths: set[Path] = set()
     for pattern, required in ALLOW:
         matches = [p for p in root.glob(pattern) if p.is_file() and "__pycache__" not in p.parts]
         if required and not matches:
             raise UserError(f"cannot bundle: nothing in {root} matches {pattern!r}")
-        paths.update(matches)
+        paths.update(p for p in matches if wanted(p, root, users, rubric))
     seeds = [p for p in paths if p.suffix == ".py" and p.parent == root / PUBLIC_TESTS]
     paths.update(public_helpers(root, seeds))
     entries = [Entry(p.relative_to(root).as_posix(), p.read_bytes()) for p in paths]
+    entries += [Entry(name, data) for name, data in course_materials(rubric, root).items()]
     for name, template in GENERATED.items():
         entries.append(Entry(name, (TEMPLATES / "student" / template).read_bytes()))
-    own = root / "grader" / "rubric.toml"
-    if course is None:
-        course = own if own.is_file() else None
-    rubric = load_rubric(course)  # the rubric the grader will use
     entries = [e for e in entries if e.name not in (COURSE_FILE.as_posix(), "requirements.txt")]
     entries.append(Entry(COURSE_FILE.as_posix(), course_json(rubric).encode("utf-8")))
     template = (TEMPLATES / "student" / "requirements.txt").read_text(encoding="utf-8")

@@ -48,6 +48,38 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "timeout(seconds): time limit (pytest-timeout)")
 
 
+MARKER_FUNCTIONS = {marker: function for function, marker in SHORT.items()}
+LEFT_OUT: list[str] = []
+"""Node ids of the public tests left out: parts (or rule variants) the course does not grade."""
+
+
+def _subject(item: pytest.Item) -> tuple[str | None, str | None, bool]:
+    """(the function a test checks, the rule variant of its run, whether any variant does)."""
+    function = next((MARKER_FUNCTIONS[m.name] for m in item.iter_markers()
+                     if m.name in MARKER_FUNCTIONS), None)
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    run = params.get("run")
+    if isinstance(run, Run):
+        return function, run.variant, False
+    return function, None, True
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Leave out the tests of parts your course does not grade (tests/public/course.json) and
+    of rule variants other than your course's: they are not part of your homework."""
+    kept = []
+    for item in items:
+        function, variant, any_variant = _subject(item)
+        if function is None or (graded(function) and (
+                any_variant or variant == course_rules.variant(function))):
+            kept.append(item)
+        else:
+            LEFT_OUT.append(item.nodeid)
+    if len(kept) != len(items):
+        config.hook.pytest_deselected(items=[i for i in items if i not in kept])
+        items[:] = kept
+
+
 def solution_path(config: pytest.Config) -> Path:
     """--solution, else $KANON_SOLUTION, else <bundle>/skeleton.py; relative to where pytest
     was started."""
@@ -402,6 +434,9 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
         return
     _report_times(terminalreporter)
     terminalreporter.write_sep("-", "public self-check")
+    if LEFT_OUT:
+        terminalreporter.write_line(f"({len(LEFT_OUT)} public tests of parts or rule variants "
+                                    f"your course does not grade were left out)")
     terminalreporter.write_line(f"{passed} public tests passed, {failed} failed "
                                 f"\N{EM DASH} the grader also runs hidden cases")
 

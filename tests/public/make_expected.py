@@ -7,7 +7,8 @@ Each Run of public_cases.py runs the reference in a fresh folder holding the cas
 `adult-hw1.csv` and `DGHs` (as the tests and the grader do); its output is stored as
 data/expected/<function>-<case>-k<k>[...].csv (gzip-compressed, with a fixed header, for the
 adult case). costs.json holds cost_MD and cost_LM of every CostCase, measures.json entropy_l
-and t_closeness of every MeasureCase (optional parts).
+and t_closeness of every MeasureCase (optional parts). data/index.json says which course
+features need each file (public_cases.data_users): a course's bundle ships only its own.
 """
 from __future__ import annotations
 
@@ -27,8 +28,15 @@ sys.path.insert(0, str(HERE.parents[1]))
 
 import kanon_check  # noqa: E402
 import reference  # noqa: E402
-from public_cases import (COSTS, EXPECTED, MEASURES, RUNS, SHORT, CostCase,  # noqa: E402
-                          MeasureCase, Run, case_files)
+from public_cases import (COSTS, DATA, EXPECTED, MEASURES, RUNS, SHORT,  # noqa: E402
+                          CostCase, MeasureCase, Run, case_files, data_users)
+
+INDEX = DATA / "index.json"
+
+
+def index_text() -> str:
+    """data/index.json: every public file -> the course features that need it."""
+    return json.dumps(data_users(), indent=1, sort_keys=True) + "\n"
 
 
 def _in_case_folder(case: str, action) -> object:
@@ -127,6 +135,8 @@ def stale() -> list[str]:
             problems.append(f"{path.name}: differs from the reference's output")
     extra = sorted(p.name for p in EXPECTED.iterdir() if p not in fresh)
     problems += [f"{name}: not produced by any public case" for name in extra]
+    if not INDEX.is_file() or INDEX.read_text(encoding="utf-8") != index_text():
+        problems.append(f"{INDEX.name}: stale")
     return problems
 
 
@@ -147,7 +157,8 @@ def main(argv: list[str] | None = None) -> int:
             old.unlink()
     for path, data in fresh.items():
         path.write_bytes(stored_form(path, data))
-    print(f"wrote {len(fresh)} files to {EXPECTED}")
+    INDEX.write_text(index_text(), encoding="utf-8")
+    print(f"wrote {len(fresh)} files to {EXPECTED} and {INDEX.name}")
     return 0
 
 

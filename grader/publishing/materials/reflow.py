@@ -1,0 +1,55 @@
+"""Re-wrap the lines of rendered Markdown that a field made too long (plain paragraphs and
+list items only; code blocks, tables and headings are left as they are)."""
+from __future__ import annotations
+
+import re
+import textwrap
+
+WIDTH = 95
+LIMIT = 99  # a paragraph is re-wrapped only when one of its lines is longer than this
+_ITEM = re.compile(r"^(\s*)([-*] |\d+\. )")
+_RISKY = re.compile(r"^(\s*)([-*+>#|] |\d+\. |```)")
+
+
+def _wrap(lines: list[str]) -> list[str]:
+    first = lines[0]
+    item = _ITEM.match(first)
+    indent = item.group(1) if item else re.match(r"^\s*", first).group(0)
+    lead = item.group(0) if item else indent
+    rest = " " * len(lead) if item else indent
+    words = " ".join(line.strip() for line in lines)
+    words = words[len(lead.strip()):].strip() if item else words
+    wrapped = textwrap.wrap(words, WIDTH, initial_indent=lead, subsequent_indent=rest,
+                            break_on_hyphens=False, break_long_words=False)
+    if any(_RISKY.match(line.strip()) for line in wrapped[1:]):
+        return lines  # a wrapped line would start a list, a quote or a heading: keep as is
+    return wrapped
+
+
+def reflow(text: str) -> str:
+    """`text` with every over-long paragraph or list item re-wrapped to WIDTH columns."""
+    out: list[str] = []
+    block: list[str] = []
+    fenced = False
+
+    def flush() -> None:
+        if block:
+            out.extend(_wrap(block) if any(len(x) > LIMIT for x in block) else block)
+            block.clear()
+
+    for line in text.split("\n"):
+        plain = line.strip()
+        if plain.startswith("```"):
+            flush()
+            fenced = not fenced
+            out.append(line)
+        elif fenced or not plain or plain.startswith(("|", "#")):
+            flush()
+            out.append(line)
+        elif _ITEM.match(line):
+            flush()
+            block.append(line)
+        else:
+            block.append(line)
+    flush()
+    return "\n".join(out)

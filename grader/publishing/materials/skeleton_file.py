@@ -1,0 +1,75 @@
+"""skeleton.py of a course, assembled from the sources in `skeleton/` by its rubric: the
+helpers (head), one stub per graded function in rubric order (a variant's rules in its
+docstring), and the command line of the course's anonymizers."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from .course import CLI_NAMES, SIXTH, CourseView
+from .handout import fields
+from .template import render
+
+SOURCES = Path(__file__).resolve().parent / "skeleton"
+EXTRA_MEANING = {"random_anonymizer": "the seed", "bottomup_anonymizer": "distinct l-diversity",
+                 "samarati": "most suppressed rows"}
+
+
+def _or_list(names: list[str]) -> str:
+    if len(names) < 2:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} or {names[-1]}"
+
+
+def _python_string(text: str, indent: int) -> str:
+    """`text` as adjacent Python string literals wrapped to 99 columns at `indent`."""
+    parts = textwrap.wrap(text, 99 - indent - 3, drop_whitespace=False,
+                          break_on_hyphens=False)
+    return ("\n" + " " * indent).join(repr(p).replace("'", '"') for p in parts)
+
+
+def cli_fields(course: CourseView) -> dict[str, str]:
+    """The command line's fields: choices, help texts and the ALGORITHMS table."""
+    anonymizers = [f.name for f in course.anonymizers]
+    cli = [CLI_NAMES[n] for n in anonymizers]
+    with_extra = [n for n in anonymizers if n in SIXTH]
+    without = [CLI_NAMES[n] for n in anonymizers if n not in SIXTH]
+    epilog = ("The sixth argument is " + _or_list(
+        [f"{SIXTH[n][0]} ({CLI_NAMES[n]}: {EXTRA_MEANING[n]}, default {SIXTH[n][1]})"
+         for n in with_extra]) + "; " if with_extra else "")
+    if without:
+        epilog += (f"{_or_list(without).replace(' or ', ' and ')} "
+                   f"take{'s' if len(without) == 1 else ''} none.")
+    else:
+        epilog = epilog.rstrip("; ") + "."
+    entries = [f'"{CLI_NAMES[n]}": ("{n}", {SIXTH[n][1] if n in SIXTH else None})'
+               for n in anonymizers]
+    lines = ["ALGORITHMS = {"]
+    for i, entry in enumerate(entries):
+        piece = entry + ("}" if i == len(entries) - 1 else ",")
+        if len(lines[-1]) + len(piece) + 1 > 99 and lines[-1].strip() != "ALGORITHMS = {":
+            lines.append(" " * 14)
+        sep = "" if lines[-1].endswith(("{", " " * 14)) else " "
+        lines[-1] += sep + piece
+    table = "\n".join(lines)
+    return {"cli_epilog": _python_string(epilog, 15),
+            "cli_algorithms_plain": _or_list(cli),
+            "cli_extra_metavar": " | ".join(SIXTH[n][0] for n in with_extra) or "none",
+            "cli_extra_help": "; ".join(f"{CLI_NAMES[n]}: {SIXTH[n][0]}" for n in with_extra)
+                              or "no graded anonymizer takes one",
+            "cli_algorithms_dict": table}
+
+
+def render_skeleton(course: CourseView, sources: Path = SOURCES) -> str:
+    """The whole skeleton.py of `course`."""
+    values = {**fields(course), **cli_fields(course)}
+    features = course.features
+    parts = [render((sources / "head.py.txt").read_text(encoding="utf-8"), features, values,
+                    "skeleton/head.py.txt").rstrip("\n")]
+    for name in course.names:
+        path = sources / f"{name}.py.txt"
+        parts.append(render(path.read_text(encoding="utf-8"), features, values,
+                            f"skeleton/{path.name}").rstrip("\n"))
+    parts.append(render((sources / "cli.py.txt").read_text(encoding="utf-8"), features, values,
+                        "skeleton/cli.py.txt").rstrip("\n"))
+    return "\n\n\n".join(parts) + "\n"
