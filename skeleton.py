@@ -1,16 +1,16 @@
 """k-anonymity homework: your solution goes in this file.
 
-Read HANDOUT.md first: it gives the exact rules, tie-breaks and worked examples of the seven
-graded functions below. Fill in every function that raises NotImplementedError (and the middle
-of random_anonymizer). You may add helper functions and change the helpers given here, but keep
-the seven signatures exactly as they are. Only the Python standard library and numpy are
-available to the grader.
+Read HANDOUT.md first: it gives the exact rules, tie-breaks and worked examples of the
+seven functions graded below. Fill in every function that raises NotImplementedError
+(and the middle of random_anonymizer). You may add helper functions and change the
+helpers given here, but keep the graded functions' signatures exactly as they are. The
+grader has only numpy and the standard library.
 
 Run one algorithm from the command line:
 
     python skeleton.py <algorithm> <DGH-folder> <raw.csv> <out.csv> <k> [s | l | max_sup]
 
-where <algorithm> is one of random, clustering, bottomup, samarati, mondrian. Check yourself
+where <algorithm> is one of random, clustering, bottomup, samarati or mondrian. Check yourself
 with `pytest` (see HANDOUT.md, "Checking your work").
 
 Importing this file must have no side effects: keep experiments under
@@ -285,92 +285,6 @@ def mondrian(raw_dataset_file: str, DGH_folder: str, k: int, output_file: str):
     the LCA. n < k is a ValueError.
     """
     raise NotImplementedError("mondrian")
-
-
-##############################################################################
-# Optional parts (HANDOUT.md, "Optional parts"): graded only when your       #
-# course's rubric includes them; otherwise leave them as they are.           #
-##############################################################################
-
-
-def topdown_anonymizer(raw_dataset_file: str, DGH_folder: str, k: int, output_file: str):
-    """Top-down specialization (optional part), written to output_file.
-
-    One node of every record starts with each QI at its DGH root. Specializing QI j of a node
-    replaces its value v by v's children, splitting the records by the child whose subtree
-    holds their raw value; allowed when every raw value lies strictly below v and every
-    non-empty child group has at least k records. Each node takes the allowed specialization
-    with the fewest non-empty children, then the smallest L1 distance between the groups' size
-    shares and uniform (1e-9 tie rule), then the leftmost QI; it stops when none is allowed.
-    Each record is written with its final node's values. n < k is a ValueError.
-    """
-    raise NotImplementedError("topdown_anonymizer")
-
-
-def datafly(raw_dataset_file: str, DGH_folder: str, k: int, output_file: str):
-    """Sweeney's Datafly, full-domain (optional part), written to output_file.
-
-    Every QI starts at level 0. While some EC has fewer than k rows: among the QIs whose values
-    are not all at the DGH root, the one with the most distinct generalized values (ties: the
-    leftmost) climbs one level (every raw value v of it becomes up(v, level)). No suppression.
-    k < 1 or n < k is a ValueError.
-    """
-    raise NotImplementedError("datafly")
-
-
-def entropy_l(raw_dataset_file: str, anonymized_dataset_file: str,
-              DGH_folder: str) -> float:
-    """The largest real l for which an anonymized dataset is entropy l-diverse (optional part).
-
-    For each EC E, H(E) = -sum over its sensitive values v of p(E, v) * ln p(E, v), with
-    p(E, v) the share of E's rows whose sensitive value (the single non-QI column) is v.
-    Returns exp(min over the ECs of H(E)). The files are checked as for cost_MD (ValueError
-    naming the row and the column); no or several non-QI columns is a ValueError.
-    """
-    raise NotImplementedError("entropy_l")
-
-
-def t_closeness(raw_dataset_file: str, anonymized_dataset_file: str, DGH_folder: str,
-                distance: str) -> float:
-    """The smallest t for which an anonymized dataset is t-close (optional part).
-
-    The largest Earth Mover's Distance between an EC's distribution P of sensitive values and
-    the whole table's Q; with r_i = p_i - q_i over the table's m distinct sensitive values:
-    distance "equal": (1/2) * sum |r_i|; "ordered" (every sensitive value a number, by the
-    numeric rule of "Generalized cells"; values in increasing numeric order):
-    (1/(m-1)) * sum_i |r_1 + ... + r_i| (0 when m = 1). Any other distance, or "ordered" on
-    values that are not all numbers, is a ValueError; files are checked as for cost_MD.
-    """
-    raise NotImplementedError("t_closeness")
-
-
-def topdown_greedy(raw_dataset_file: str, DGH_folder: str, k: int, output_file: str):
-    """Top-Down Greedy with NCP (optional part; Xu et al., KDD 2006), written to output_file.
-
-    Numeric QIs become intervals [lo-hi] (the raw value when lo = hi, as in mondrian),
-    categorical QIs DGH nodes. NCP of a cell: leaf 0, node leaves(v)/|A|, interval
-    (hi - lo)/(U - L); of a record: the sum. dist(a, b) = NCP of their joint generalization.
-    A partition of 2k or more records: u = its lowest-index record; three rounds of v = the
-    record farthest from u (ties: lowest index), u = v between rounds; every other record
-    joins u's group when dist(u, r) <= dist(v, r), else v's; a group of fewer than k records
-    takes the records of the other group nearest to its generalization (ties: lowest index)
-    unless merging both is cheaper. Recurse on both groups. n < k is a ValueError.
-    """
-    raise NotImplementedError("topdown_greedy")
-
-
-def kaca(raw_dataset_file: str, DGH_folder: str, k: int, output_file: str):
-    """KACA with the weighted hierarchical distance (optional part), written to output_file.
-
-    Classes start as the groups of identical raw QI tuples. While a class has fewer than k
-    records: the one whose first record has the lowest row index merges with the class at the
-    smallest distance (ties: the lowest first record), both becoming the per-QI LCA of their
-    tuples. dist = the sum over every record of both classes of the distortion from its
-    class's current tuple to the joint tuple; distortion = sum over QIs of WHD(level of the
-    old value, level of the new one), levels from the root (root = 1), weights 1/(j-1).
-    All QIs are DGH nodes (no intervals). k < 1 or n < k is a ValueError.
-    """
-    raise NotImplementedError("kaca")
 
 
 ##############################################################################

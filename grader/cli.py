@@ -139,7 +139,9 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     s.set_defaults(func=_similarity)
 
     from .publishing import bundle, gradescope
+    from .publishing.materials import command as materials
     bundle.add_parser(commands)
+    materials.add_parser(commands)
     gradescope.add_parser(commands)
     return parser
 

@@ -54,6 +54,10 @@ def cli_fields(course: CourseView) -> dict[str, str]:
     table = "\n".join(lines)
     return {"cli_epilog": _python_string(epilog, 15),
             "cli_algorithms_plain": _or_list(cli),
+            "cli_algorithms_help": _python_string(_or_list(cli), 24),
+            "cli_algorithms_doc": textwrap.fill(
+                f"where <algorithm> is one of {_or_list(cli)}. Check yourself with `pytest` "
+                f"(see HANDOUT.md, \"Checking your work\").", 96, break_on_hyphens=False),
             "cli_extra_metavar": " | ".join(SIXTH[n][0] for n in with_extra) or "none",
             "cli_extra_help": "; ".join(f"{CLI_NAMES[n]}: {SIXTH[n][0]}" for n in with_extra)
                               or "no graded anonymizer takes one",
