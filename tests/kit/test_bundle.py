@@ -47,42 +47,78 @@ def kit_copy(repo: Path, dest: Path) -> Path:
     dest.mkdir(parents=True)
     for name in ("skeleton.py", "adult-hw1.csv"):
         shutil.copy2(repo / name, dest / name)
-    (dest / "HANDOUT.md").write_text("# Homework\n", encoding="utf-8")
     shutil.copytree(repo / "DGHs", dest / "DGHs")
     shutil.copytree(repo / "reference", dest / "reference",
                     ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(repo / "tests" / "public", dest / "tests" / "public",
                     ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
+    for sources in ("handout", "skeleton"):  # the section sources skeleton.py and HANDOUT.md
+        shutil.copytree(repo / MATERIALS / sources, dest / MATERIALS / sources)  # come from
     return dest
 
 
+MATERIALS = Path("grader") / "publishing" / "materials"
+HEAD = MATERIALS / "skeleton" / "head.py.txt"  # the first section source of skeleton.py
+
+
 # ------------------------------------------------------------------------------ contents
+
+
+DEFAULT_TESTS = ("api", "costs", "random", "clustering", "bottomup", "samarati", "mondrian")
+OTHER_PARTS = ("topdown", "datafly", "greedy", "kaca", "entropy_l", "t_closeness",
+               "clustering-lm-only")  # optional parts and variants: not the default course's
+MEASURE_CASES = ("disease", "disease-codes")  # used by the privacy measures' tests only
 
 
 def test_bundle_holds_exactly_the_allow_listed_files(repo: Path, student_zip: Path) -> None:
     inside = {n.removeprefix(f"{FOLDER}/") for n in names(student_zip)}
     assert all(n.startswith(f"{FOLDER}/") for n in names(student_zip))
     expected = {"skeleton.py", "HANDOUT.md", "adult-hw1.csv", "requirements.txt", "pytest.ini",
-                "conftest.py"}
+                "conftest.py", "tests/public/data/index.json"}
     expected |= {f"DGHs/{p.name}" for p in (repo / "DGHs").glob("*.txt")}
-    expected |= {p.relative_to(repo).as_posix()
-                 for p in (repo / "tests" / "public" / "data").rglob("*") if p.is_file()}
-    expected |= {f"tests/public/{p.name}" for p in (repo / "tests" / "public").glob("test_*.py")}
+    public = repo / "tests" / "public" / "data"
+    expected |= {p.relative_to(repo).as_posix() for p in (public / "expected").iterdir()
+                 if not p.name.startswith(OTHER_PARTS) and p.name != "measures.json"}
+    expected |= {p.relative_to(repo).as_posix() for p in (public / "cases").rglob("*")
+                 if p.is_file() and p.relative_to(public / "cases").parts[0] not in
+                 MEASURE_CASES}
+    expected |= {f"tests/public/test_public_{name}.py" for name in DEFAULT_TESTS}
     expected |= {"tests/public/conftest.py", "tests/public/course.json"}
-    assert expected <= inside
+    assert expected <= inside, expected - inside
     extra = inside - expected
     # The only other files are the public tests' helper modules, all at tests/public/*.py.
     assert all(n.startswith("tests/public/") and n.endswith(".py") and n.count("/") == 2
-               for n in extra), extra
+               and not n.startswith("tests/public/test_") for n in extra), extra
     assert not any(n.split("/")[0] in ("reference", "grader") for n in inside)
     assert not any("__pycache__" in n or n.endswith(".pyc") for n in inside)
 
 
-def test_bundle_files_are_byte_copies_and_requirements_are_minimal(repo: Path,
-                                                                   student_zip: Path) -> None:
+def test_public_data_index_is_fresh(repo: Path) -> None:
+    """tests/public/data/index.json (which course features need each public file) is what
+    public_cases.data_users() computes today: rerun tests/public/make_expected.py if not."""
+    sys.path.insert(0, str(repo / "tests" / "public"))
+    try:
+        import make_expected
+        stored = (repo / "tests" / "public" / "data" / "index.json").read_text(encoding="utf-8")
+        assert stored == make_expected.index_text(), "index.json is stale"
+        users = json.loads(stored)
+    finally:
+        sys.path.remove(str(repo / "tests" / "public"))
+    assert users["test_public_api.py"] == ["*"]
+    assert users["data/expected/mondrian-adult-k8.csv.gz"] == ["cost_LM", "cost_MD", "mondrian"]
+    assert users["test_public_clustering.py"] == ["clustering_anonymizer:default",
+                                                  "clustering_anonymizer:lm-only"]
+    assert users["data/cases/disease"] == ["entropy_l", "t_closeness"]
+
+
+def test_kits_handout_and_skeleton_are_the_default_courses_and_requirements_are_minimal(
+        repo: Path, student_zip: Path) -> None:
+    """The top-level HANDOUT.md and skeleton.py are what `bundle` writes for
+    grader/rubric.toml (refresh them with `python -m grader materials --out .`)."""
     with zipfile.ZipFile(student_zip) as archive:
-        assert archive.read(f"{FOLDER}/skeleton.py") == (repo / "skeleton.py").read_bytes()
-        assert archive.read(f"{FOLDER}/HANDOUT.md") == (repo / "HANDOUT.md").read_bytes()
+        for name in ("skeleton.py", "HANDOUT.md"):
+            assert archive.read(f"{FOLDER}/{name}") == (repo / name).read_bytes(), \
+                f"{name} is not the default course's: run python -m grader materials --out ."
         requirements = archive.read(f"{FOLDER}/requirements.txt").decode()
         ini = archive.read(f"{FOLDER}/pytest.ini").decode()
     wanted = [line.split(">=")[0].strip() for line in requirements.splitlines()
@@ -180,7 +216,7 @@ def test_no_unpacked_file_reveals_the_reference_or_a_hidden_case(repo: Path, stu
 def test_refuses_a_skeleton_holding_the_reference(repo: Path, tmp_path: Path) -> None:
     root = kit_copy(repo, tmp_path / "kit")
     pasted = "\n".join(p.read_text() for p in sorted((root / "reference").glob("*.py")))
-    (root / "skeleton.py").write_text(pasted, encoding="utf-8")
+    (root / HEAD).write_text(pasted, encoding="utf-8")
     out = tmp_path / "student.zip"
     done = build_cli(root, out)
     assert done.returncode == 2
@@ -192,7 +228,7 @@ def test_refuses_a_skeleton_holding_the_reference(repo: Path, tmp_path: Path) ->
 def test_refuses_one_pasted_reference_function(repo: Path, tmp_path: Path) -> None:
     root = kit_copy(repo, tmp_path / "kit")
     mondrian = (root / "reference" / "mondrian.py").read_text(encoding="utf-8")
-    with open(root / "skeleton.py", "a", encoding="utf-8") as f:
+    with open(root / HEAD, "a", encoding="utf-8") as f:
         f.write("\n\n" + mondrian)
     with pytest.raises(UserError, match="mondrian.py"):
         bundle.verify(bundle.collect(root), root)
@@ -241,12 +277,13 @@ def test_only_imported_helpers_of_the_public_tests_are_bundled(repo: Path,
     assert "tests/public/conftest.py" in listed and "skeleton.py" in listed
 
 
-def test_missing_handout_is_a_one_line_error(repo: Path, tmp_path: Path) -> None:
+def test_missing_section_source_is_a_one_line_error(repo: Path, tmp_path: Path) -> None:
     root = kit_copy(repo, tmp_path / "kit")
-    (root / "HANDOUT.md").unlink()
+    (root / MATERIALS / "handout" / "ties.md").unlink()
     done = build_cli(root, tmp_path / "student.zip")
     assert done.returncode == 2
-    assert done.stderr.strip() == f"error: cannot bundle: nothing in {root} matches 'HANDOUT.md'"
+    assert done.stderr.strip() == ("error: cannot bundle: a section source is missing: "
+                                   f"{root / MATERIALS / 'handout' / 'ties.md'}")
     assert not (tmp_path / "student.zip").exists()
 
 

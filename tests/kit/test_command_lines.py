@@ -76,6 +76,10 @@ def test_bad_arguments_exit_2_with_the_same_message(solved: Path, tmp_path: Path
         assert run.returncode == 2 and run.stdout == ""
         assert run.stderr.startswith("usage: ") and "Traceback" not in run.stderr
     errors = {name: prog_free(run.stderr.splitlines()[-1]) for name, run in runs.items()}
+    choices = {name: re.findall(r"'(\w+)'", e.partition("(choose from")[2])
+               for name, e in errors.items()}  # the reference also offers the optional parts
+    assert set(choices["skeleton"]) <= set(choices["reference"])
+    errors = {name: e.partition("(choose from")[0] for name, e in errors.items()}
     assert errors["reference"] == errors["skeleton"] and errors["reference"].startswith(
         "PROG: error: ")
     assert list(tmp_path.iterdir()) == []

@@ -101,7 +101,11 @@ def _public(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 def test_a_course_grading_the_measures_runs_their_public_tests(tmp_path: Path) -> None:
-    on_skeleton = _public(tmp_path)
+    from grader.publishing.materials import course_materials
+    skeleton = tmp_path / "skeleton.py"  # the stubs of a course that grades the measures
+    skeleton.write_bytes(course_materials(rubric.load(REPO / "grader" / "rubric-all.toml"),
+                                          REPO)["skeleton.py"])
+    on_skeleton = _public(tmp_path, f"--solution={skeleton}")
     assert "2 public tests passed, 14 failed" in on_skeleton.stdout  # the signatures pass
     assert "skipped" not in on_skeleton.stdout
     on_reference = _public(tmp_path, "--solution=reference")

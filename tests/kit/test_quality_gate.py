@@ -72,35 +72,53 @@ def run_public(tmp: Path, *args: str, cwd: Path = ROOT, tests: Path | None = PUB
     return Report(results, completed.stdout)
 
 
-def test_public_tests_pass_against_the_reference(tmp_path):
-    report = run_public(tmp_path, "--solution", "reference")
-    skipped = report.with_outcome("skipped")  # the LM-only variant: not this course's rules
-    assert skipped and all("lm-only" in t for t in skipped)
-    assert report.with_outcome("passed") == sorted(set(report.results) - set(skipped))
-    assert any("topdown" in t for t in report.with_outcome("passed"))  # the reference has it
-    assert any("datafly" in t for t in report.with_outcome("passed"))
-    assert any("entropy_l" in t for t in report.with_outcome("passed"))
-    assert any("t_closeness" in t for t in report.with_outcome("passed"))
-    assert any("greedy" in t for t in report.with_outcome("passed"))
-    assert any("kaca" in t for t in report.with_outcome("passed"))
-    assert len(report.results) >= 80
-    assert (f"{len(report.results) - len(skipped)} public tests passed, 0 failed \N{EM DASH} "
-            f"the grader also runs hidden cases") in report.stdout
-
-
 def course_file(tmp: Path, rubric_path: str) -> dict[str, str]:
     """The environment that makes the public tests use `rubric_path`'s course.json."""
     from grader.authoring import course_file as course_mod
     from grader import rubric
-    path = tmp / "course.json"
+    path = tmp / f"course-{Path(rubric_path).stem}.json"
     path.write_text(course_mod.course_json(rubric.load(ROOT / rubric_path)), encoding="utf-8")
     return {"KANON_COURSE_FILE": str(path)}
+
+
+def test_public_tests_pass_against_the_reference(tmp_path):
+    """Under the course that grades every part (grader/rubric-all.toml): all pass, none is
+    skipped or left out."""
+    report = run_public(tmp_path, "--solution", "reference",
+                        env=course_file(tmp_path, "grader/rubric-all.toml"))
+    assert report.with_outcome("passed") == sorted(report.results)
+    for marker in ("topdown", "datafly", "entropy_l", "t_closeness", "greedy", "kaca",
+                   "mondrian", "bottomup"):
+        assert any(marker in t for t in report.results), marker
+    assert not any("lm-only" in t for t in report.results)  # not this course's rules
+    assert len(report.results) >= 150
+    assert (f"{len(report.results)} public tests passed, 0 failed \N{EM DASH} "
+            f"the grader also runs hidden cases") in report.stdout
+    assert "left out" not in report.stdout
+
+
+def test_default_course_leaves_out_the_parts_it_does_not_grade(tmp_path):
+    report = run_public(tmp_path, "--solution", "reference")
+    assert report.results and report.with_outcome("passed") == sorted(report.results)
+    assert not any(any(m in t for m in OPTIONAL_MARKS) for t in report.results)
+    assert "public tests of parts or rule variants your course does not grade were left " \
+           "out" in report.stdout
 
 
 def variant_solution(package: Path) -> Path:
     """A solution beside `package` (a copy of the reference) with the variants swapped in."""
     path = package.parent / "solution2025.py"
     path.write_text(VARIANT_SOLUTION, encoding="utf-8")
+    return path
+
+
+def course_skeleton(tmp: Path, rubric_path: str) -> Path:
+    """The untouched skeleton.py of the course graded by `rubric_path`."""
+    from grader.publishing.materials import course_materials
+    from grader import rubric
+    path = tmp / f"skeleton-{Path(rubric_path).stem}" / "skeleton.py"
+    path.parent.mkdir()
+    path.write_bytes(course_materials(rubric.load(ROOT / rubric_path), ROOT)["skeleton.py"])
     return path
 
 
@@ -111,11 +129,13 @@ def test_fall_2025_course_runs_topdown_and_the_lm_only_variant(tmp_path):
     report = run_public(tmp_path, f"--solution={variant_solution(package)}",
                         "-k", "clustering or topdown",
                         env=course_file(tmp_path, "grader/rubric-2025.toml"))
-    passed, skipped = report.with_outcome("passed"), report.with_outcome("skipped")
+    passed = report.with_outcome("passed")
     assert any("lm-only" in t for t in passed) and any("topdown" in t for t in passed)
-    assert skipped and all("clustering" in t and "lm-only" not in t for t in skipped)
-    assert passed == sorted(set(report.results) - set(skipped))
+    assert passed == sorted(report.results)
+    runs = [t for t in report.results if "matches_reference" in t and "clustering" in t]
+    assert runs and all("lm-only" in t for t in runs)  # the default distance's: left out
     on_skeleton = run_public(tmp_path, "-k", "topdown",
+                             f"--solution={course_skeleton(tmp_path, 'grader/rubric-2025.toml')}",
                              env=course_file(tmp_path, "grader/rubric-2025.toml"))
     assert on_skeleton.results and on_skeleton.with_outcome("failed") == sorted(
         t for t in on_skeleton.results if "signature" not in t)  # graded: a stub fails
@@ -124,15 +144,14 @@ def test_fall_2025_course_runs_topdown_and_the_lm_only_variant(tmp_path):
 
 def test_untouched_skeleton_fails_every_graded_test_cleanly(tmp_path):
     report = run_public(tmp_path)  # the default solution: skeleton.py at the root
-    skipped = report.with_outcome("skipped")  # optional parts: not graded by this course
-    assert skipped and all(any(m in t for m in OPTIONAL_MARKS) for t in skipped)
-    graded = [t for t in report.results if not t.startswith(NOT_GRADED) and t not in skipped]
+    assert not report.with_outcome("skipped")  # other parts are left out, not skipped
+    graded = [t for t in report.results if not t.startswith(NOT_GRADED)]
     assert graded and report.with_outcome("failed") == sorted(graded)
     for test in graded:
         message = report.results[test][1]
         assert "\n" not in message and message.endswith(
             "is not implemented yet (it raises NotImplementedError)"), (test, message)
-    assert f"{len(report.results) - len(graded) - len(skipped)} public tests passed, " \
+    assert f"{len(report.results) - len(graded)} public tests passed, " \
         f"{len(graded)} failed" in report.stdout
 
 
@@ -195,7 +214,8 @@ def mutant_reports(tmp_path_factory) -> dict[str, Report]:
             return run_public(folder, f"--solution={variant_solution(package)}",
                               tests=PUBLIC / mutant.caught_by,
                               env=course_file(folder, mutant.course))
-        return run_public(folder, f"--solution={package}", tests=PUBLIC / mutant.caught_by)
+        return run_public(folder, f"--solution={package}", tests=PUBLIC / mutant.caught_by,
+                          env=course_file(folder, "grader/rubric-all.toml"))  # every part
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         return dict(zip((m.name for m in MUTANTS), pool.map(run, MUTANTS)))

@@ -36,6 +36,17 @@ def skeleton():
     return load(SKELETON, "skeleton_under_test")
 
 
+@pytest.fixture(scope="module")
+def every_part(tmp_path_factory):
+    """The skeleton.py of the course that grades every part (grader/rubric-all.toml)."""
+    from grader.publishing.materials import course_materials
+    from grader.rubric import load as load_rubric
+    path = tmp_path_factory.mktemp("all") / "skeleton.py"
+    path.write_bytes(course_materials(load_rubric(ROOT / "grader" / "rubric-all.toml"),
+                                      ROOT)["skeleton.py"])
+    return load(path, "skeleton_every_part")
+
+
 def write_csv(path: Path, rows: list[list[str]]) -> None:
     with open(path, "w", encoding="utf-8", newline="") as f:
         csv.writer(f, lineterminator="\n").writerows(rows)
@@ -89,8 +100,8 @@ def test_untouched_random_anonymizer_says_not_implemented(skeleton, tmp_path):
 
 
 @pytest.mark.parametrize("name", [n for n in GRADED if n != "random_anonymizer"])
-def test_every_graded_function_starts_unimplemented(skeleton, name, tmp_path):
-    fn = getattr(skeleton, name)
+def test_every_graded_function_starts_unimplemented(every_part, name, tmp_path):
+    fn = getattr(every_part, name)
     args = ["a.csv", "b.csv", "DGHs"] if name.startswith("cost") or name == "entropy_l" else \
         ["a.csv", "b.csv", "DGHs", "equal"] if name == "t_closeness" else \
         ["a.csv", "DGHs", *[1] * (len(inspect.signature(fn).parameters) - 3), "out.csv"]
@@ -102,8 +113,8 @@ def test_every_graded_function_starts_unimplemented(skeleton, name, tmp_path):
 
 
 @pytest.mark.parametrize("name", GRADED)
-def test_signature_matches_the_reference(skeleton, name):
-    mine = inspect.signature(getattr(skeleton, name), eval_str=True)
+def test_signature_matches_the_reference(every_part, name):
+    mine = inspect.signature(getattr(every_part, name), eval_str=True)
     ref = inspect.signature(getattr(reference, name), eval_str=True)
     assert list(mine.parameters.values()) == list(ref.parameters.values())
     if name.startswith("cost") or name in ("entropy_l", "t_closeness"):
