@@ -18,7 +18,7 @@ SIGNATURES: dict[str, tuple[str, ...]] = {
     "bottomup_anonymizer": ("raw_dataset_file", "DGH_folder", "k", "l", "output_file"),
     "samarati": ("raw_dataset_file", "DGH_folder", "k", "max_sup", "output_file"),
     "mondrian": ("raw_dataset_file", "DGH_folder", "k", "output_file"),
-    # optional parts (HANDOUT.md, "Optional parts"): graded only by a rubric that names them
+    # optional parts (the handout of a course that grades them): graded only by a rubric that names them
     "topdown_anonymizer": ("raw_dataset_file", "DGH_folder", "k", "output_file"),
     "datafly": ("raw_dataset_file", "DGH_folder", "k", "output_file"),
     "entropy_l": ("raw_dataset_file", "anonymized_dataset_file", "DGH_folder"),

@@ -132,7 +132,7 @@ MUTANTS: list[Mutant] = [
            'f"[{spell[lo]}-{spell[hi]}]"',
            'f"[{column.values[lo]}-{column.values[hi]}]"',
            "test_public_mondrian.py::test_mondrian_matches_reference[world-k2]"),
-    # optional parts (HANDOUT.md, "Optional parts")
+    # optional parts (the handout of a course that grades them)
     Mutant("topdown: no L1 tie-break (the leftmost QI among the fewest children)", "topdown",
            "topdown.py",
            "    best = next(c for c in candidates if c[1] <= smallest + EPS)  # ties: leftmost QI",

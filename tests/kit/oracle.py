@@ -618,7 +618,7 @@ def dist_lm_only(p: Problem, a: int, b: int) -> Fraction:
 
 
 def clustering_anonymizer_lm_only(raw_file: str, dgh_folder: str, k: int):
-    """clustering_anonymizer with dist = LM_dist (HANDOUT.md, "Variant: LM-only distance")."""
+    """clustering_anonymizer with dist = LM_dist (HANDOUT.md, "clustering_anonymizer", LM-only distance)."""
     global dist
     saved = dist
     dist = dist_lm_only

@@ -1,4 +1,4 @@
-"""Optional parts in the grader (HANDOUT.md, "Optional parts"; grader/rubric-2025.toml):
+"""Optional parts in the grader (the handout of a course that grades them; grader/rubric-2025.toml):
 topdown_anonymizer graded only when a rubric names it, clustering_anonymizer graded against
 the LM-only variant when its part says `variant = "lm-only"`, the default rubric untouched."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""topdown_greedy and kaca graded end to end (HANDOUT.md, "Optional parts"): a rubric part
+"""topdown_greedy and kaca graded end to end (the handout of a course that grades them): a rubric part
 switches each on; the reference passes every case, a plausible mistake gets partial credit
 (valid and k-anonymous, but not the reference output), a submission without the function is
 "missing", and a topdown_greedy output's intervals are accepted as valid cells."""

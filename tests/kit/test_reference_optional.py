@@ -1,4 +1,4 @@
-"""The optional parts (HANDOUT.md, "Optional parts") against the naive oracle.
+"""The optional parts (the handout of a course that grades them) against the naive oracle.
 
 topdown_anonymizer, the LM-only clustering variant and datafly run on the cross-check's random small
 datasets and hierarchies (unbalanced trees, internal raw values, ties) and must agree with
@@ -115,7 +115,7 @@ def test_topdown_handout_example_k3(tmp_path):
 
 
 def test_lm_only_handout_example():
-    """HANDOUT.md, "Variant: LM-only distance": the distances and ECs it quotes."""
+    """HANDOUT.md, "clustering_anonymizer", LM-only distance: the distances and ECs it quotes."""
     from fractions import Fraction as F
 
     from reference.clustering import Distances, cluster

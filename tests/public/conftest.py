@@ -236,7 +236,7 @@ def graded(function: str) -> bool:
 
 def skip_ungraded(function: str, why: str) -> None:
     pytest.skip(f"{function} is not graded in your course (tests/public/course.json) and {why}: "
-                f"its public tests are skipped (HANDOUT.md, \"Optional parts\")")
+                f"its public tests are skipped (HANDOUT.md)")
 
 
 class Runner:

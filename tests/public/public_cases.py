@@ -29,7 +29,7 @@ SHORT = {"cost_MD": "cost_MD", "cost_LM": "cost_LM", "random_anonymizer": "rando
 """Graded function -> the marker (and -k name) of its tests."""
 
 OPTIONAL = ("topdown_anonymizer", "datafly", "entropy_l", "t_closeness", "topdown_greedy", "kaca")
-"""Optional parts (HANDOUT.md, "Optional parts"): their tests run when your course's rubric
+"""Optional parts (the handout of a course that grades them): their tests run when your course's rubric
 grades them (tests/public/course.json) or when your file implements them; otherwise they are
 skipped."""
 
@@ -58,7 +58,7 @@ class Run:
     k: int
     extra: int | None = None
     note: str = ""
-    variant: str | None = None  # a rule variant (HANDOUT.md, "Optional parts"), e.g. "lm-only"
+    variant: str | None = None  # a rule variant (the handout of a course that grades them), e.g. "lm-only"
 
     @property
     def id(self) -> str:
