@@ -30,6 +30,9 @@ TITLES = {"background": "Background", "files": "Files", "costs": "Costs", "ties"
           "beyond": "Beyond k-anonymity: privacy models and the checker"}
 WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
          8: "eight", 9: "nine", 10: "ten", 11: "eleven", 12: "twelve", 13: "thirteen"}
+DEFINITIONS = {"cost_MD": "The distortion metric (MD)", "cost_LM": "The loss metric (LM)"}
+"""The cost functions' sections, shown as definitions (no signature, no points) in a course
+that does not grade them: the algorithms and the report use MD and LM."""
 INTERVAL_WRITERS = ("mondrian", "topdown_greedy")
 """The anonymizers whose numeric cells may be intervals [lo-hi]."""
 VARIANT_TITLES = {"lm-only": "LM-only distance"}
@@ -45,6 +48,8 @@ def heading(course: CourseView, name: str) -> str:
     for f in course.functions:
         if f.name == name:
             return f"{name} ({_points(f.points)})"
+    if name in DEFINITIONS:
+        return DEFINITIONS[name]
     part = next(p for p in course.staff_parts if p.name == name)
     return f"{_staff_title(part.name)} ({_points(part.points)}, graded by course staff)"
 
@@ -69,8 +74,8 @@ def order(course: CourseView) -> list[tuple[str, str | None]]:
     out: list[tuple[str, str | None]] = [(s, None) for s in FRONT]
     names = course.names
     costs = [n for n in names if GROUPS.get(n) == "costs"]
-    if costs:
-        out += [("costs", None)] + [(n, n) for n in costs]
+    out += [("costs", None)] + [(n, n) for n in costs]  # the definitions, graded or not
+    out += [(n, n) for n in DEFINITIONS if n not in costs]
     out.append(("ties", None))
     measures_done = False
     for name in names:
@@ -237,9 +242,9 @@ def render_handout(course: CourseView, sources: Path = SOURCES) -> str:
             lines = [f"{level} {heading(course, subject)}", ""]
             if subject in course.names:
                 local["meta"] = _meta(course, subject)
-            else:
+            elif subject not in DEFINITIONS:
                 local.update(_part_fields(course, subject))
             text = "\n".join(lines) + "\n" + text
         chunk = render(text, features, local, f"{path.parent.name}/{path.name}").strip("\n")
         chunks.append(chunk)
-    return reflow("\n\n".join(chunks)) + "\n"
+    return re.sub(r"\n{3,}", "\n\n", reflow("\n\n".join(chunks))) + "\n"

@@ -3,6 +3,7 @@ helpers (head), one stub per graded function in rubric order (a variant's rules 
 docstring), and the command line of the course's anonymizers."""
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 
@@ -76,4 +77,4 @@ def render_skeleton(course: CourseView, sources: Path = SOURCES) -> str:
                             f"skeleton/{path.name}").rstrip("\n"))
     parts.append(render((sources / "cli.py.txt").read_text(encoding="utf-8"), features, values,
                         "skeleton/cli.py.txt").rstrip("\n"))
-    return "\n\n\n".join(parts) + "\n"
+    return re.sub(r"\n{4,}", "\n\n\n", "\n\n\n".join(parts)) + "\n"
