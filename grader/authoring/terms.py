@@ -22,7 +22,9 @@ A drawn k' also keeps whether n is a multiple of k ("n not a multiple of k") whe
 its range can; l, s and max_sup never change. Names follow (grader/grading/term_view.py):
 "k=5 (n=53)" is shown as "k=4 (n=61)". A name's claim "(suppression decides)" is checked
 by regen with the reference (the output with max_sup differs from the one with max_sup = 0);
-a k' that breaks it is not used (the next one in range is tried).
+when the drawn k' breaks it (or its rendered name is already taken in its rubric), regen
+tries the rest of the range, then for a small k every other k' in [2, 2k], ascending; when
+none holds, regen stops with an error asking for another term name.
 """
 from __future__ import annotations
 
@@ -107,4 +109,6 @@ def candidates(name: str, case: Case, n: int) -> list[dict]:
         return [dict(case.ints)]
     pool = _pool(k, n0, n)
     first = random.Random(seed(name, f"case:{case_ident(case)}")).choice(pool)
-    return [{**case.ints, "k": j} for j in [first] + [j for j in pool if j != first]]
+    wider = range(2, 2 * k + 1) if k <= SMALL_K else range(0)
+    order = [first] + [j for j in pool if j != first] + [j for j in wider if j not in pool]
+    return [{**case.ints, "k": j} for j in order]

@@ -24,7 +24,7 @@ from ..errors import UserError
 from ..rubric import Case, Rubric
 from .expected import load_manifest
 
-_TOKEN = re.compile(r"(?<![\w])(k|l|s|max_sup|n)=(\d+)(?!\d)")
+_TOKEN = re.compile(r"(?<!\w)(k|l|s|max_sup|n)=(\d+)(?!\w)")
 
 
 def case_ident(case: Case) -> str:
