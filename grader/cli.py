@@ -3,7 +3,8 @@
     grade SUBMISSIONS --out DIR [--jobs N] [--rubric FILE] [--sandbox auto|bwrap|none]
           [--run-as USER|auto|none] ...
     export DIR --format canvas|moodle|gradescope [--roster FILE] --out FILE
-    regen [--rubric FILE ...]      regenerate datasets and expected outputs with the reference
+    regen [--rubric FILE ...] [--term NAME]   regenerate datasets and expected outputs with
+                                   the reference (a term draws fresh hidden cases)
     check [--rubric FILE ...]      exit 1 when the stored expected outputs are stale
     similarity SUBMISSIONS --out pairs.csv [--threshold T] [--archive DIR ...]
           [--engine auto|copydetect|tokens]   (also writes pairs.html beside the CSV)
@@ -106,7 +107,10 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                         "grader/rubric-2025.toml, grader/rubric-optional.toml and "
                         "examples/rubric.toml)")
     r.add_argument("--keep-datasets", action="store_true",
-                   help="keep the datasets, only recompute expected outputs")
+                   help="keep the datasets (and their term), only recompute expected outputs")
+    r.add_argument("--term", default=None, metavar="NAME",
+                   help="draw fresh hidden datasets and arguments for this course term, "
+                        "e.g. 'Fall 2026' (same name, same cases; default: the kit's own)")
     r.set_defaults(func=_regen)
 
     c = commands.add_parser("check", help="fail when expected outputs are stale",
@@ -174,6 +178,11 @@ def _grade(args: argparse.Namespace) -> int:
     overrides = {"time_limit": args.time_limit, "import_time_limit": args.import_time_limit,
                  "student_id_pattern": args.id_pattern, "run_as": args.run_as}
     rubric = rubric_mod.load(args.rubric, overrides)
+    from .grading.term_view import apply_term
+    rubric = apply_term(rubric)
+    if rubric.term is not None and not args.quiet:
+        print(f"term {rubric.term}: hidden cases drawn for this term "
+              f"({rubric.cases_dir / 'manifest.json'})", file=sys.stderr, flush=True)
     created = not args.out.exists()
     warned: list[str] = []
 
@@ -258,11 +267,13 @@ def _regen(args: argparse.Namespace) -> int:
     from .authoring.course_file import write_course_file
     from .authoring.regen import regenerate
     rubrics = _rubrics(args.rubric)
-    manifest = regenerate(rubrics, KIT_ROOT, datasets=not args.keep_datasets)
+    manifest = regenerate(rubrics, KIT_ROOT, datasets=not args.keep_datasets, term=args.term)
     if rubrics[0].path == rubric_mod.DEFAULT_RUBRIC.resolve():  # the students' copy of its rules
         write_course_file(rubrics[0], KIT_ROOT)
+    term = manifest.get("term")
     print(f"{len(manifest['entries'])} expected outputs, {len(manifest['files'])} dataset "
-          f"files", file=sys.stderr)
+          f"files" + (f"; term {term['name']} (seed {term['seed']})" if term else
+                      "; the default term"), file=sys.stderr)
     return 0
 
 

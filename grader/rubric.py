@@ -85,6 +85,7 @@ class Rubric:
     sha256: str
     settings: Settings
     parts: list[Part]
+    term: str | None = None  # the term whose hidden cases these are (grading.term_view)
 
     @property
     def cases_dir(self) -> Path:

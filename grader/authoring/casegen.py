@@ -11,12 +11,26 @@ random intervals (`intervals.csv`), or some rows fully suppressed (`suppressed.c
 `classes.csv`, a full-domain generalization whose ECs have at least 3 rows each (the input of
 the privacy measures' cases, entropy_l and t_closeness).
 Students never see the hidden datasets: the student bundle excludes grader/ entirely.
+
+Terms (`python -m grader regen --term NAME`, grader/authoring/terms.py): the same builders
+and hierarchies draw new rows from a seed derived from NAME, with these sizes (rows n):
+
+    unbalanced  53 by default, 42..64 in a term     (+-20%)
+    single-qi   31 by default, 25..37 in a term     (+-20%)
+    many-qi     47 by default, 38..56 in a term     (+-20%)
+    quoted      40 by default, 32..48 in a term     (+-20%)
+    ties        36 by default, 34..40 in a term     (every combination twice, plus 2..8
+                                                     distinct combinations a third time,
+                                                     in a shuffled order)
+
+The default (no term) keeps every file byte for byte. public/adult never changes.
 """
 from __future__ import annotations
 
 import random
 import shutil
 from pathlib import Path
+from typing import Callable, NamedTuple
 
 from kanon.cells import is_numeric
 from kanon.hierarchy import DGH, parse_dgh
@@ -27,6 +41,16 @@ from ..errors import UserError
 from .privacy_inputs import classes
 
 Tree = tuple[str, list["Tree"]]
+Dataset = tuple[dict[str, "Tree"], list[str], list[list[str]]]
+
+
+class Draw(NamedTuple):
+    """How one hidden dataset is drawn: the seed of its rows, how many rows, and whether the
+    draw is a term's (`fresh`: also the order of the ties dataset's fixed rows is drawn)."""
+
+    seed: int
+    rows: int
+    fresh: bool = False
 
 
 def leaf(label: str) -> Tree:
@@ -53,7 +77,7 @@ def leaves_of(tree: Tree) -> list[str]:
 
 
 # -- hidden datasets ---------------------------------------------------------------------
-def _unbalanced(rng: random.Random) -> tuple[dict[str, Tree], list[str], list[list[str]]]:
+def _unbalanced(rng: random.Random, n: int, fresh: bool) -> Dataset:
     region = node("Any", node("Europe", node("West", "France", node("Benelux", "Brussels",
                                                                      "Antwerp")),
                               node("Nordic", "Norway")),
@@ -66,7 +90,7 @@ def _unbalanced(rng: random.Random) -> tuple[dict[str, Tree], list[str], list[li
     header = ["age", "region", "job", "disease"]
     weights = {"Brussels": 4, "Antwerp": 1, "France": 6, "Norway": 3, "Japan": 5, "Oceania": 2}
     rows = []
-    for _ in range(53):
+    for _ in range(n):
         rows.append([rng.choice(leaves_of(age)),
                      rng.choices(list(weights), list(weights.values()))[0],
                      rng.choice(leaves_of(job)),
@@ -74,15 +98,15 @@ def _unbalanced(rng: random.Random) -> tuple[dict[str, Tree], list[str], list[li
     return trees, header, rows
 
 
-def _single_qi(rng: random.Random) -> tuple[dict[str, Tree], list[str], list[list[str]]]:
+def _single_qi(rng: random.Random, n: int, fresh: bool) -> Dataset:
     zipcode = node("*", node("476**", node("4767*", "47677", "47678"), "47602"),
                    node("479**", "47905", node("4790*", "47906", "47909")), "10001")
     rows = [[rng.choice(leaves_of(zipcode)), str(rng.choice([30, 40, 50, 60, 70]) * 1000)]
-            for _ in range(31)]
+            for _ in range(n)]
     return {"zipcode": zipcode}, ["zipcode", "salary"], rows
 
 
-def _many_qi(rng: random.Random) -> tuple[dict[str, Tree], list[str], list[list[str]]]:
+def _many_qi(rng: random.Random, n: int, fresh: bool) -> Dataset:
     trees: dict[str, Tree] = {}
     shapes = [2, 1, 2, 1, 3, 1, 2, 1, 1, 2]
     for i, height in enumerate(shapes):
@@ -97,23 +121,25 @@ def _many_qi(rng: random.Random) -> tuple[dict[str, Tree], list[str], list[list[
         trees[name] = build(name.upper() + "-", height)
     header = list(trees) + ["label"]
     rows = []
-    for _ in range(47):
+    for _ in range(n):
         rows.append([rng.choice(leaves_of(t)) for t in trees.values()] + [rng.choice("XYZ")])
     return trees, header, rows
 
 
-def _ties(rng: random.Random) -> tuple[dict[str, Tree], list[str], list[list[str]]]:
+def _ties(rng: random.Random, n: int, fresh: bool) -> Dataset:
     color = node("Any", node("Warm", "Red", "Orange"), node("Cool", "Blue", "Green"))
     shape = node("Any", node("Round", "Circle", "Oval"), node("Sharp", "Square", "Star"))
     base = [[c, s] for c in leaves_of(color) for s in leaves_of(shape)]  # 16 combinations
-    rows = [list(r) for r in base] + [list(r) for r in base] + [list(base[i]) for i in (0, 5,
-                                                                                          10, 15)]
+    third = sorted(rng.sample(range(16), n - 32)) if fresh else [0, 5, 10, 15]
+    rows = [list(r) for r in base] + [list(r) for r in base] + [list(base[i]) for i in third]
+    if fresh:
+        rng.shuffle(rows)
     for i, row in enumerate(rows):
         row.append("yes" if i % 2 else "no")
     return {"color": color, "shape": shape}, ["color", "shape", "outcome"], rows
 
 
-def _quoted(rng: random.Random) -> tuple[dict[str, Tree], list[str], list[list[str]]]:
+def _quoted(rng: random.Random, n: int, fresh: bool) -> Dataset:
     city = node("Anywhere", node("Europe, West", "Paris, FR", "Zürich", 'The "Big" Smoke'),
                 node("Asia", "東京", "Seoul, KR"), "São Paulo")
     diet = node("Any diet", "Veg; vegan", 'Omnivore, "all"', "Pescetarian")
@@ -122,16 +148,18 @@ def _quoted(rng: random.Random) -> tuple[dict[str, Tree], list[str], list[list[s
     header = ["city", "score", "note, free text", "diet"]
     notes = ['said "hello"', "a, b, c", "naïve café", "—", "plain"]
     rows = [[rng.choice(leaves_of(city)), rng.choice(leaves_of(score)), rng.choice(notes),
-             rng.choice(leaves_of(diet))] for _ in range(40)]
+             rng.choice(leaves_of(diet))] for _ in range(n)]
     return trees, header, rows
 
 
-HIDDEN = {  # name -> (seed, builder)
-    "unbalanced": (101, _unbalanced),
-    "single-qi": (202, _single_qi),
-    "many-qi": (303, _many_qi),
-    "ties": (404, _ties),
-    "quoted": (505, _quoted),
+Builder = Callable[[random.Random, int, bool], Dataset]
+HIDDEN: dict[str, tuple[Builder, Draw, tuple[int, int]]] = {
+    # name -> (builder, the default draw, the rows a term draws from, inclusive)
+    "unbalanced": (_unbalanced, Draw(101, 53), (42, 64)),
+    "single-qi": (_single_qi, Draw(202, 31), (25, 37)),
+    "many-qi": (_many_qi, Draw(303, 47), (38, 56)),
+    "ties": (_ties, Draw(404, 36), (34, 40)),
+    "quoted": (_quoted, Draw(505, 40), (32, 48)),
 }
 
 
@@ -201,8 +229,9 @@ def _finish(folder: Path, header: list[str], rows: list[list[str]], seed: int,
         (folder / "anonymized" / name).write_text(text, encoding="utf-8", newline="")
 
 
-def generate(cases_dir: Path, kit_root: Path) -> list[Path]:
-    """(Re)write every dataset folder under `cases_dir`; returns the folders written."""
+def generate(cases_dir: Path, kit_root: Path, draws: dict[str, Draw] | None = None) -> list[Path]:
+    """(Re)write every dataset folder under `cases_dir`; returns the folders written. `draws`
+    (a term's, grader.authoring.terms.draws) replaces the default draw of hidden datasets."""
     raw = kit_root / RAW_FILE
     dgh_dir = kit_root / DGH_DIR
     if not raw.is_file() or not dgh_dir.is_dir():
@@ -216,11 +245,12 @@ def generate(cases_dir: Path, kit_root: Path) -> list[Path]:
     table = parse_table(raw.read_bytes(), str(raw))
     _finish(adult, table.header, table.rows, seed=11, suppress=False)
     written.append(adult)
-    for name, (seed, build) in HIDDEN.items():
-        trees, header, rows = build(random.Random(seed))
+    for name, (build, default, _) in HIDDEN.items():
+        draw = (draws or {}).get(name, default)
+        trees, header, rows = build(random.Random(draw.seed), draw.rows, draw.fresh)
         folder = cases_dir / "hidden" / name
         _write_dataset(folder, {n: dgh_text(t) for n, t in trees.items()},
                        render_csv(header, rows))
-        _finish(folder, header, rows, seed + 1)
+        _finish(folder, header, rows, draw.seed + 1)
         written.append(folder)
     return written

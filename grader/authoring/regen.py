@@ -1,20 +1,28 @@
-"""`python -m grader regen`: the case datasets (casegen) and every case's expected output, made
-by running the staff solution (the only part of the grader that does), with the manifest of
-hashes that grader.grading.expected reads."""
+"""`python -m grader regen [--term NAME]`: the case datasets (casegen) and every case's expected
+output, made by running the staff solution (the only part of the grader that does), with the
+manifest of hashes that grader.grading.expected reads.
+
+With a term (grader/authoring/terms.py) the hidden datasets are drawn for it, each hidden
+case's arguments are chosen (the first candidate whose rendered name is free in its rubric and
+whose claims hold) and the manifest records them under `term` (grader/grading/term_view.py).
+Without one, the default datasets and a manifest without `term` are written, byte for byte
+as before; with --keep-datasets, the term the manifest records is kept."""
 from __future__ import annotations
 
 import os
 import shutil
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 from kanon.files import atomic_write_text, dump_json, sha256_bytes, sha256_file
 
 from ..contract import OUTPUT_FILE, call_args, is_cost
 from ..errors import UserError
-from ..grading.expected import MANIFEST, case_key, copy_inputs
+from ..grading.expected import MANIFEST, case_key, copy_inputs, load_manifest
+from ..grading.term_view import case_ident, term_case
 from ..rubric import Case, Rubric
-from . import casegen
+from . import casegen, terms
 
 
 def _run_reference(case: Case, cases_dir: Path) -> tuple[str, object]:
@@ -43,23 +51,67 @@ def _run_reference(case: Case, cases_dir: Path) -> tuple[str, object]:
         return "table", (Path(tmp) / OUTPUT_FILE).read_bytes()
 
 
-def regenerate(rubrics: list[Rubric], kit_root: Path, datasets: bool = True) -> dict:
+def _claims_hold(case: Case, cases_dir: Path) -> bool:
+    """Whether what the case's name claims is true of its term dataset: "(suppression
+    decides)" means the output with its max_sup differs from the one with max_sup = 0."""
+    if "suppression decides" not in case.name or "max_sup" not in case.ints or case.expect:
+        return True
+    try:
+        without = _run_reference(replace(case, ints={**case.ints, "max_sup": 0}), cases_dir)
+    except UserError:  # no node satisfies without suppression: it does decide
+        return True
+    return _run_reference(case, cases_dir) != without
+
+
+def _choose(base: Case, term: dict, cases_dir: Path, taken: set[str]) -> Case:
+    """`base` as graded in `term`, choosing (and recording) its arguments the first time."""
+    ident = case_ident(base)
+    rows = term["rows"].get(base.data)
+    if rows is None or ident in term["cases"]:
+        return term_case(base, term)
+    for ints in terms.candidates(term["name"], base, rows):
+        case = term_case(base, term, ints)
+        if case.id not in taken and _claims_hold(case, cases_dir):
+            term["cases"][ident] = ints
+            return case
+    raise UserError(f"--term {term['name']!r}: no argument in range keeps case {base.id} "
+                    f"true to its name; choose another term name")
+
+
+def _term_of(cases_dir: Path, term: str | None, datasets: bool) -> dict | None:
+    """The manifest's new term record: --term's, or with --keep-datasets the recorded one."""
+    if not datasets:
+        if term is not None:
+            raise UserError("--term draws new hidden datasets; it cannot be combined with "
+                            "--keep-datasets")
+        kept = load_manifest(cases_dir).get("term")
+        return terms.record(kept["name"]) if kept else None
+    return terms.record(terms.check_name(term)) if term is not None else None
+
+
+def regenerate(rubrics: list[Rubric], kit_root: Path, datasets: bool = True,
+               term: str | None = None) -> dict:
     """Regenerate the datasets (casegen) and every expected output of `rubrics` (which must
-    share one cases_dir); returns the new manifest. Entries no rubric uses are dropped."""
+    share one cases_dir), in term `term` (None: the default); returns the new manifest.
+    Entries no rubric uses are dropped."""
     dirs = {r.cases_dir for r in rubrics}
     if len(dirs) != 1:
         raise UserError("regen: the rubrics use different cases_dir folders; regenerate "
                         "them one at a time")
     cases_dir = dirs.pop()
+    record = _term_of(cases_dir, term, datasets)
     if datasets:
-        casegen.generate(cases_dir, kit_root)
+        casegen.generate(cases_dir, kit_root, terms.draws(record["name"]) if record else None)
     expected_dir = cases_dir / "expected"
     if expected_dir.exists():
         shutil.rmtree(expected_dir)
     expected_dir.mkdir(parents=True)
     entries: dict[str, dict] = {}
     for rubric in rubrics:
+        taken: set[str] = set()
         for case in rubric.cases():
+            case = _choose(case, record, cases_dir, taken) if record else case
+            taken.add(case.id)
             key = case_key(case, cases_dir)
             if key in entries:
                 continue
@@ -83,5 +135,7 @@ def regenerate(rubrics: list[Rubric], kit_root: Path, datasets: bool = True) -> 
              if p.is_file() and p.name != MANIFEST and "expected" not in p.relative_to(
                  cases_dir).parts[:1]}
     manifest = {"entries": entries, "files": files}
+    if record:
+        manifest["term"] = record
     atomic_write_text(cases_dir / MANIFEST, dump_json(manifest))
     return manifest

@@ -183,6 +183,8 @@ def render(summary: dict, timings: list[dict[str, str]],
            '<p class="note">CPU seconds of each graded call (timings.csv); these vary from '
            "run to run, the rest of this page does not.</p>", _times_table(timings),
            "<h2>Similar pairs</h2>", _pairs_table(pairs), "</body></html>"]
+    if summary.get("term"):  # only then: the default term's page is as it always was
+        out.insert(5, f"<p>Term: {_e(summary['term'])} (hidden cases drawn for this term).</p>")
     return "\n".join(out) + "\n"
 
 

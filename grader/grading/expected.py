@@ -113,9 +113,11 @@ def lookup(case: Case, cases_dir: Path, manifest: dict) -> Expected:
 
 
 def stale(rubrics: list[Rubric]) -> list[str]:
-    """Why the stored cases are not up to date for `rubrics` (empty when they are)."""
+    """Why the stored cases are not up to date for `rubrics`, as graded in the cases
+    folder's term (empty when they are)."""
+    from .term_view import apply_term  # it reads manifests with this module
     problems: list[str] = []
-    for rubric in rubrics:
+    for rubric in map(apply_term, rubrics):
         cases_dir = rubric.cases_dir
         manifest = load_manifest(cases_dir)
         for rel, digest in manifest.get("files", {}).items():

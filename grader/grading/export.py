@@ -195,10 +195,13 @@ def summary(records: list[dict], rubric: Rubric) -> tuple[str, dict]:
              "max": round(max(percents), 4) if percents else 0.0}
     data = {"stats": stats, "status_counts": counts, "distribution": buckets, "parts": parts,
             "cases": cases}
-    md = ["# Grading summary", "",
-          f"{stats['students']} submissions; percent scores: mean {fmt(stats['mean'])}, median "
-          f"{fmt(stats['median'])}, min {fmt(stats['min'])}, max {fmt(stats['max'])}.", "",
-          "## Status", "", "| Status | Submissions |", "|---|---:|"]
+    md = ["# Grading summary", ""]
+    if rubric.term is not None:  # only then: the default term's summary is as it always was
+        data["term"] = rubric.term
+        md += [f"Term: {rubric.term} (hidden cases drawn for this term).", ""]
+    md += [f"{stats['students']} submissions; percent scores: mean {fmt(stats['mean'])}, "
+           f"median {fmt(stats['median'])}, min {fmt(stats['min'])}, max {fmt(stats['max'])}.",
+           "", "## Status", "", "| Status | Submissions |", "|---|---:|"]
     md += [f"| {s} | {n} |" for s, n in counts.items()]
     md += ["", "## Score distribution (percent)", "", "| Range | Submissions | |", "|---|---:|---|"]
     md += [f"| {b} | {n} | {'#' * n} |" for b, n in buckets.items()]

@@ -33,6 +33,7 @@ from .grade import Context, grade
 from .intake import Submission, discover
 from .packages import check_installed
 from .sandbox import Cancelled, RunAs, bwrap_available, python_problem, site_dirs
+from .term_view import apply_term
 
 
 @dataclass
@@ -159,6 +160,7 @@ def _run_batch(submissions: Path, out: Path, rubric: Rubric, jobs: int | None, s
                on_warning: Callable[[str], None] | None = None) -> BatchResult:
     started = time.monotonic()
     out = out.resolve()
+    rubric = apply_term(rubric)  # the cases as drawn for the cases folder's term, if any
     settings = rubric.settings
     warnings: list[str] = []
     check_installed(list(settings.allowed_packages), site_dirs())

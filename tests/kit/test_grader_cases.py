@@ -8,11 +8,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from grader.authoring import casegen
+from grader.authoring import casegen, terms
 
 from grader import rubric
 from grader.authoring.regen import _run_reference
 from grader.grading.expected import case_key, load_manifest, stale
+from grader.grading.term_view import apply_term
 from kanon.files import sha256_bytes, sha256_file
 
 REPO = Path(__file__).resolve().parents[2]
@@ -27,15 +28,16 @@ def test_manifest_covers_both_rubrics_and_matches_every_stored_file() -> None:
 
 
 def test_datasets_regenerate_byte_for_byte(tmp_path: Path) -> None:
-    casegen.generate(tmp_path, REPO)
     manifest = load_manifest(CASES)
+    term = manifest.get("term")  # a course that committed `regen --term NAME`: its datasets
+    casegen.generate(tmp_path, REPO, terms.draws(term["name"]) if term else None)
     produced = {p.relative_to(tmp_path).as_posix(): sha256_file(p)
                 for p in sorted(tmp_path.rglob("*")) if p.is_file()}
     assert produced == manifest["files"]
 
 
 def test_expected_outputs_are_what_the_reference_produces_now() -> None:
-    r = rubric.load(RUBRICS[0])
+    r = apply_term(rubric.load(RUBRICS[0]))
     manifest = load_manifest(CASES)
     for case in r.cases():
         entry = manifest["entries"][case_key(case, CASES)]
@@ -50,7 +52,7 @@ def test_hidden_cases_cover_the_issue_list() -> None:
     """Unbalanced hierarchies, one QI, many QIs, k = 1, k close to n, n not a multiple of k,
     ties, and cells with commas, quotes and non-ASCII text."""
     from grader.grading.compare import load_case_data
-    r = rubric.load(RUBRICS[0])
+    r = apply_term(rubric.load(RUBRICS[0]))
     hidden = [c for c in r.cases() if c.hidden]
     shapes = {}
     for c in hidden:

@@ -1,0 +1,114 @@
+"""Terms: fresh hidden cases for each course term (issue 19).
+
+    python -m grader regen --term "Fall 2026"
+
+Seed. Everything a term draws comes from sha256(b"kanon-kit term\\0" + NAME + b"\\0" + WHAT),
+NAME in UTF-8 after Unicode NFC normalization and WHAT naming the draw ("rows:ties",
+"data:ties", "case:<case identity>"); the first 8 bytes, big-endian, seed Python's
+random.Random (Mersenne Twister). So a term gives the same bytes on every machine and Python
+version (Python's hash() is never used), and each draw is independent of the others.
+
+What a term changes (grader/authoring/casegen.py states the sizes): every hidden dataset gets
+new rows, and its size n is drawn within +-20% of the default (ties: 34..40 rows); the
+hierarchies (structures) and public/adult never change. A hidden case's integer arguments
+follow its dataset (n0 the default size, n the term's):
+
+    expect = "..." cases, k = 1, and cost cases      unchanged
+    k > n0 // 2 (k close to n: "k=n=31", k=35, n=36)  k' = n - (n0 - k), the same gap to n
+    6 < k <= n0 // 2 ("ties, k=17 (two ECs)")         k' drawn with n // k' == n0 // k
+    2 <= k <= 6 (small k)                              k' drawn in [max(2, k-1), k+1]
+
+A drawn k' also keeps whether n is a multiple of k ("n not a multiple of k") when some k' in
+its range can; l, s and max_sup never change. Names follow (grader/grading/term_view.py):
+"k=5 (n=53)" is shown as "k=4 (n=61)". A name's claim "(suppression decides)" is checked
+by regen with the reference (the output with max_sup differs from the one with max_sup = 0);
+when the drawn k' breaks it (or its rendered name is already taken in its rubric), regen
+tries the rest of the range, then for a small k every other k' in [2, 2k], ascending; when
+none holds, regen stops with an error asking for another term name.
+"""
+from __future__ import annotations
+
+import hashlib
+import random
+import unicodedata
+
+from ..errors import UserError
+from ..grading.term_view import case_ident
+from ..rubric import Case
+from .casegen import HIDDEN, Draw
+
+MAX_NAME = 64
+SMALL_K = 6
+
+
+def check_name(name: str) -> str:
+    """The term's name, NFC-normalized; UserError (naming --term) when it is empty, has
+    leading or trailing spaces, control or unprintable characters or a path separator."""
+    if not name.strip():
+        raise UserError(f"--term {name!r}: the term's name is empty")
+    bad = next((c for c in name if not c.isprintable()), None)
+    if bad is not None:
+        raise UserError(f"--term {name!r}: contains a control or unprintable character "
+                        f"(U+{ord(bad):04X}); use letters, digits, spaces and punctuation")
+    if "/" in name or "\\" in name:
+        raise UserError(f"--term {name!r}: must not contain a path separator (/ or \\)")
+    if name != name.strip():
+        raise UserError(f"--term {name!r}: has leading or trailing spaces")
+    if len(name) > MAX_NAME:
+        raise UserError(f"--term: the name has {len(name)} characters; at most {MAX_NAME}")
+    return unicodedata.normalize("NFC", name)
+
+
+def seed(name: str, what: str) -> int:
+    """The 64-bit seed of draw `what` of term `name` (see the module docstring)."""
+    data = b"kanon-kit term\0" + name.encode("utf-8") + b"\0" + what.encode("utf-8")
+    return int.from_bytes(hashlib.sha256(data).digest()[:8], "big")
+
+
+def draws(name: str) -> dict[str, Draw]:
+    """Each hidden dataset's draw in term `name` (casegen.generate's `draws`)."""
+    result = {}
+    for dataset, (_, _, (lo, hi)) in HIDDEN.items():
+        rows = random.Random(seed(name, f"rows:{dataset}")).randint(lo, hi)
+        result[dataset] = Draw(seed(name, f"data:{dataset}"), rows, fresh=True)
+    return result
+
+
+def record(name: str) -> dict:
+    """The manifest's `term` before its cases are chosen: name, seed (hex) and rows per
+    dataset folder."""
+    return {"name": name, "seed": f"{seed(name, 'term'):016x}",
+            "rows": {f"hidden/{d}": draw.rows for d, draw in draws(name).items()},
+            "cases": {}}
+
+
+def default_rows(data: str) -> int | None:
+    """The default size of a hidden dataset folder ("hidden/ties" -> 36), None for others."""
+    entry = HIDDEN.get(data.removeprefix("hidden/")) if data.startswith("hidden/") else None
+    return entry[1].rows if entry else None
+
+
+def _pool(k: int, n0: int, n: int) -> list[int]:
+    """The k's a term may use for a rubric's k on a dataset of n0 (default) and n rows."""
+    if k > n0 // 2:
+        return [n - (n0 - k)]
+    if k > SMALL_K:
+        span = [j for j in range(SMALL_K + 1, n + 1) if n // j == n0 // k]
+    else:
+        span = list(range(max(2, k - 1), k + 2))
+    same = [j for j in span if (n % j == 0) == (n0 % k == 0)]
+    return same or span
+
+
+def candidates(name: str, case: Case, n: int) -> list[dict]:
+    """The case's integer arguments in term `name` on a dataset of n rows, in the order regen
+    tries them: the drawn one first, then the rest of the range ascending."""
+    n0 = default_rows(case.data)
+    k = case.ints.get("k")
+    if case.expect or n0 is None or not isinstance(k, int) or k == 1:
+        return [dict(case.ints)]
+    pool = _pool(k, n0, n)
+    first = random.Random(seed(name, f"case:{case_ident(case)}")).choice(pool)
+    wider = range(2, 2 * k + 1) if k <= SMALL_K else range(0)
+    order = [first] + [j for j in pool if j != first] + [j for j in wider if j not in pool]
+    return [{**case.ints, "k": j} for j in order]
