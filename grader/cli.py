@@ -104,8 +104,8 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                             "their manifest.")
     r.add_argument("--rubric", type=Path, action="append", default=None, metavar="TOML",
                    help="rubric(s) whose cases to produce (default: the built-in rubric, "
-                        "grader/rubric-2025.toml, grader/rubric-optional.toml and "
-                        "examples/rubric.toml)")
+                        "grader/rubric-2025.toml, grader/rubric-optional.toml, "
+                        "grader/rubric-all.toml and examples/rubric.toml)")
     r.add_argument("--keep-datasets", action="store_true",
                    help="keep the datasets (and their term), only recompute expected outputs")
     r.add_argument("--term", default=None, metavar="NAME",
@@ -118,7 +118,8 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                             "rubrics is fresh, 1 (listing them) when some are missing or stale.")
     c.add_argument("--rubric", type=Path, action="append", default=None, metavar="TOML",
                    help="rubric(s) to check (default: the built-in rubric, grader/rubric-2025.toml, "
-                        "grader/rubric-optional.toml and examples/rubric.toml)")
+                        "grader/rubric-optional.toml, grader/rubric-all.toml and "
+                        "examples/rubric.toml)")
     c.set_defaults(func=_check)
 
     s = commands.add_parser("similarity", help="similar pairs of solution files",
@@ -256,6 +257,7 @@ def _rubrics(paths: list[Path] | None):
         paths = [rubric_mod.DEFAULT_RUBRIC]
         for extra in (rubric_mod.DEFAULT_RUBRIC.with_name("rubric-2025.toml"),
                       rubric_mod.DEFAULT_RUBRIC.with_name("rubric-optional.toml"),
+                      rubric_mod.DEFAULT_RUBRIC.with_name("rubric-all.toml"),
                       KIT_ROOT / "examples" / "rubric.toml"):
             if extra.is_file():
                 paths.append(extra)
