@@ -23,14 +23,18 @@ def add_parser(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentPar
     parser.add_argument("--course", type=Path, default=None, metavar="TOML",
                         help="the course's rubric (default: grader/rubric.toml)")
     parser.add_argument("--out", type=Path, required=True, metavar="DIR",
-                        help="the folder to write HANDOUT.md and skeleton.py into")
+                        help="the folder to write HANDOUT.md and skeleton.py into (made "
+                             "when missing)")
     parser.set_defaults(func=run)
     return parser
 
 
 def run(args: argparse.Namespace) -> int:
-    if not args.out.is_dir():
+    if args.out.exists() and not args.out.is_dir():
         raise UserError(f"--out {args.out}: not a folder")
+    if not args.out.parent.is_dir():
+        raise UserError(f"--out {args.out}: the folder {args.out.parent} does not exist")
+    args.out.mkdir(exist_ok=True)
     files = course_materials(load_rubric(args.course), KIT_ROOT)
     for name, data in files.items():
         atomic_write_bytes(args.out / name, data, mode=0o644)
