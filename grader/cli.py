@@ -3,6 +3,7 @@
     grade SUBMISSIONS --out DIR [--jobs N] [--rubric FILE] [--sandbox auto|bwrap|none]
           [--run-as USER|auto|none] ...
     export DIR --format canvas|moodle|gradescope [--roster FILE] --out FILE
+    merge DIR --manual scores.csv [--rubric FILE]   the staff's scores of the manual parts
     regen [--rubric FILE ...]      regenerate datasets and expected outputs with the reference
     check [--rubric FILE ...]      exit 1 when the stored expected outputs are stale
     similarity SUBMISSIONS --out pairs.csv [--threshold T] [--archive DIR ...]
@@ -138,7 +139,9 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                    help="regular expression with a group (?P<id>...) for the student id")
     s.set_defaults(func=_similarity)
 
+    from .grading import merge
     from .publishing import bundle, gradescope
+    merge.add_parser(commands)
     bundle.add_parser(commands)
     gradescope.add_parser(commands)
     return parser
