@@ -234,6 +234,10 @@ def _export(args: argparse.Namespace) -> int:
             print(f"warning: {len(names)} {label}:", file=sys.stderr)
             for name in names:
                 print(f"  {name}", file=sys.stderr)
+    from .grading.manual_scores import pending_note
+    note = pending_note(args.graded)
+    if note:
+        print(f"warning: {note}", file=sys.stderr)
     print(f"wrote {args.out}: {result.rows} student(s) in {args.format}'s import layout",
           file=sys.stderr)
     return 0

@@ -249,7 +249,9 @@ def summary(records: list[dict], rubric: Rubric) -> tuple[str, dict]:
     md += ["", "## Score distribution (percent)", "", "| Range | Submissions | |", "|---|---:|---|"]
     md += [f"| {b} | {n} | {'#' * n} |" for b, n in buckets.items()]
     md += ["", "## Parts", "", "| Part | Mean | Max | Full marks |", "|---|---:|---:|---:|"]
-    md += [f"| {k} | {fmt(v['mean'])} | {fmt(v['max'])} | {v['full']} |" for k, v in parts.items()]
+    merged = {k: v["merged"] for k, v in data.get("manual", {}).items()}
+    md += [f"| {k} | {fmt(v['mean']) if merged.get(k, 1) else 'not merged'} | {fmt(v['max'])} "
+           f"| {v['full']} |" for k, v in parts.items()]
     md += ["", "## Cases", "", "| Case | Statuses |", "|---|---|"]
     md += [f"| {cid} | {', '.join(f'{s} {n}' for s, n in st.items())} |"
            for cid, st in cases.items()]
@@ -268,9 +270,9 @@ def _manual_summary(records: list[dict], rubric: Rubric) -> tuple[dict, list[str
                           "problems": {p: problems.count(p) for p in sorted(set(problems) - {None})}}
     waiting = unscored(records, rubric)
     names = ", ".join(p.key for p in rubric.manual_parts)
-    line = (f"Manual parts not yet merged ({names}; {len(waiting)} of {len(records)} "
-            f"submissions without a staff score): those totals count only the autograded "
-            f"points (`python -m grader merge OUT --manual scores.csv`)." if waiting else
+    line = (f"Manual parts not yet merged for {len(waiting)} of {len(records)} submissions "
+            f"({names}): their totals count only the autograded points (`python -m grader "
+            f"merge OUT --manual scores.csv` adds the staff's scores)." if waiting else
             f"Manual parts merged ({names}): totals include the course staff's scores.")
     lines = [line, ""]
     for key, d in data.items():

@@ -30,7 +30,9 @@ def with_manual(record: dict, rubric: Rubric, checks: dict[str, dict]) -> dict:
                                          "problem": "not-checked", "check": NOT_CHECKED}
         record["manual"][part.key] = {**check, "score": None}
         if check["problem"] and check["problem"] != "not-checked":
-            record.setdefault("remarks", []).append(f"{part.key}: {check['check']}")
+            said = check["check"] if check["problem"] == "missing" \
+                else f"{part.key}: {check['check']}"  # "no report: no file matching *.pdf"
+            record.setdefault("remarks", []).append(said)
     record["manual_comment"] = ""
     return record
 
@@ -86,3 +88,19 @@ def apply_saved(record: dict, rubric: Rubric, saved: dict) -> dict:
               if k in parts}
     set_scores(record, rubric, scores, saved.get("comments", {}).get(record["student"], ""))
     return record
+
+
+def pending_note(out: Path) -> str | None:
+    """For `export`: a sentence when some manual part of the graded folder `out` has no
+    merged score for some student (read from its summary.json), else None."""
+    try:
+        summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    students = summary.get("stats", {}).get("students", 0)
+    waiting = [f"{part} ({students - d['merged']} of {students})"
+               for part, d in summary.get("manual", {}).items() if d["merged"] < students]
+    if not waiting:
+        return None
+    return (f"manual parts without a staff score: {', '.join(waiting)}; those totals count "
+            f"only the autograded points (python -m grader merge {out} --manual scores.csv)")
