@@ -32,6 +32,18 @@ FOREIGN = {b"PK\x03\x04": "a zip archive, e.g. a Word .docx file renamed",
            b"{\\rtf": "an RTF file renamed"}
 
 
+def describe(part: Part) -> str:
+    """A manual part in one sentence, for a handout: "report (10 points, graded by the course
+    staff): one file matching *.pdf, a PDF of at most 1 page"."""
+    points = f"{part.points:g} point{'s' * (part.points != 1)}"
+    text = f"{part.key} ({points}, graded by the course staff)"
+    if part.files:
+        text += f": one file matching {' or '.join(part.files)}"
+    if part.max_pages is not None:
+        text += f", a PDF of at most {part.max_pages} page{'s' * (part.max_pages != 1)}"
+    return text
+
+
 def check_parts(rubric: Rubric, root: Path | None, reason: str = "") -> dict[str, dict]:
     """The check of every manual part of `rubric` on the unpacked submission `root`; with
     `root` None (the submission could not be unpacked) each part is `not-checked` for

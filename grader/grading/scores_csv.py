@@ -7,13 +7,13 @@ each as one line naming the file, the row (the header is row 1), the column and 
 """
 from __future__ import annotations
 
-import csv
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import UserError
 from ..rubric import Rubric
+from .lms import csv_rows
 
 ID_COLUMN = "student"
 COMMENT = "comment"
@@ -32,13 +32,7 @@ class Scores:
 def read_scores(path: Path, rubric: Rubric, students: set[str]) -> Scores:
     """The validated scores of `path` for the graded `students`; UserError listing every
     problem (one line each) when there is any."""
-    try:
-        with open(path, encoding="utf-8-sig", newline="") as f:
-            rows = list(csv.reader(f))
-    except OSError as e:
-        raise UserError(f"cannot read {path}: {e.strerror}") from None
-    except (UnicodeDecodeError, csv.Error) as e:
-        raise UserError(f"{path}: not a UTF-8 CSV file ({e})") from None
+    rows = csv_rows(path, "the scores", dicts=False)
     if not rows:
         raise UserError(f"{path}: empty; the first row names the columns: {ID_COLUMN}, "
                         f"{', '.join(p.key for p in rubric.manual_parts)}, {COMMENT}")
