@@ -1,7 +1,8 @@
 """Writing the results of a batch: gradebook, feedback, Gradescope JSON, summary.
 
 Files under DIR (all written atomically, deterministic bytes: sorted, no timestamps):
-  grades.csv                     student, one column per part, total, max, percent, status
+  grades.csv                     student, one column per part, total, max, percent, status,
+                                 notes (a manual part's column is empty until `merge`)
   feedback/<student>.md          what each case did, the first failing property or row
   results/<student>/results.json Gradescope's format (tests with name, score, max_score, ...)
   summary.md, summary.json       counts per status, score distribution, per-case pass rates
@@ -42,9 +43,10 @@ GRADES_ID_COLUMNS = ["student", "lms", "lms_id", "lms_name", "source"]
 def grades_csv(records: list[dict], rubric: Rubric) -> str:
     """The gradebook: the grader's student id, the learning management system's own identity
     when the entry's name carries one (`lms` moodle/canvas, `lms_id` the Moodle participant
-    number or Canvas user id, `lms_name`), the entry's name, points per part, total, max,
-    percent, status, and notes (problems that cost no points, e.g. an import that failed but
-    whose fallback was graded in full)."""
+    number or Canvas user id, `lms_name`), the entry's name, points per part (a manual part's
+    empty until merged), total, max, percent, status, and notes (problems that cost no
+    points, e.g. an import that failed but whose fallback was graded in full, or a manual
+    part's missing, non-PDF or too long file)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(GRADES_ID_COLUMNS + [p.key for p in rubric.parts] +

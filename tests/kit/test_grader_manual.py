@@ -33,6 +33,12 @@ def test_a_manual_part_is_listed_apart_and_counts_in_the_maximum(tmp_path: Path)
     assert [c.id for c in r.cases()] == ["cost_MD/unbalanced_hierarchies_intervals"]
 
 
+def test_a_manual_part_in_one_sentence_for_the_handout(tmp_path: Path) -> None:
+    (report,) = rubric.load(write_rubric(tmp_path)).manual_parts
+    assert manual_check.describe(report) == ("report (10 points, graded by the course staff): "
+                                             "one file matching *.pdf, a PDF of at most 1 page")
+
+
 @pytest.mark.parametrize("path", ["grader/rubric.toml", "grader/rubric-2025.toml",
                                   "grader/rubric-optional.toml", "examples/rubric.toml"])
 def test_the_shipped_rubrics_have_only_autograded_parts(path: str) -> None:
