@@ -204,6 +204,11 @@ def _grade(args: argparse.Namespace) -> int:
               f"{args.out / 'grades.csv'}, {args.out / 'summary.md'} and "
               f"{args.out / 'feedback'}/; for the gradebook: {prog_name()} export {args.out} "
               f"--format canvas|moodle|gradescope --out FILE", file=sys.stderr)
+    if rubric.manual_parts and not args.quiet:
+        from .grading.export import TEMPLATE
+        print(f"graded by the course staff: {', '.join(p.key for p in rubric.manual_parts)}; "
+              f"fill in {args.out / TEMPLATE} and run {prog_name()} merge {args.out} --manual "
+              f"FILE" + (f" --rubric {args.rubric}" if args.rubric else ""), file=sys.stderr)
     return 0
 
 

@@ -8,6 +8,8 @@ Files under DIR (all written atomically, deterministic bytes: sorted, no timesta
   summary.md, summary.json       counts per status, score distribution, per-case pass rates
   summary.html                   the class dashboard (grader/grading/dashboard.py)
   timings.csv                    seconds per import and call (varies run to run; kept apart)
+  manual-template.csv            with manual parts: the scores.csv `merge --manual` reads,
+                                 every student listed, to fill in
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ from .statuses import SUBMISSION_ORDER
 
 OUTPUT_SHOWN = 3000  # characters of a case's printed output shown in feedback
 LABEL = {"passed": "PASS", "partial": "PARTIAL"}
+TEMPLATE = "manual-template.csv"
 
 
 def fmt(x: float) -> str:
@@ -284,6 +287,18 @@ def _manual_summary(records: list[dict], rubric: Rubric) -> tuple[dict, list[str
     return data, lines + [""]
 
 
+def manual_template(records: list[dict], rubric: Rubric) -> str:
+    """The scores.csv for `merge --manual`, to fill in: every student, the manual parts'
+    current scores (empty: none yet), and the comment."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["student"] + [p.key for p in rubric.manual_parts] + ["comment"])
+    for r in sorted(records, key=lambda r: r["student"]):
+        writer.writerow([r["student"]] + [_part_cell(r, p) for p in rubric.manual_parts]
+                        + [r.get("manual_comment", "")])
+    return buffer.getvalue()
+
+
 def timings_csv(records: list[dict]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -317,5 +332,7 @@ def write_batch(out: Path, records: list[dict], rubric: Rubric) -> None:
     atomic_write_text(out / "summary.md", md)
     atomic_write_text(out / "summary.json", dump_json(data))
     atomic_write_text(out / "timings.csv", timings_csv(records))
+    if rubric.manual_parts:
+        atomic_write_text(out / TEMPLATE, manual_template(records, rubric))
     from .dashboard import write_dashboard
     write_dashboard(out)

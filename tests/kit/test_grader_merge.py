@@ -79,6 +79,20 @@ def test_merge_fills_the_manual_column_totals_feedback_and_summary(graded, capsy
     assert "report" in (out / "summary.html").read_text(encoding="utf-8")
 
 
+def test_the_template_lists_every_student_and_merges_back(graded, capsys) -> None:
+    out, _ = graded
+    template = out / "manual-template.csv"
+    assert template.read_text(encoding="utf-8") == (
+        "student,report,comment\nalice,,\nbob,,\ncarol,,\ndave,,\nerin,,\n")
+    assert merge(graded, SCORES, capsys)[0] == 0
+    filled = template.read_text(encoding="utf-8")
+    assert filled == ('student,report,comment\nalice,8.5,Clear tables; label the axes\n'
+                      'bob,4,\ncarol,,\ndave,0,Word file\nerin,10,\n')
+    before = snapshot(out)
+    assert merge(graded, filled, capsys)[0] == 0
+    assert snapshot(out) == before
+
+
 def test_export_carries_the_merged_totals(graded, capsys) -> None:
     out, _ = graded
     assert merge(graded, SCORES, capsys)[0] == 0
