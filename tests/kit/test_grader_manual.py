@@ -207,3 +207,10 @@ def test_gradescope_results_score_only_the_autograded_parts(graded: Path) -> Non
     assert record["manual"]["report"] == {
         "file": "report.pdf", "pages": 3, "problem": "too-long", "score": None,
         "check": "report.pdf has 3 pages, more than the 1 allowed"}
+
+
+def test_a_submission_that_cannot_be_unpacked_is_not_checked(tmp_path: Path) -> None:
+    r = rubric.load(write_rubric(tmp_path))
+    assert manual_check.check_parts(r, None, "the submission could not be unpacked") == {
+        "report": {"file": None, "pages": None, "problem": "not-checked",
+                   "check": "not checked: the submission could not be unpacked"}}
