@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..rubric import Case, Rubric
+from .manual_scores import with_manual
 from .statuses import Status, import_status, most_serious
 
 __all__ = ["CaseResult", "SubmissionResult", "case_result"]
@@ -108,6 +109,5 @@ class SubmissionResult:
         if self.forbidden_paths:
             record["forbidden_paths"] = list(self.forbidden_paths)
         if rubric.manual_parts:  # graded by the staff later (`merge`): no points yet
-            from .manual_scores import with_manual
             with_manual(record, rubric, self.manual or {})
         return record
