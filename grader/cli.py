@@ -3,6 +3,7 @@
     grade SUBMISSIONS --out DIR [--jobs N] [--rubric FILE] [--sandbox auto|bwrap|none]
           [--run-as USER|auto|none] ...
     export DIR --format canvas|moodle|gradescope [--roster FILE] --out FILE
+    merge DIR --manual scores.csv [--rubric FILE]   the staff's scores of the manual parts
     regen [--rubric FILE ...] [--term NAME]   regenerate datasets and expected outputs with
                                    the reference (a term draws fresh hidden cases)
     check [--rubric FILE ...]      exit 1 when the stored expected outputs are stale
@@ -143,8 +144,10 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                    help="regular expression with a group (?P<id>...) for the student id")
     s.set_defaults(func=_similarity)
 
+    from .grading import merge
     from .publishing import bundle, gradescope
     from .publishing.materials import command as materials
+    merge.add_parser(commands)
     bundle.add_parser(commands)
     materials.add_parser(commands)
     gradescope.add_parser(commands)
@@ -213,6 +216,11 @@ def _grade(args: argparse.Namespace) -> int:
               f"{args.out / 'grades.csv'}, {args.out / 'summary.md'} and "
               f"{args.out / 'feedback'}/; for the gradebook: {prog_name()} export {args.out} "
               f"--format canvas|moodle|gradescope --out FILE", file=sys.stderr)
+    if rubric.manual_parts and not args.quiet:
+        from .grading.export import TEMPLATE
+        print(f"graded by the course staff: {', '.join(p.key for p in rubric.manual_parts)}; "
+              f"fill in {args.out / TEMPLATE} and run {prog_name()} merge {args.out} --manual "
+              f"FILE" + (f" --rubric {args.rubric}" if args.rubric else ""), file=sys.stderr)
     return 0
 
 
@@ -243,6 +251,10 @@ def _export(args: argparse.Namespace) -> int:
             print(f"warning: {len(names)} {label}:", file=sys.stderr)
             for name in names:
                 print(f"  {name}", file=sys.stderr)
+    from .grading.manual_scores import pending_note
+    note = pending_note(args.graded)
+    if note:
+        print(f"warning: {note}", file=sys.stderr)
     print(f"wrote {args.out}: {result.rows} student(s) in {args.format}'s import layout",
           file=sys.stderr)
     return 0

@@ -16,6 +16,17 @@ Optional parts (contract.OPTIONAL_FUNCTIONS, e.g. topdown_anonymizer) are graded
 rubric that has a part for them; `variant = "lm-only"` in a clustering_anonymizer part grades
 the Fall 2025 distance (grader/rubric-2025.toml shows both).
 
+A part graded by the course staff (not run) says `kind = "manual"`; it has no function and no
+cases, and the grader only checks the file it names (grader/grading/manual_check.py):
+
+    [[part]]
+    kind = "manual"                  # default "auto": the parts above
+    name = "report"
+    points = 10
+    files = ["*.pdf"]                # globs relative to the submission folder (optional)
+    max_pages = 1                    # optional: a PDF of at most this many pages
+    description = "one-page report"  # optional, for the handout
+
 Every error names the rubric file and the key at fault, e.g. `rubric.toml: part[2].case[1].k`.
 """
 from __future__ import annotations
@@ -34,7 +45,11 @@ from .settings import Settings, number, read_settings
 
 
 PART_KEYS = {"function", "points", "partial_credit", "time_limit", "time_per_1000_rows", "case",
-             "name", "variant"}
+             "name", "variant", "kind"}
+MANUAL_KEYS = {"kind", "name", "points", "files", "max_pages", "description"}
+KINDS = ("auto", "manual")
+RESERVED_NAMES = {"student", "lms", "lms_id", "lms_name", "source", "total", "max", "percent",
+                  "status", "notes", "comment"}  # grades.csv's and scores.csv's own columns
 CASE_KEYS = {"name", "data", "anonymized", "hidden", "weight", "time_limit", "expect",
              "visibility", "description"}
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
@@ -67,12 +82,24 @@ class Case:
 
 @dataclass
 class Part:
+    """A graded part: autograded (`kind` "auto": a function and its cases) or graded by the
+    course staff (`kind` "manual": no function, no cases; `files` globs the grader looks for,
+    `max_pages` the longest PDF allowed, None: any length)."""
+
     key: str
-    function: str
+    function: str  # "" for a manual part
     points: float
     partial_credit: float
     cases: list[Case] = field(default_factory=list)
     variant: str | None = None
+    kind: str = "auto"
+    files: tuple[str, ...] = ()
+    max_pages: int | None = None
+    description: str = ""
+
+    @property
+    def manual(self) -> bool:
+        return self.kind == "manual"
 
     def case_points(self, case: Case) -> float:
         total = sum(c.weight for c in self.cases)
@@ -93,7 +120,23 @@ class Rubric:
 
     @property
     def max_points(self) -> float:
+        """Every part's points, the manual parts' included."""
         return sum(p.points for p in self.parts)
+
+    @property
+    def auto_parts(self) -> list[Part]:
+        """The parts the grader runs, in rubric order."""
+        return [p for p in self.parts if not p.manual]
+
+    @property
+    def manual_parts(self) -> list[Part]:
+        """The parts the course staff grade (kind = "manual"), in rubric order."""
+        return [p for p in self.parts if p.manual]
+
+    @property
+    def auto_points(self) -> float:
+        """The autograded parts' points (what Gradescope's autograder scores)."""
+        return sum(p.points for p in self.auto_parts)
 
     @property
     def id_pattern(self) -> re.Pattern:
@@ -149,6 +192,9 @@ def load(path: Path | None = None, overrides: dict[str, object] | None = None) -
     parts: list[Part] = []
     for i, part_raw in enumerate(parts_raw, start=1):
         parts.append(_part(where, f"part[{i}]", part_raw, settings))
+    if not any(not p.manual for p in parts):
+        raise where.error("part", "the rubric needs at least one autograded part (kind = "
+                          "\"auto\"), not only manual ones")
     keys = [p.key for p in parts]
     for key in keys:
         if keys.count(key) > 1:
@@ -169,6 +215,11 @@ def load(path: Path | None = None, overrides: dict[str, object] | None = None) -
 def _part(where: _Where, key: str, raw: object, settings: Settings) -> Part:
     if not isinstance(raw, dict):
         raise where.error(key, "expected a table")
+    kind = raw.get("kind", "auto")
+    if kind not in KINDS:
+        raise where.error(f"{key}.kind", f"expected \"auto\" or \"manual\", got {kind!r}")
+    if kind == "manual":
+        return _manual_part(where, key, raw)
     for k in raw:
         if k not in PART_KEYS:
             raise where.error(f"{key}.{k}", f"unknown key; known: {', '.join(sorted(PART_KEYS))}")
@@ -246,3 +297,40 @@ def _case(where: _Where, key: str, raw: object, part: Part, limit: float,
                            0.001),
         expect=expect, visibility=visibility, description=description,
         time_per_1000_rows=0.0 if "time_limit" in raw else per_rows, variant=part.variant)
+
+
+def _manual_part(where: _Where, key: str, raw: dict) -> Part:
+    """A part graded by the course staff: name, points, and optionally files, max_pages and
+    description."""
+    for k in raw:
+        if k not in MANUAL_KEYS:
+            why = " (a manual part is not run)" if k in ("function", "case", "variant") else ""
+            raise where.error(f"{key}.{k}", f"unknown key for a manual part{why}; known: "
+                              f"{', '.join(sorted(MANUAL_KEYS))}")
+    name = _string(where, f"{key}.name", raw.get("name"))
+    if safe_name(name) != name:
+        raise where.error(f"{key}.name", f"{name!r}: use letters, digits, '.', '-' and '_' "
+                          f"only (it names a grades.csv column), e.g. {safe_name(name)!r}")
+    if name in RESERVED_NAMES:
+        raise where.error(f"{key}.name", f"{name!r} is a column of grades.csv or scores.csv; "
+                          f"choose another name")
+    points = _number(where, f"{key}.points", raw.get("points"), float, 0)
+    files = raw.get("files", [])
+    if not isinstance(files, list) or not all(isinstance(f, str) and f for f in files):
+        raise where.error(f"{key}.files", f"expected a list of globs such as [\"*.pdf\"], got "
+                          f"{files!r}")
+    for pattern in files:
+        if pattern.startswith("/") or ".." in pattern.split("/"):
+            raise where.error(f"{key}.files", f"{pattern!r}: a glob relative to the "
+                              f"submission folder, without '..'")
+    max_pages = raw.get("max_pages")
+    if max_pages is not None:
+        max_pages = int(_number(where, f"{key}.max_pages", max_pages, int, 1))
+        if not files:
+            raise where.error(f"{key}.max_pages", "needs files (the PDF to count the pages "
+                              "of), e.g. files = [\"*.pdf\"]")
+    description = raw.get("description", "")
+    if not isinstance(description, str):
+        raise where.error(f"{key}.description", "expected a string")
+    return Part(name, "", points, 0.0, kind="manual", files=tuple(files), max_pages=max_pages,
+                description=description)

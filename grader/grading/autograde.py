@@ -22,6 +22,7 @@ from kanon.files import atomic_write_bytes
 from .. import rubric as rubric_mod
 from ..errors import UserError
 from . import export
+from .manual_scores import auto_score
 from .runner import run_batch
 
 ROOT_ENV = "KANON_AUTOGRADER_ROOT"
@@ -75,7 +76,8 @@ def grade_submission(root: Path) -> dict:
         print(f"warning: {warning}")
     print(f"graded with Python {sys.version.split()[0]} ({sys.executable}), sandbox "
           f"{result.sandbox}, student code run as {result.run_as or 'the grader'}: "
-          f"{record['status']}, {record['score']} / {record['max']}")
+          f"{record['status']}, {auto_score(record)} / {rubric.auto_points} "
+          f"(the autograded parts)")
     return results
 
 

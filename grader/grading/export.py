@@ -1,12 +1,15 @@
 """Writing the results of a batch: gradebook, feedback, Gradescope JSON, summary.
 
 Files under DIR (all written atomically, deterministic bytes: sorted, no timestamps):
-  grades.csv                     student, one column per part, total, max, percent, status
+  grades.csv                     student, one column per part, total, max, percent, status,
+                                 notes (a manual part's column is empty until `merge`)
   feedback/<student>.md          what each case did, the first failing property or row
   results/<student>/results.json Gradescope's format (tests with name, score, max_score, ...)
   summary.md, summary.json       counts per status, score distribution, per-case pass rates
   summary.html                   the class dashboard (grader/grading/dashboard.py)
   timings.csv                    seconds per import and call (varies run to run; kept apart)
+  manual-template.csv            with manual parts: the scores.csv `merge --manual` reads,
+                                 every student listed, to fill in
 """
 from __future__ import annotations
 
@@ -19,10 +22,12 @@ from kanon.files import atomic_write_text, dump_json
 
 from ..rubric import Rubric
 from .intake import lms_identity
+from .manual_scores import auto_score, manual_score, unscored
 from .statuses import SUBMISSION_ORDER
 
 OUTPUT_SHOWN = 3000  # characters of a case's printed output shown in feedback
 LABEL = {"passed": "PASS", "partial": "PARTIAL"}
+TEMPLATE = "manual-template.csv"
 
 
 def fmt(x: float) -> str:
@@ -41,9 +46,10 @@ GRADES_ID_COLUMNS = ["student", "lms", "lms_id", "lms_name", "source"]
 def grades_csv(records: list[dict], rubric: Rubric) -> str:
     """The gradebook: the grader's student id, the learning management system's own identity
     when the entry's name carries one (`lms` moodle/canvas, `lms_id` the Moodle participant
-    number or Canvas user id, `lms_name`), the entry's name, points per part, total, max,
-    percent, status, and notes (problems that cost no points, e.g. an import that failed but
-    whose fallback was graded in full)."""
+    number or Canvas user id, `lms_name`), the entry's name, points per part (a manual part's
+    empty until merged), total, max, percent, status, and notes (problems that cost no
+    points, e.g. an import that failed but whose fallback was graded in full, or a manual
+    part's missing, non-PDF or too long file)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(GRADES_ID_COLUMNS + [p.key for p in rubric.parts] +
@@ -52,10 +58,18 @@ def grades_csv(records: list[dict], rubric: Rubric) -> str:
         who = lms_identity(r["source"])
         ids = [who.system, who.user_id, who.name] if who else ["", "", ""]
         writer.writerow([r["student"], *ids, r["source"]]
-                        + [fmt(r["parts"].get(p.key, 0.0)) for p in rubric.parts]
+                        + [_part_cell(r, p) for p in rubric.parts]
                         + [fmt(r["score"]), fmt(r["max"]), fmt(percent(r)), r["status"],
                            "; ".join(r.get("remarks", []))])
     return buffer.getvalue()
+
+
+def _part_cell(record: dict, part) -> str:
+    """A part's points in grades.csv: a manual part's is empty until merged."""
+    if part.manual:
+        score = manual_score(record, part.key)
+        return "" if score is None else fmt(score)
+    return fmt(record["parts"].get(part.key, 0.0))
 
 
 def _fence(text: str) -> str:
@@ -85,7 +99,8 @@ def feedback_md(record: dict, rubric: Rubric) -> str:
     """One student's feedback: score, notes, then every case of every part."""
     lines = [f"# Feedback for {record['student']}", "",
              f"**Score: {fmt(record['score'])} / {fmt(record['max'])}** "
-             f"({fmt(percent(record))}%). Status: `{record['status']}`.", "",
+             f"({fmt(percent(record))}%). Status: `{record['status']}`." + _pending(record, rubric),
+             "",
              f"Submission: `{record['source']}`" + (
                  f"; graded file: `{record['solution']}`." if record.get("solution") else "."),
              ""]
@@ -96,10 +111,12 @@ def feedback_md(record: dict, rubric: Rubric) -> str:
         lines += ["Printed while your file was imported:", "", _fence(imported["output"])]
     lines += ["## Parts", "", "| Part | Points | Max |", "|---|---:|---:|"]
     for part in rubric.parts:
-        lines.append(f"| {part.key} | {fmt(record['parts'].get(part.key, 0))} | "
+        lines.append(f"| {part.key} | {_part_cell(record, part) or 'not yet graded'} | "
                      f"{fmt(part.points)} |")
     lines.append("")
-    for part in rubric.parts:
+    for part in rubric.manual_parts:
+        lines += _manual_section(record, part)
+    for part in rubric.auto_parts:
         cases = [c for c in record["cases"] if c["part"] == part.key]
         lines += [f"## {part.key}: {fmt(record['parts'].get(part.key, 0))} / {fmt(part.points)}",
                   ""]
@@ -123,6 +140,28 @@ def feedback_md(record: dict, rubric: Rubric) -> str:
     lines += ["Hidden cases use datasets you have not seen; their feedback names the row and "
               "column at fault but never shows their data.", ""]
     return "\n".join(lines)
+
+
+def _pending(record: dict, rubric: Rubric) -> str:
+    """The score line's caveat while some manual part has no merged score."""
+    waiting = [p for p in rubric.manual_parts if manual_score(record, p.key) is None]
+    if not waiting:
+        return ""
+    names = ", ".join(f"{p.key} ({fmt(p.points)} points)" for p in waiting)
+    return (f" Graded by the course staff, not yet included: {names}; the score counts the "
+            f"autograded parts only so far.")
+
+
+def _manual_section(record: dict, part) -> list[str]:
+    entry = (record.get("manual") or {}).get(part.key) or {}
+    score = manual_score(record, part.key)
+    lines = [f"## {part.key}: {'not yet graded' if score is None else fmt(score)} / "
+             f"{fmt(part.points)} (graded by course staff)", ""]
+    if entry.get("check"):
+        lines.append(f"- {entry['check']}")
+    if score is not None and record.get("manual_comment"):
+        lines.append(f"- Comment: {record['manual_comment']}")
+    return lines + [""]
 
 
 def _shares(record: dict, rubric: Rubric) -> list[float]:
@@ -162,9 +201,16 @@ def gradescope_json(record: dict, rubric: Rubric) -> str:
                       "max_score": shares[n - 1],
                       "status": "passed" if case["status"] == "passed" else "failed",
                       "output": output, "visibility": case["visibility"]})
+    for n, part in enumerate(rubric.parts, start=1):
+        if part.manual:  # Gradescope grades it itself: a 0-point line saying what was found
+            check = ((record.get("manual") or {}).get(part.key) or {})
+            tests.append({"name": f"{part.key}: graded by course staff on Gradescope",
+                          "number": f"{n}.1", "score": 0.0, "max_score": 0.0,
+                          "status": "failed" if check.get("problem") else "passed",
+                          "output": check.get("check", ""), "visibility": "visible"})
     notes = "\n".join(f"- {n}" for n in record["notes"])
     # Messages use Markdown (`code`, fenced output): Gradescope renders them with "md".
-    return dump_json({"score": record["score"], "output": f"Status: {record['status']}\n\n{notes}",
+    return dump_json({"score": auto_score(record), "output": f"Status: {record['status']}\n\n{notes}",
                       "output_format": "md", "visibility": "visible",
                       "stdout_visibility": "hidden", "tests": tests})
 
@@ -180,7 +226,9 @@ def summary(records: list[dict], rubric: Rubric) -> tuple[str, dict]:
         buckets[f"{lo}-{lo + 9}" if lo < 90 else "90-100"] += 1
     parts = {}
     for part in rubric.parts:
-        scores = [r["parts"].get(part.key, 0.0) for r in records]
+        scores = [manual_score(r, part.key) if part.manual else r["parts"].get(part.key, 0.0)
+                  for r in records]
+        scores = [s for s in scores if s is not None]
         parts[part.key] = {"mean": round(statistics.fmean(scores), 4) if scores else 0.0,
                            "full": sum(abs(s - part.points) < 1e-9 for s in scores),
                            "max": part.points}
@@ -195,22 +243,63 @@ def summary(records: list[dict], rubric: Rubric) -> tuple[str, dict]:
              "max": round(max(percents), 4) if percents else 0.0}
     data = {"stats": stats, "status_counts": counts, "distribution": buckets, "parts": parts,
             "cases": cases}
+    manual_md = []
+    if rubric.manual_parts:
+        data["manual"], manual_md = _manual_summary(records, rubric)
     md = ["# Grading summary", ""]
     if rubric.term is not None:  # only then: the default term's summary is as it always was
         data["term"] = rubric.term
         md += [f"Term: {rubric.term} (hidden cases drawn for this term).", ""]
     md += [f"{stats['students']} submissions; percent scores: mean {fmt(stats['mean'])}, "
            f"median {fmt(stats['median'])}, min {fmt(stats['min'])}, max {fmt(stats['max'])}.",
-           "", "## Status", "", "| Status | Submissions |", "|---|---:|"]
+           "", *manual_md, "## Status", "", "| Status | Submissions |", "|---|---:|"]
     md += [f"| {s} | {n} |" for s, n in counts.items()]
     md += ["", "## Score distribution (percent)", "", "| Range | Submissions | |", "|---|---:|---|"]
     md += [f"| {b} | {n} | {'#' * n} |" for b, n in buckets.items()]
     md += ["", "## Parts", "", "| Part | Mean | Max | Full marks |", "|---|---:|---:|---:|"]
-    md += [f"| {k} | {fmt(v['mean'])} | {fmt(v['max'])} | {v['full']} |" for k, v in parts.items()]
+    merged = {k: v["merged"] for k, v in data.get("manual", {}).items()}
+    md += [f"| {k} | {fmt(v['mean']) if merged.get(k, 1) else 'not merged'} | {fmt(v['max'])} "
+           f"| {v['full']} |" for k, v in parts.items()]
     md += ["", "## Cases", "", "| Case | Statuses |", "|---|---|"]
     md += [f"| {cid} | {', '.join(f'{s} {n}' for s, n in st.items())} |"
            for cid, st in cases.items()]
     return "\n".join(md) + "\n", data
+
+
+def _manual_summary(records: list[dict], rubric: Rubric) -> tuple[dict, list[str]]:
+    """summary.json's `manual` (per part: points, students merged, file problems) and the
+    Markdown lines saying whether the totals include the manual parts yet."""
+    data = {}
+    for part in rubric.manual_parts:
+        problems = [((r.get("manual") or {}).get(part.key) or {}).get("problem")
+                    for r in records]
+        data[part.key] = {"max": part.points,
+                          "merged": sum(manual_score(r, part.key) is not None for r in records),
+                          "problems": {p: problems.count(p) for p in sorted(set(problems) - {None})}}
+    waiting = unscored(records, rubric)
+    names = ", ".join(p.key for p in rubric.manual_parts)
+    line = (f"Manual parts not yet merged for {len(waiting)} of {len(records)} submissions "
+            f"({names}): their totals count only the autograded points (`python -m grader "
+            f"merge OUT --manual scores.csv` adds the staff's scores)." if waiting else
+            f"Manual parts merged ({names}): totals include the course staff's scores.")
+    lines = [line, ""]
+    for key, d in data.items():
+        found = ", ".join(f"{p} {n}" for p, n in d["problems"].items()) or "none"
+        lines += [f"- {key}: {fmt(d['max'])} points, graded by course staff; merged for "
+                  f"{d['merged']} of {len(records)}; file problems: {found}."]
+    return data, lines + [""]
+
+
+def manual_template(records: list[dict], rubric: Rubric) -> str:
+    """The scores.csv for `merge --manual`, to fill in: every student, the manual parts'
+    current scores (empty: none yet), and the comment."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["student"] + [p.key for p in rubric.manual_parts] + ["comment"])
+    for r in sorted(records, key=lambda r: r["student"]):
+        writer.writerow([r["student"]] + [_part_cell(r, p) for p in rubric.manual_parts]
+                        + [r.get("manual_comment", "")])
+    return buffer.getvalue()
 
 
 def timings_csv(records: list[dict]) -> str:
@@ -246,5 +335,7 @@ def write_batch(out: Path, records: list[dict], rubric: Rubric) -> None:
     atomic_write_text(out / "summary.md", md)
     atomic_write_text(out / "summary.json", dump_json(data))
     atomic_write_text(out / "timings.csv", timings_csv(records))
+    if rubric.manual_parts:
+        atomic_write_text(out / TEMPLATE, manual_template(records, rubric))
     from .dashboard import write_dashboard
     write_dashboard(out)

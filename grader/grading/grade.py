@@ -18,6 +18,7 @@ from ..rubric import Rubric
 from .case_runner import CaseRunner, case_rows
 from .expected import Expected
 from .intake import ArchiveProblem, Caps, Submission, unpack
+from .manual_check import check_parts
 from .results import SubmissionResult
 from .sandbox import Limits, RunAs
 from .session_keeper import SessionKeeper
@@ -67,8 +68,11 @@ def _grade_into(result: SubmissionResult, sub: Submission, ctx: Context, scratch
     rubric = ctx.rubric
     try:
         root = unpack(sub, scratch / "unpacked", rubric.id_pattern, ctx.caps)
+        result.manual = check_parts(rubric, root)  # the files the staff grade, as handed in
         solution = choose(root)
     except ArchiveProblem as e:
+        if result.manual is None:
+            result.manual = check_parts(rubric, None, "the submission could not be unpacked")
         result.notes = list(sub.notes) + [f"Your submission was not graded: {e}."]
         result.fill(rubric, Status(e.status), "the submission could not be unpacked safely")
         return

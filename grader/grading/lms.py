@@ -75,16 +75,22 @@ def read_grades(graded: Path) -> list[Grade]:
         return [Grade(**{k: row[k] for k in needed}) for row in reader]
 
 
+def csv_rows(path: Path, what: str, dicts: bool = True) -> list:
+    """The rows of a staff's UTF-8 CSV file (a BOM tolerated) as dicts, or lists with the
+    header first; UserError when it cannot be read (`what` names it, e.g. "the roster")."""
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as f:
+            return list(csv.DictReader(f) if dicts else csv.reader(f))
+    except OSError as e:
+        raise UserError(f"cannot read {what} {path}: {e.strerror}") from None
+    except (UnicodeDecodeError, csv.Error) as e:
+        raise UserError(f"{path}: not a UTF-8 CSV file ({e})") from None
+
+
 def read_roster(path: Path) -> list[dict[str, str]]:
     """The roster's rows as dicts (UTF-8, a BOM tolerated); Canvas's `Points Possible` and
     muted rows are skipped."""
-    try:
-        with open(path, encoding="utf-8-sig", newline="") as f:
-            rows = list(csv.DictReader(f))
-    except OSError as e:
-        raise UserError(f"cannot read the roster {path}: {e.strerror}") from None
-    except (UnicodeDecodeError, csv.Error) as e:
-        raise UserError(f"{path}: not a UTF-8 CSV file ({e})") from None
+    rows = csv_rows(path, "the roster")
     return [{(k or "").strip(): (v or "").strip() for k, v in row.items()} for row in rows
             if not (row.get("Student") or "").strip().startswith("Points Possible")
             and (row.get("Student") or "").strip() != "Muted"]

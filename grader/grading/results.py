@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..rubric import Case, Rubric
+from .manual_scores import with_manual
 from .statuses import Status, import_status, most_serious
 
 __all__ = ["CaseResult", "SubmissionResult", "case_result"]
@@ -66,6 +67,7 @@ class SubmissionResult:
     forbidden_paths: list[str] = field(default_factory=list)  # for the staff, never shown
     capped: bool = False  # printed more than the grader keeps, somewhere
     capped_calls: bool = False  # ... during a call (the note is given once)
+    manual: dict[str, dict] | None = None  # manual part -> grader.grading.manual_check's check
 
     def fill(self, rubric: Rubric, status: Status, message: str) -> None:
         """Every case gets the same status and no points."""
@@ -81,17 +83,17 @@ class SubmissionResult:
     def to_json(self, rubric: Rubric) -> dict:
         """The record: points per part, score, status (the most serious problem) and
         remarks (problems that cost no points)."""
-        parts = {p.key: 0.0 for p in rubric.parts}
+        parts = {p.key: 0.0 for p in rubric.auto_parts}
         for case in self.cases:
             parts[case.part] += case.points
         score = round(sum(parts.values()), 4)
-        maximum = round(rubric.max_points, 4)
+        maximum = round(rubric.max_points, 4)  # the manual parts' points included
         statuses = {str(c.status) for c in self.cases}
         remarks: list[str] = []
         info = self.import_info
         if info and info.get("problem"):
             status = import_status(info["status"])
-            if score < maximum:
+            if score < round(rubric.auto_points, 4):
                 statuses.add(status)
             else:  # the retry was graded in full: no points lost, a note only
                 remarks.append(f"{status}, graded one top-level statement at a time")
@@ -106,4 +108,6 @@ class SubmissionResult:
                   "max": maximum, "remarks": remarks, "status": str(most_serious(statuses))}
         if self.forbidden_paths:
             record["forbidden_paths"] = list(self.forbidden_paths)
+        if rubric.manual_parts:  # graded by the staff later (`merge`): no points yet
+            with_manual(record, rubric, self.manual or {})
         return record

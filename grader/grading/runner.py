@@ -28,6 +28,7 @@ from ..errors import UserError
 from ..paths import GRADER_DIR
 from ..rubric import Rubric
 from . import export, reaper
+from .manual_scores import apply_saved, load_saved
 from .expected import load_manifest, lookup
 from .grade import Context, grade
 from .intake import Submission, discover
@@ -199,6 +200,7 @@ def _run_batch(submissions: Path, out: Path, rubric: Rubric, jobs: int | None, s
     ctx = Context(rubric, expected, limits, caps, scratch_base,
                   bwrap_hidden=deny if mode == "bwrap" else None, cancel=cancel, deny=deny,
                   run_as=run_as)
+    merged = load_saved(out)  # the staff's scores of the manual parts, when merged
     bar = Progress(len(subs), progress)
     records: dict[str, dict] = {}
     todo: list[tuple[Submission, str]] = []
@@ -228,6 +230,7 @@ def _run_batch(submissions: Path, out: Path, rubric: Rubric, jobs: int | None, s
                 record = future.result()
                 if record is None:
                     continue
+                apply_saved(record, rubric, merged)
                 _save(out, record, rubric)
                 records[sub.student] = record
                 bar.update(record)

@@ -4,7 +4,8 @@ kit's own grader, and the code that runs inside it for every submission.
 The zip (Gradescope's layout: setup.sh and run_autograder at its root, unpacked by Gradescope
 into /autograder/source) holds:
   setup.sh, run_autograder     install Python >= 3.11 + numpy; grade one submission
-  requirements.txt             numpy and the rubric's allowed_packages
+  requirements.txt             numpy and the rubric's allowed_packages (and pypdf when the
+                               rubric has a manual part with files: the report's page count)
   grader/**.py                 the grader package: intake, sandbox, rubric, scoring, export
   kanon/**.py                  the kit's core (tables, hierarchies, cell rule, checks), whole
   grader/rubric.toml           the rubric (the kit's, or --rubric; its cases_dir becomes "cases")
@@ -17,6 +18,10 @@ For each submission run_autograder calls `autograde_main`, which grades
 scoring, through grader.grading.runner.run_batch) and writes /autograder/results/results.json with
 grader.grading.export's Gradescope record (plus execution_time). KANON_AUTOGRADER_ROOT moves the
 /autograder root, so the unpacked zip can be tried locally.
+
+A rubric's manual parts (kind = "manual") are not scored there: Gradescope grades them as its
+own manual questions. results.json scores the autograded parts only (its tests add up to
+Rubric.auto_points) and lists each manual part as one 0-point line saying what was found.
 """
 from __future__ import annotations
 
@@ -40,6 +45,7 @@ from .zipfiles import Entry, zip_bytes
 TEMPLATES = paths.TEMPLATES / "gradescope"
 EXECUTABLES = ("setup.sh", "run_autograder")
 SKIPPED_DIRS = {"__pycache__", ".pytest_cache"}
+PDF_REQUIREMENT = "pypdf>=4\n"  # for the grader itself (never importable by student code)
 
 
 # ------------------------------------------------------------------------------ building
@@ -92,8 +98,10 @@ def collect(root: Path, rubric_path: Path | None = None) -> list[Entry]:
                         f"run `python -m grader regen` first")
     entries = [Entry(name, (TEMPLATES / name).read_bytes(), executable=True)
                for name in EXECUTABLES]
-    entries.append(Entry("requirements.txt",
-                         requirements(rubric.settings.allowed_packages).encode()))
+    needed = requirements(rubric.settings.allowed_packages)
+    if any(p.files for p in rubric.manual_parts):  # the grader counts the report's pages
+        needed += PDF_REQUIREMENT
+    entries.append(Entry("requirements.txt", needed.encode()))
     entries += shipped_code(root)
     entries.append(Entry("grader/rubric.toml", _rubric_text(rubric.path).encode("utf-8")))
     entries += _tree(rubric.cases_dir, "grader/cases")

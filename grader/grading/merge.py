@@ -1,0 +1,118 @@
+"""`python -m grader merge OUT --manual scores.csv`: put the course staff's scores of the
+manual parts (rubric `kind = "manual"`) into a graded folder.
+
+It reads scores.csv (grader.grading.scores_csv), refuses with every problem listed and
+nothing changed, else fills the manual columns of OUT/grades.csv, the records
+(results/<id>/record.json), recomputes the totals and rewrites every student's feedback and
+results.json, summary.md/.json and summary.html, each file atomically. The scores of the
+parts scores.csv has columns for replace the last merge's (a student it does not list has
+none); a comment column replaces the comments. OUT/manual-scores.json keeps the merge, so
+`grade` run again on the class keeps the staff's scores.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from kanon.files import atomic_write_text, dump_json
+
+from ..errors import UserError
+from ..rubric import Rubric
+from . import export
+from .manual_scores import load_saved, save, set_scores, unscored
+from .scores_csv import read_scores
+
+
+@dataclass
+class Merged:
+    """What a merge did: the parts merged, the students, and those left without a score."""
+
+    parts: list[str]
+    students: int
+    unscored: list[str]
+
+
+def read_records(out: Path, rubric: Rubric) -> list[dict]:
+    """The records of the students of OUT/grades.csv; UserError when the folder was not
+    graded with `rubric` or a record is missing."""
+    path = out / "grades.csv"
+    if not path.is_file():
+        raise UserError(f"{path} not found: merge needs a folder `python -m grader grade` wrote")
+    with open(path, encoding="utf-8", newline="") as f:
+        reader = csv.DictReader(f)
+        students = [row["student"] for row in reader if row.get("student")]
+        columns = reader.fieldnames or []
+    expected = next(csv.reader([export.grades_csv([], rubric)]))
+    if columns != expected:
+        raise UserError(f"{path}: its columns ({', '.join(columns)}) are not those of the "
+                        f"rubric {rubric.path} ({', '.join(expected)}); give the --rubric the "
+                        f"class was graded with")
+    records = []
+    for student in students:
+        record_path = out / "results" / student / "record.json"
+        try:
+            records.append(json.loads(record_path.read_text(encoding="utf-8")))
+        except (OSError, ValueError):
+            raise UserError(f"{record_path}: missing or unreadable; grade the class again "
+                            f"(`python -m grader grade ... --out {out}`)") from None
+    return records
+
+
+def merge(out: Path, scores_path: Path, rubric: Rubric) -> Merged:
+    """Merge `scores_path` into the graded folder `out` (see the module docstring)."""
+    if not rubric.manual_parts:
+        raise UserError(f"{rubric.path} has no manual part (kind = \"manual\"): nothing to "
+                        f"merge; give the --rubric the class was graded with")
+    records = read_records(out, rubric)
+    given = read_scores(scores_path, rubric, {r["student"] for r in records})
+    saved = load_saved(out)
+    saved_scores = saved.setdefault("scores", {})
+    comments = saved.setdefault("comments", {})
+    for record in records:
+        sid = record["student"]
+        mine = {p: given.scores.get(sid, {}).get(p) for p in given.parts}
+        comment = None if given.comments is None else given.comments.get(sid, "")
+        set_scores(record, rubric, mine, comment)
+        kept = {k: v for k, v in saved_scores.get(sid, {}).items() if k not in mine}
+        saved_scores[sid] = {**kept, **{k: v for k, v in mine.items() if v is not None}}
+        if comment is not None:
+            comments[sid] = comment
+    saved["scores"] = {k: v for k, v in sorted(saved_scores.items()) if v}
+    saved["comments"] = {k: v for k, v in sorted(comments.items()) if v}
+    for record in records:
+        export.write_student(out, record, rubric)
+        atomic_write_text(out / "results" / record["student"] / "record.json", dump_json(record))
+    save(out, saved)
+    export.write_batch(out, records, rubric)
+    return Merged(given.parts, len(records), unscored(records, rubric))
+
+
+def add_parser(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParser:
+    """Register `merge` on the grader's sub-command parser."""
+    m = subparsers.add_parser("merge", help="merge the staff's scores of the manual parts",
+                              description=" ".join(__doc__.split("\n\n")[0].split()))
+    m.add_argument("graded", type=Path, metavar="OUT", help="a folder written by `grade --out`")
+    m.add_argument("--manual", type=Path, required=True, metavar="CSV",
+                   help="scores.csv: student, one column per manual part, optional comment")
+    m.add_argument("--rubric", type=Path, default=None, metavar="TOML",
+                   help="the rubric the class was graded with (default: grader/rubric.toml)")
+    m.set_defaults(func=run)
+    return m
+
+
+def run(args: argparse.Namespace) -> int:
+    """The command: merge, then say how many students still have no manual score."""
+    from .. import rubric as rubric_mod
+    if not args.graded.is_dir():
+        raise UserError(f"{args.graded} is not a folder written by `grade --out`")
+    done = merge(args.graded, args.manual, rubric_mod.load(args.rubric))
+    print(f"merged {', '.join(done.parts) or 'no part'} for {done.students} student(s); "
+          f"{len(done.unscored)} student(s) have no manual score"
+          + (f" ({', '.join(done.unscored[:10])}{', ...' if len(done.unscored) > 10 else ''})"
+             if done.unscored else "") + f"; see {args.graded / 'grades.csv'}",
+          file=sys.stderr)
+    return 0
