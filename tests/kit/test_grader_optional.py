@@ -101,7 +101,11 @@ def test_default_rubric_and_static_checks_ignore_optional_parts() -> None:
     r2025 = rubric.load(REPO / "grader" / "rubric-2025.toml")
     assert {p.function: p.variant for p in r2025.parts}["clustering_anonymizer"] == "lm-only"
     assert "topdown_anonymizer" in {p.function for p in r2025.parts}
-    assert r2025.max_points == default.max_points == 100
+    assert r2025.max_points == default.auto_points == 100  # Fall 2025: the report included
+    assert {p.function: p.points for p in r2025.auto_parts} == {
+        "cost_MD": 10, "cost_LM": 10, "random_anonymizer": 20, "clustering_anonymizer": 20,
+        "topdown_anonymizer": 30}  # that term's points (CONTRACT.md, section 13)
+    assert [(p.key, p.points, p.max_pages) for p in r2025.manual_parts] == [("report", 10, 1)]
     optional = rubric.load(REPO / "grader" / "rubric-optional.toml")
     assert {p.function for p in optional.parts} == set(contract.OPTIONAL_FUNCTIONS) | {
         "clustering_anonymizer"}

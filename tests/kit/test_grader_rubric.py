@@ -42,11 +42,14 @@ def write(tmp_path: Path, text: str) -> Path:
 
 def test_default_rubric_matches_the_handout_points() -> None:
     r = rubric.load()
-    points = {p.function: p.points for p in r.parts}
+    points = {p.function: p.points for p in r.auto_parts}
     assert points == {"cost_MD": 5, "cost_LM": 5, "random_anonymizer": 10,
                       "clustering_anonymizer": 20, "bottomup_anonymizer": 20, "samarati": 20,
                       "mondrian": 20}
-    assert r.max_points == 100
+    assert r.auto_points == 100 and r.max_points == 110  # the report: 10, graded by staff
+    [report] = r.manual_parts
+    assert (report.key, report.points, report.files, report.max_pages) == (
+        "report", 10, ("*.pdf",), 4)
     assert r.settings.time_limit == 10 and r.settings.import_time_limit == 10
     assert r.settings.allowed_packages == ("numpy",)
     limits = {c.function: c.cpu_limit(9999) for c in r.cases() if not c.hidden}

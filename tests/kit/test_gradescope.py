@@ -152,7 +152,7 @@ def test_zip_has_gradescope_layout_and_only_what_grading_needs(autograder_zip: P
         assert (infos[name].external_attr >> 16) & 0o777 == 0o755
     assert setup.startswith("#!/usr/bin/env bash") and run.startswith("#!/usr/bin/env bash")
     assert "python3.11" in setup and "deadsnakes" in setup and "KANON_AUTOGRADER_ROOT" in run
-    assert requirements.split() == ["numpy>=1.24"]
+    assert requirements.split() == ["numpy>=1.24", "pypdf>=4"]  # pypdf: the report's pages
     assert 'cases_dir = "cases"' in rubric
     names = set(infos)
     assert {"grader/grading/runner.py", "grader/grading/export.py", "grader/grading/worker.py",
@@ -197,10 +197,12 @@ def test_correct_submission_gets_full_marks(repo: Path, autograder_zip: Path, tm
     check_format(results)
     from grader.rubric import load
     rubric = load(repo / "grader" / "rubric.toml")
-    assert results["score"] == pytest.approx(rubric.max_points)
-    assert sum(t["max_score"] for t in results["tests"]) == pytest.approx(rubric.max_points)
-    assert len(results["tests"]) == len(rubric.cases())
-    assert all(t["status"] == "passed" for t in results["tests"])
+    assert results["score"] == pytest.approx(rubric.auto_points)  # Gradescope grades the report
+    assert sum(t["max_score"] for t in results["tests"]) == pytest.approx(rubric.auto_points)
+    assert len(results["tests"]) == len(rubric.cases()) + len(rubric.manual_parts)
+    assert all(t["status"] == "passed" for t in results["tests"] if t["max_score"] > 0)
+    staff = [t for t in results["tests"] if t["max_score"] == 0]
+    assert [t["name"] for t in staff] == ["report: graded by course staff on Gradescope"]
     hidden = [t for t in results["tests"] if "hidden case" in t["name"]]
     assert hidden and all(t["visibility"] == "after_published" for t in hidden)
     assert all(t["visibility"] == "visible" for t in results["tests"] if t not in hidden)

@@ -111,7 +111,7 @@ def fields(course: CourseView) -> dict[str, str]:
         values[f"ref.{subject or source}"] = f"[{subject or title}](#{anchor(title)})"
         values[f"anchor.{subject or source}"] = anchor(title)
     values["contents"] = " · ".join(
-        f"[{subject or _title(course, s, subject)}](#{anchor(_title(course, s, subject))})"
+        f"[{_contents_name(course, s, subject)}](#{anchor(_title(course, s, subject))})"
         for s, subject in entries
         if s not in ("intro", "time-limits") and GROUPS.get(subject or "") is None)
     values["points_table"] = _points_table(course)
@@ -187,6 +187,13 @@ def _cli_examples(course: CourseView) -> str:
                      f"{CLI_EXAMPLES[n]}" for n in plain + extra)
 
 
+def _contents_name(course: CourseView, source: str, subject: str | None) -> str:
+    """A function's name, a staff part's title ('The report'), else the section's title."""
+    if subject in course.names:
+        return subject
+    return _staff_title(subject) if subject else _title(course, source, subject)
+
+
 def _points_table(course: CourseView) -> str:
     rows = ["| Part | Points |", "| --- | ---: |"]
     for f in course.functions:
@@ -213,9 +220,12 @@ def _time_table(course: CourseView) -> str:
 
 
 def _submission_files(course: CourseView) -> str:
-    extra = [f"{part.files[0] if len(part.files) == 1 else ' or '.join(part.files)}"
-             for part in course.staff_parts if part.files]
-    names = ["skeleton.py"] + [e.replace("*.pdf", "report.pdf") for e in extra]
+    """skeleton.py and each staff part's file, a glob `*.pdf` named after the part."""
+    names = ["skeleton.py"]
+    for part in course.staff_parts:
+        if part.files:
+            glob = part.files[0]
+            names.append(f"{part.name}{glob[1:]}" if glob.startswith("*.") else glob)
     return _code_list(names)
 
 
