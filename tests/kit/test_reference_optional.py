@@ -114,6 +114,22 @@ def test_topdown_handout_example_k3(tmp_path):
     assert got == [["Any", sex] for _, sex in rows]  # nothing below the Sex split
 
 
+@pytest.mark.parametrize("k, wanted", [
+    (2, [["Engineer", "Any"], ["Lawyer", "Any"], ["Engineer", "Any"], ["Lawyer", "Any"]]),
+    (4, [["Professional", "Any"]] * 4),
+])
+def test_topdown_handout_one_child_and_column_order_example(tmp_path, k, wanted):
+    """HANDOUT.md, "topdown_anonymizer", the course staff's decisions: a one-child step is
+    taken first (Artist is empty), and Job wins the 2-child, L1 = 0 tie with Sex (leftmost)."""
+    job = "Any\n\tProfessional\n\t\tEngineer\n\t\tLawyer\n\tArtist\n\t\tDancer\n\t\tWriter\n"
+    rows = [["Engineer", "Male"], ["Lawyer", "Male"], ["Engineer", "Female"],
+            ["Lawyer", "Female"]]
+    _write(tmp_path, ["Job", "Sex"], rows, {"Job": job, "Sex": "Any\n\tMale\n\tFemale\n"})
+    out = tmp_path / "out.csv"
+    reference.topdown_anonymizer(str(tmp_path / "raw.csv"), str(tmp_path / "DGHs"), k, str(out))
+    assert oracle.read_dataset(str(out))[1] == wanted
+
+
 def test_lm_only_handout_example():
     """HANDOUT.md, "clustering_anonymizer", LM-only distance: the distances and ECs it quotes."""
     from fractions import Fraction as F
