@@ -39,12 +39,22 @@ def test_a_manual_part_in_one_sentence_for_the_handout(tmp_path: Path) -> None:
                                              "one file matching *.pdf, a PDF of at most 1 page")
 
 
-@pytest.mark.parametrize("path", ["grader/rubric.toml", "grader/rubric-2025.toml",
-                                  "grader/rubric-optional.toml", "examples/rubric.toml"])
-def test_the_shipped_rubrics_have_only_autograded_parts(path: str) -> None:
+@pytest.mark.parametrize("path", ["grader/rubric-optional.toml", "examples/rubric.toml"])
+def test_the_templates_and_the_example_class_have_only_autograded_parts(path: str) -> None:
     r = rubric.load(REPO / path)
     assert r.auto_parts == r.parts and r.manual_parts == []
     assert r.auto_points == r.max_points
+
+
+@pytest.mark.parametrize("path, points, pages", [("grader/rubric.toml", 10, 4),
+                                                 ("grader/rubric-2025.toml", 10, 1),
+                                                 ("grader/rubric-all.toml", 12, 2)])
+def test_the_example_courses_grade_the_report_by_hand(path: str, points: int,
+                                                      pages: int) -> None:
+    r = rubric.load(REPO / path)
+    assert [(p.key, p.points, p.files, p.max_pages) for p in r.manual_parts] == [
+        ("report", points, ("*.pdf",), pages)]
+    assert r.max_points == r.auto_points + points
 
 
 @pytest.mark.parametrize("change, key, message", [

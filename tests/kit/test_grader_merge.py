@@ -178,9 +178,16 @@ def test_merge_needs_the_rubric_the_class_was_graded_with(graded, capsys) -> Non
     before = snapshot(out)
     scores = out.parent / "scores.csv"
     scores.write_text(SCORES, encoding="utf-8")
-    assert cli.main(["merge", str(out), "--manual", str(scores)]) == 2
+    assert cli.main(["merge", str(out), "--manual", str(scores)]) == 2  # the default rubric
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {out / 'grades.csv'}: its columns (student, lms, lms_id, "
+                          f"lms_name, source, cost_MD, report, total, ") and \
+        f"are not those of the rubric {rubric_mod.DEFAULT_RUBRIC} (" in err
+    assert len(err.strip().splitlines()) == 1
+    examples = REPO / "examples" / "rubric.toml"  # no manual part at all
+    assert cli.main(["merge", str(out), "--manual", str(scores), "--rubric", str(examples)]) == 2
     assert capsys.readouterr().err == (
-        f"error: {rubric_mod.DEFAULT_RUBRIC} has no manual part (kind = \"manual\"): nothing "
+        f"error: {examples} has no manual part (kind = \"manual\"): nothing "
         f"to merge; give the --rubric the class was graded with\n")
     assert snapshot(out) == before
 

@@ -104,7 +104,7 @@ def test_default_rubric_and_static_checks_ignore_optional_parts() -> None:
     assert r2025.max_points == default.auto_points == 100  # Fall 2025: the report included
     assert {p.function: p.points for p in r2025.auto_parts} == {
         "cost_MD": 10, "cost_LM": 10, "random_anonymizer": 20, "clustering_anonymizer": 20,
-        "topdown_anonymizer": 30}  # that term's points (CONTRACT.md, section 13)
+        "topdown_anonymizer": 30}  # that term's points (the contract, section 13)
     assert [(p.key, p.points, p.max_pages) for p in r2025.manual_parts] == [("report", 10, 1)]
     optional = rubric.load(REPO / "grader" / "rubric-optional.toml")
     assert {p.function for p in optional.parts} == set(contract.OPTIONAL_FUNCTIONS) | {
