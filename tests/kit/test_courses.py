@@ -163,3 +163,14 @@ def test_gradescope_zip_gives_the_staff_solution_full_marks(course: dict) -> Non
     staff = [t["name"] for t in results["tests"] if t["max_score"] == 0]  # Gradescope grades it
     assert staff == [f"{p.key}: graded by course staff on Gradescope"
                      for p in rubric.manual_parts] and staff
+
+
+def test_fall_2025_names_top_down_and_the_lm_only_distance() -> None:
+    from grader.publishing.materials import course_materials
+    files = course_materials(load(REPO / COURSES["fall-2025"]), REPO)
+    handout, skeleton = (files[n].decode("utf-8") for n in ("HANDOUT.md", "skeleton.py"))
+    for text in (handout, skeleton):
+        assert "topdown_anonymizer" in text and "bottomup_anonymizer" not in text
+    assert "**LM-only distance**" in handout and "MD_dist" not in handout
+    assert "LM-only distance: no MD" in " ".join(skeleton.split())
+    assert "at most 1 page, a hard limit" in " ".join(handout.split())
