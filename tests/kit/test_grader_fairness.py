@@ -167,7 +167,33 @@ def test_record_says_the_file_was_retried_and_what_was_left_out(tmp_path: Path) 
                                           in rand["message"])
     mondrian = [c["status"] for c in record["cases"] if c["function"] == "mondrian"]
     assert mondrian == ["no-output", "no-output"]  # graded: its import problem is not its own
-    assert result.records[0]["status"] == "import-error"
+    # the retry left out the failing import; what cost points is the cases' own statuses:
+    # random 10 points to `error`, mondrian 10 to `no-output` (a tie: the more serious)
+    assert result.records[0]["status"] == "error"
+    assert result.records[0]["remarks"] == ["import-error, graded one top-level statement at "
+                                            "a time"]
+
+
+def test_an_import_exit_graded_through_the_retry_reads_as_what_cost_the_points(
+        tmp_path: Path) -> None:
+    r = make_rubric(tmp_path)
+    submit(tmp_path / "subs", "cli", (  # the course skeleton's module-level command line
+        "import sys\n\n"
+        "def mondrian(raw_dataset_file, DGH_folder, k, output_file):\n"
+        "    while True:\n        pass\n\n"
+        "def random_anonymizer(raw_dataset_file, DGH_folder, k, s, output_file):\n"
+        "    return None\n\n"
+        "if len(sys.argv) < 6:\n    print('usage: ...')\n    sys.exit(2)\n"))
+    result = run_batch(tmp_path / "subs", tmp_path / "out", r, jobs=1, sandbox="none",
+                       progress=False)
+    record = result.records[0]
+    assert record["import"]["mode"] == "retry" and record["score"] == 0
+    # mondrian lost 10 points to timeouts, random 10 to no-output: a tie, the more serious
+    assert record["status"] == "timeout"
+    assert record["remarks"] == ["import-exit, graded one top-level statement at a time"]
+    with open(tmp_path / "out" / "grades.csv", encoding="utf-8") as f:
+        assert f.read().splitlines()[1].endswith(
+            ",timeout,\"import-exit, graded one top-level statement at a time\"")
 
 
 def test_gradescope_scores_add_up_to_the_parts_points(tmp_path: Path) -> None:
