@@ -1,5 +1,5 @@
-"""Running a submission's cases: which cases run (smallest dataset first; a function's larger
-cases are not run once it ran out of time), whether each function can be called, one call per
+"""Running a submission's cases: in which order and under which limit (smallest dataset first;
+after a timeout, grader.grading.time_policy), whether each function can be called, one call per
 case in the submission's session, then the judgement (grader.grading.judge) and what the
 student may see of it (hidden cases are redacted)."""
 from __future__ import annotations
@@ -17,6 +17,7 @@ from .session_keeper import SessionKeeper
 from .static import FunctionCheck, keyword_order, positional_problem, signature_check
 from .static import missing as missing_function
 from .statuses import SCORED, Status
+from .time_policy import Plan, TimePolicy
 
 
 class CaseRunner:
@@ -43,29 +44,26 @@ class CaseRunner:
             self.keeper.first_import()
         cases = rubric.cases()
         results: list[CaseResult | None] = [None] * len(cases)
-        timed_out: dict[str, Case] = {}  # function -> the case where it ran out of time
+        policy = TimePolicy()
         for i in sorted(range(len(cases)), key=lambda i: (self.rows(cases[i]), i)):
             case = cases[i]
             state, message, by_keyword = callable_state(case.function, static[case.function],
                                                         self.keeper)
             if by_keyword:
                 self.keyword.add(case.function)
-            smaller = timed_out.get(case.function)
+            plan = policy.plan(case, self.limit(case))
             if state != Status.OK:
                 results[i] = case_result(rubric, case, state, message)
-            elif smaller is not None and self.rows(case) > self.rows(smaller):
-                results[i] = case_result(
-                    rubric, case, Status.TIMEOUT,
-                    f"not run: `{case.function}` ran out of time on the smaller case "
-                    f"\"{smaller.name}\" ({self.rows(smaller)} rows), so it would on this one "
-                    f"({self.rows(case)} rows) too", time_limit=self.limit(case))
+            elif plan.skip:
+                results[i] = case_result(rubric, case, Status.TIMEOUT, plan.skip,
+                                         time_limit=plan.limit)
             else:
-                results[i] = self.run_case(case)
-                if results[i].status == Status.TIMEOUT:
-                    timed_out.setdefault(case.function, case)
+                results[i] = self.run_case(case, plan)
+                policy.record(case, self.rows(case), plan.limit, results[i].status)
         self.result.cases = results
 
-    def run_case(self, case: Case) -> CaseResult:
+    def run_case(self, case: Case, plan: Plan) -> CaseResult:
+        """One call of `case` under the plan's CPU-time limit, judged."""
         rubric, result = self.ctx.rubric, self.result
         if not self.keeper.ensure():
             return case_result(rubric, case, self.keeper.failure,
@@ -78,7 +76,7 @@ class CaseRunner:
         args, kwargs = call_args(case.function, case.ints), {}
         if case.function in self.keyword:
             kwargs, args = dict(zip(SIGNATURES[case.function], args)), []
-        limit = self.limit(case)
+        limit = plan.limit
         outcome = self.keeper.session.call(case=case.id, cwd=cwd, function=case.function,
                                            args=args, kwargs=kwargs, time_limit=limit)
         if outcome.output_dropped and not result.capped_calls:
@@ -108,6 +106,8 @@ class CaseRunner:
         if case.hidden:  # what the student's code printed or raised may quote hidden data
             shown = compare.redact(shown, rubric.cases_dir / case.data)
             message = compare.redact(message, rubric.cases_dir / case.data)
+        if plan.note:
+            message = f"{plan.note}: {message}"
         cpu = outcome.cpu_seconds
         entry = case_result(rubric, case, status, message, output=shown, fraction=fraction,
                             seconds=round(outcome.seconds, 4), time_limit=limit,

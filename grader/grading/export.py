@@ -47,8 +47,8 @@ def grades_csv(records: list[dict], rubric: Rubric) -> str:
     """The gradebook: the grader's student id, the learning management system's own identity
     when the entry's name carries one (`lms` moodle/canvas, `lms_id` the Moodle participant
     number or Canvas user id, `lms_name`), the entry's name, points per part (a manual part's
-    empty until merged), total, max, percent, status, and notes (problems that cost no
-    points, e.g. an import that failed but whose fallback was graded in full, or a manual
+    empty until merged), total, max, percent, status (the problem that cost the most points),
+    and notes (an import that failed but was graded one statement at a time, or a manual
     part's missing, non-PDF or too long file)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")

@@ -3,8 +3,9 @@ case in the sandbox (grader.grading.case_runner), and total the results into the
 (grader.grading.results). The statuses are listed in grader.grading.statuses.
 
 Time policy: each call has a CPU-time limit that grows with its dataset (Case.cpu_limit) and
-a generous wall-clock backstop; a function's cases run from the smallest dataset up, and once
-one runs out of time the function's larger cases are not run (they would too).
+a generous wall-clock backstop; a function's cases run from the smallest dataset up; after a
+timeout its later cases run under the timed-out case's limit, and after a second one they are
+not run (grader.grading.time_policy).
 """
 from __future__ import annotations
 

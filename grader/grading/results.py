@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from ..rubric import Case, Rubric
 from .manual_scores import with_manual
-from .statuses import Status, import_status, most_serious
+from .statuses import Status, import_status, submission_status
 
 __all__ = ["CaseResult", "SubmissionResult", "case_result"]
 
@@ -81,31 +81,31 @@ class SubmissionResult:
                           f"was refused and recorded in your grade record.")
 
     def to_json(self, rubric: Rubric) -> dict:
-        """The record: points per part, score, status (the most serious problem) and
-        remarks (problems that cost no points)."""
+        """The record: points per part, score, status (the problem that cost the most points,
+        grader.grading.statuses.submission_status) and remarks (problems that are not the
+        status: an import graded one statement at a time)."""
         parts = {p.key: 0.0 for p in rubric.auto_parts}
+        lost: dict[str, float] = {}
         for case in self.cases:
             parts[case.part] += case.points
+            lost[case.status] = lost.get(case.status, 0.0) + case.max_points - case.points
         score = round(sum(parts.values()), 4)
         maximum = round(rubric.max_points, 4)  # the manual parts' points included
-        statuses = {str(c.status) for c in self.cases}
         remarks: list[str] = []
         info = self.import_info
-        if info and info.get("problem"):
-            status = import_status(info["status"])
-            if score < round(rubric.auto_points, 4):
-                statuses.add(status)
-            else:  # the retry was graded in full: no points lost, a note only
-                remarks.append(f"{status}, graded one top-level statement at a time")
-        if self.forbidden_paths:
-            statuses.add(Status.FORBIDDEN)
+        if info and info.get("problem") and info.get("mode") == "retry":
+            # graded through the retry: the cases' own statuses tell what cost points
+            remarks.append(f"{import_status(info['status'])}, graded one top-level statement "
+                           f"at a time")
+        flags = {Status.FORBIDDEN} if self.forbidden_paths else set()
         if self.capped:
-            statuses.add(Status.OUTPUT_CAPPED)
+            flags.add(Status.OUTPUT_CAPPED)
+        status = submission_status(lost, flags)
         record = {"student": self.student, "source": self.source, "notes": list(self.notes),
                   "solution": self.solution, "import": info,
                   "cases": [c.to_json() for c in self.cases], "timing": dict(self.timing),
                   "parts": {k: round(v, 4) for k, v in parts.items()}, "score": score,
-                  "max": maximum, "remarks": remarks, "status": str(most_serious(statuses))}
+                  "max": maximum, "remarks": remarks, "status": str(status)}
         if self.forbidden_paths:
             record["forbidden_paths"] = list(self.forbidden_paths)
         if rubric.manual_parts:  # graded by the staff later (`merge`): no points yet

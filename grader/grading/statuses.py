@@ -1,16 +1,19 @@
 """Every status the grader gives, in one place.
 
-A case gets one `Status`; a submission's status is the most serious of its cases' statuses
-and of its own problems (the order of `SUBMISSION_ORDER`, most serious first), or `ok`. The
-three verdicts on a graded output (`passed`, `partial`, `wrong`) are case statuses only. The
-README's "Statuses" table lists the submission statuses in this order (a test checks it).
+A case gets one `Status`; a submission's status is the one that tells its true story
+(`submission_status`): `grader-error` or `forbidden` whenever present, else the status whose
+cases lost the most points (ties: the more serious, in the order of `SUBMISSION_ORDER`, most
+serious first), else the most serious problem that cost nothing, or `ok`. The three verdicts
+on a graded output (`passed`, `partial`, `wrong`) are case statuses only. The README's
+"Statuses" table lists the submission statuses in this order (a test checks it).
 StrEnum: a status compares equal to, and is written to JSON as, its text.
 """
 from __future__ import annotations
 
 import enum
 
-__all__ = ["Status", "SUBMISSION_ORDER", "VERDICTS", "SCORED", "import_status"]
+__all__ = ["Status", "SUBMISSION_ORDER", "VERDICTS", "SCORED", "ALWAYS_SHOWN", "import_status",
+           "submission_status"]
 
 
 class Status(enum.StrEnum):
@@ -48,6 +51,7 @@ class Status(enum.StrEnum):
 VERDICTS = (Status.PASSED, Status.PARTIAL, Status.WRONG)
 SCORED = (Status.PASSED, Status.PARTIAL)
 SUBMISSION_ORDER = tuple(s for s in Status if s not in VERDICTS)
+ALWAYS_SHOWN = (Status.GRADER_ERROR, Status.FORBIDDEN)  # a TA must act, whatever they cost
 _IMPORT = {"exception": Status.IMPORT_ERROR, "exit": Status.IMPORT_EXIT,
            "memory": Status.IMPORT_MEMORY, "timeout": Status.IMPORT_TIMEOUT,
            "crash": Status.IMPORT_CRASH}
@@ -61,3 +65,19 @@ def import_status(child_status: str) -> Status:
 def most_serious(statuses: set[str]) -> Status:
     """The first of SUBMISSION_ORDER among `statuses`, else ok."""
     return next((s for s in SUBMISSION_ORDER if s in statuses), Status.OK)
+
+
+def submission_status(lost: dict[str, float], flags: set[str]) -> Status:
+    """A submission's status. `lost`: the points its cases lost, per case status (verdicts
+    included: a wrong answer is not a problem status); `flags`: its own problems besides the
+    cases' (forbidden during the import, output capped). `grader-error` or `forbidden` whenever
+    present; else the problem status that lost the most points (ties: the more serious); else
+    the most serious problem present (one that cost nothing), or ok."""
+    present = set(lost) | set(flags)
+    urgent = [s for s in ALWAYS_SHOWN if s in present]
+    if urgent:
+        return urgent[0]
+    costly = [s for s in SUBMISSION_ORDER if round(lost.get(s, 0.0), 6) > 0]
+    if costly:  # max keeps the first of equals: the more serious
+        return max(costly, key=lambda s: round(lost[s], 6))
+    return most_serious(present)

@@ -1,5 +1,6 @@
 """Fair grading of real student code: the retry's report, keyword calls, allowed packages and
-the time policy (smallest cases first, larger ones skipped after a timeout)."""
+the time policy (smallest cases first; after a timeout the later cases still run, see
+test_grader_time_policy.py)."""
 from __future__ import annotations
 
 import json
@@ -65,6 +66,16 @@ def submit(subs: Path, name: str, source: str) -> None:
     (subs / name / "skeleton.py").write_text(source, encoding="utf-8")
 
 
+def grade_one(tmp_path: Path, name: str, source: str) -> dict:
+    """Grade the one submission `name` (its skeleton.py: `source`) with the module's rubric
+    into tmp_path / "out"; its record."""
+    r = make_rubric(tmp_path)
+    submit(tmp_path / "subs", name, source)
+    result = run_batch(tmp_path / "subs", tmp_path / "out", r, jobs=1, sandbox="none",
+                       progress=False)
+    return result.records[0]
+
+
 def test_one_wording_for_unavailable_packages() -> None:
     import importlib.util
     spec = importlib.util.spec_from_file_location("course_rules",
@@ -110,44 +121,37 @@ def test_keyword_order_is_only_the_handouts_names_permuted() -> None:
     assert state == "ok" and "called by keyword" in notes[0]
 
 
-def test_time_policy_smallest_first_then_larger_cases_skipped(tmp_path: Path) -> None:
-    r = make_rubric(tmp_path)
-    submit(tmp_path / "subs", "loop", (
+def test_time_policy_smallest_first_and_a_timeout_does_not_skip_the_next_case(
+        tmp_path: Path) -> None:
+    record = grade_one(tmp_path, "loop", (
         "def mondrian(raw_dataset_file, DGH_folder, k, output_file):\n"
         "    while True:\n        pass\n\n"
         "def random_anonymizer(raw_dataset_file, DGH_folder, k, output_file, s):\n"
         "    return k + s\n"))
-    result = run_batch(tmp_path / "subs", tmp_path / "out", r, jobs=1, sandbox="none",
-                       progress=False)
-    cases = {c["name"]: c for c in result.records[0]["cases"]}
+    cases = {c["name"]: c for c in record["cases"]}
     ties, unbalanced = cases["ties, k=35 (n=36)"], cases["unbalanced, k=3"]
     assert ties["status"] == "timeout" and ties["time_limit"] == 1.0
     assert ties["message"].startswith("ran out of time: it used its whole CPU-time limit of 1 s")
-    assert unbalanced["status"] == "timeout" and unbalanced["cpu_seconds"] is None
-    assert unbalanced["message"] == ('not run: `mondrian` ran out of time on the smaller case '
-                                     '"ties, k=35 (n=36)" (36 rows), so it would on this one '
-                                     '(53 rows) too')
-    assert [c["name"] for c in result.records[0]["cases"]] == [
+    assert unbalanced["status"] == "timeout" and unbalanced["cpu_seconds"] is not None
+    assert unbalanced["message"].startswith(  # its own limit: not "shortened"
+        "ran out of time: it used its whole CPU-time limit of 1 s for this case (53 rows)")
+    assert [c["name"] for c in record["cases"]] == [
         "unbalanced, k=3", "ties, k=35 (n=36)", "unbalanced, k=5 (n=53)"]  # rubric order
     rand = cases["unbalanced, k=5 (n=53)"]  # another year's order: called by keyword
-    assert rand["status"] == "no-output" and "called by keyword" in " ".join(
-        result.records[0]["notes"])
+    assert rand["status"] == "no-output" and "called by keyword" in " ".join(record["notes"])
     feedback = (tmp_path / "out" / "feedback" / "loop.md").read_text(encoding="utf-8")
-    assert "`timeout` — not run; CPU-time limit 1 s" in feedback
+    assert "not run" not in feedback and "s of its 1 s CPU-time limit" in feedback
     assert wall_backstop(1.0) == 5.0
 
 
 def test_record_says_the_file_was_retried_and_what_was_left_out(tmp_path: Path) -> None:
-    r = make_rubric(tmp_path)
-    submit(tmp_path / "subs", "cli", (
+    graded = grade_one(tmp_path, "cli", (
         "import sys\nimport pandas as pd\n\n"
         "def random_anonymizer(raw_dataset_file, DGH_folder, k, s, output_file):\n"
         "    return pd.DataFrame()\n\n"
         "def mondrian(raw_dataset_file, DGH_folder, k, output_file):\n"
         "    return 1\n\n"
         "if len(sys.argv) < 6:\n    print('usage')\n    sys.exit(1)\n"))
-    result = run_batch(tmp_path / "subs", tmp_path / "out", r, jobs=1, sandbox="none",
-                       progress=False)
     record = json.loads((tmp_path / "out" / "results" / "cli" / "record.json").read_text())
     assert record["import"]["retried"] is True and record["import"]["mode"] == "retry"
     assert record["import"]["problem"] == ("ModuleNotFoundError: pandas is not available: "
@@ -166,7 +170,29 @@ def test_record_says_the_file_was_retried_and_what_was_left_out(tmp_path: Path) 
                                           in rand["message"])
     mondrian = [c["status"] for c in record["cases"] if c["function"] == "mondrian"]
     assert mondrian == ["no-output", "no-output"]  # graded: its import problem is not its own
-    assert result.records[0]["status"] == "import-error"
+    # the retry left out the failing import; what cost points is the cases' own statuses:
+    # random 10 points to `error`, mondrian 10 to `no-output` (a tie: the more serious)
+    assert graded["status"] == "error"
+    assert graded["remarks"] == ["import-error, graded one top-level statement at "
+                                            "a time"]
+
+
+def test_an_import_exit_graded_through_the_retry_reads_as_what_cost_the_points(
+        tmp_path: Path) -> None:
+    record = grade_one(tmp_path, "cli", (  # the course skeleton's module-level command line
+        "import sys\n\n"
+        "def mondrian(raw_dataset_file, DGH_folder, k, output_file):\n"
+        "    while True:\n        pass\n\n"
+        "def random_anonymizer(raw_dataset_file, DGH_folder, k, s, output_file):\n"
+        "    return None\n\n"
+        "if len(sys.argv) < 6:\n    print('usage: ...')\n    sys.exit(2)\n"))
+    assert record["import"]["mode"] == "retry" and record["score"] == 0
+    # mondrian lost 10 points to timeouts, random 10 to no-output: a tie, the more serious
+    assert record["status"] == "timeout"
+    assert record["remarks"] == ["import-exit, graded one top-level statement at a time"]
+    with open(tmp_path / "out" / "grades.csv", encoding="utf-8") as f:
+        assert f.read().splitlines()[1].endswith(
+            ",timeout,\"import-exit, graded one top-level statement at a time\"")
 
 
 def test_gradescope_scores_add_up_to_the_parts_points(tmp_path: Path) -> None:

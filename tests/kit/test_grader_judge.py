@@ -126,3 +126,25 @@ def test_every_status_is_listed_once_and_the_readme_table_follows_the_order() ->
     assert listed == [str(s) for s in SUBMISSION_ORDER]
     assert [str(s) for s in VERDICTS] == ["passed", "partial", "wrong"]
     assert len({str(s) for s in Status}) == len(list(Status))
+
+
+def test_a_submissions_status_is_the_problem_that_cost_the_most_points() -> None:
+    from grader.grading.statuses import submission_status
+    # graded through the import retry: 20 points lost to a timeout, 5 to an exception, 10 to
+    # wrong answers; the import problem is a note, not the status
+    assert submission_status({"timeout": 20.0, "error": 5.0, "wrong": 10.0, "passed": 0.0},
+                             set()) == Status.TIMEOUT
+    assert submission_status({"timeout": 5.0, "error": 5.0}, set()) == Status.TIMEOUT  # tie
+    assert submission_status({"no-output": 10.0, "error": 10.0}, set()) == Status.ERROR
+    assert submission_status({"wrong": 30.0, "partial": 5.0, "passed": 0.0}, set()) == Status.OK
+    assert submission_status({"passed": 0.0}, {Status.OUTPUT_CAPPED}) == Status.OUTPUT_CAPPED
+    assert submission_status({"error": 2.5}, {Status.OUTPUT_CAPPED}) == Status.ERROR
+    # forbidden and grader-error are shown whatever they cost
+    assert submission_status({"timeout": 40.0, "passed": 0.0}, {Status.FORBIDDEN}) == (
+        Status.FORBIDDEN)
+    assert submission_status({"timeout": 40.0, "grader-error": 2.0, "forbidden": 3.0},
+                             set()) == Status.GRADER_ERROR
+    # an import that the retry could not save: its cases carry the import status
+    assert submission_status({"import-exit": 95.0, "not-attempted": 5.0}, set()) == (
+        Status.IMPORT_EXIT)
+    assert submission_status({"error": 1e-12, "timeout": 1.0}, set()) == Status.TIMEOUT
