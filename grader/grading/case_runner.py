@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..contract import OUTPUT_FILE, SIGNATURES, call_args, is_cost
 from ..rubric import Case, Rubric
+from ..shrink.hook import find_counterexamples
 from . import compare, privacy_summary
 from .expected import copy_inputs
 from .judge import CaseFacts, Judgement, Produced, judge
@@ -64,6 +65,7 @@ class CaseRunner:
                 if results[i].status == Status.TIMEOUT:
                     timed_out.setdefault(case.function, case)
         self.result.cases = results
+        self.result.counterexamples = find_counterexamples(self, results)  # grader/shrink
 
     def run_case(self, case: Case) -> CaseResult:
         rubric, result = self.ctx.rubric, self.result
