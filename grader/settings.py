@@ -55,6 +55,11 @@ SETTINGS: tuple[Setting, ...] = (
             "grader run as root: the user children run as (auto = nobody; none: root)"),
     Setting("allowed_packages", list, ("numpy",),
             "third-party packages student code may import"),
+    Setting("counterexample_calls", int, 200,
+            "calls per function to search public data for a counterexample (0: none)",
+            minimum=0),
+    Setting("counterexample_cpu", float, 20.0,
+            "CPU seconds per function for that search (never changes a grade)", minimum=0),
 )
 BY_NAME = {s.name: s for s in SETTINGS}
 
@@ -80,6 +85,8 @@ class Settings:
     cases_dir: str = "cases"
     run_as: str = "auto"
     allowed_packages: tuple[str, ...] = ("numpy",)
+    counterexample_calls: int = 200
+    counterexample_cpu: float = 20.0
 
     @property
     def id_pattern(self) -> re.Pattern:

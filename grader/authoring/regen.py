@@ -21,8 +21,9 @@ from ..contract import OUTPUT_FILE, call_args, is_cost
 from ..errors import UserError
 from ..grading.expected import MANIFEST, case_key, copy_inputs, load_manifest
 from ..grading.term_view import case_ident, term_case
+from ..shrink.pool import POOL_DIR
 from ..rubric import Case, Rubric
-from . import casegen, terms
+from . import casegen, pool, terms
 
 
 def _run_reference(case: Case, cases_dir: Path) -> tuple[str, object]:
@@ -100,6 +101,7 @@ def regenerate(rubrics: list[Rubric], kit_root: Path, datasets: bool = True,
                         "them one at a time")
     cases_dir = dirs.pop()
     record = _term_of(cases_dir, term, datasets)
+    pool.build()  # the counterexamples' inputs and answers, when stale (grader/shrink)
     if datasets:
         casegen.generate(cases_dir, kit_root, terms.draws(record["name"]) if record else None)
     expected_dir = cases_dir / "expected"
@@ -132,8 +134,8 @@ def regenerate(rubrics: list[Rubric], kit_root: Path, datasets: bool = True,
             entries[key] = entry
     files = {p.relative_to(cases_dir).as_posix(): sha256_file(p)
              for p in sorted(cases_dir.rglob("*"))
-             if p.is_file() and p.name != MANIFEST and "expected" not in p.relative_to(
-                 cases_dir).parts[:1]}
+             if p.is_file() and p.name != MANIFEST and not {"expected", POOL_DIR} & set(
+                 p.relative_to(cases_dir).parts[:1])}
     manifest = {"entries": entries, "files": files}
     if record:
         manifest["term"] = record

@@ -21,6 +21,7 @@ from pathlib import Path
 from kanon.files import atomic_write_text, dump_json
 
 from ..rubric import Rubric
+from ..shrink import render as counterexample
 from .intake import lms_identity
 from .manual_scores import auto_score, manual_score, unscored
 from .statuses import SUBMISSION_ORDER
@@ -136,7 +137,7 @@ def feedback_md(record: dict, rubric: Rubric) -> str:
             if case.get("output"):
                 lines += ["", "  Printed:", ""] + ["  " + line for line in
                                                    _fence(case["output"]).splitlines()] + [""]
-        lines.append("")
+        lines += [""] + counterexample.part_lines(record, part)
     lines += ["Hidden cases use datasets you have not seen; their feedback names the row and "
               "column at fault but never shows their data.", ""]
     return "\n".join(lines)
@@ -194,6 +195,7 @@ def gradescope_json(record: dict, rubric: Rubric) -> str:
             if case.get("privacy") else ""
         if case.get("output"):
             output += "\n\nPrinted:\n\n" + _fence(case["output"])
+        output += counterexample.case_text(record, rubric, case)
         tests.append({"name": f"{case['part']}: {_case_title(case)}",
                       "number": f"{part_index}.{sum(1 for c in record['cases'][:n] if c['part'] == case['part'])}",
                       "score": shares[n - 1] if case["points"] >= case["max_points"] - 1e-9
@@ -326,6 +328,7 @@ def write_student(out: Path, record: dict, rubric: Rubric) -> None:
     sid = record["student"]
     atomic_write_text(out / "feedback" / f"{sid}.md", feedback_md(record, rubric))
     atomic_write_text(out / "results" / sid / "results.json", gradescope_json(record, rubric))
+    counterexample.write_all(out, record, rubric)
 
 
 def write_batch(out: Path, records: list[dict], rubric: Rubric) -> None:

@@ -68,6 +68,7 @@ class SubmissionResult:
     capped: bool = False  # printed more than the grader keeps, somewhere
     capped_calls: bool = False  # ... during a call (the note is given once)
     manual: dict[str, dict] | None = None  # manual part -> grader.grading.manual_check's check
+    counterexamples: dict[str, dict] = field(default_factory=dict)  # part -> grader/shrink's
 
     def fill(self, rubric: Rubric, status: Status, message: str) -> None:
         """Every case gets the same status and no points."""
@@ -108,6 +109,8 @@ class SubmissionResult:
                   "max": maximum, "remarks": remarks, "status": str(status)}
         if self.forbidden_paths:
             record["forbidden_paths"] = list(self.forbidden_paths)
+        if self.counterexamples:
+            record["counterexamples"] = self.counterexamples
         if rubric.manual_parts:  # graded by the staff later (`merge`): no points yet
             with_manual(record, rubric, self.manual or {})
         return record

@@ -238,3 +238,23 @@ def apply(mutant: Mutant, reference: Path, destination: Path) -> Path:
         text = text.replace(old, new)
     target.write_text(text, encoding="utf-8")
     return package
+
+
+DEFAULT_MARKERS = ("cost_MD", "cost_LM", "random", "clustering", "bottomup", "samarati",
+                   "mondrian")
+
+
+def write_submission(mutant: Mutant, reference: Path, folder: Path, work: Path) -> None:
+    """A submission in `folder` whose seven functions are the mutant's: skeleton.py calls the
+    patched reference, shipped as the helper package kanon_ref/ (examples/make_examples.py's
+    layout, the core inside it as kanon_ref/kanon/)."""
+    import sys
+    sys.path.insert(0, str(reference.parent / "examples"))
+    from make_examples import CORE_MODULES, REF_MODULES, solution, write_folder
+    package = apply(mutant, reference, work)
+    files = {f"kanon_ref/{m}": (package / m).read_bytes().replace(b"from kanon.", b"from .kanon.")
+             for m in REF_MODULES}
+    files.update({f"kanon_ref/kanon/{m}": (work / "kanon" / m).read_bytes()
+                  for m in CORE_MODULES})
+    files["skeleton.py"] = solution(mutant.name).encode("utf-8")
+    write_folder(folder, files)

@@ -1,0 +1,188 @@
+"""A counterexample in words and files: the Markdown section of a part in the feedback (and
+Gradescope's results), and its files under `feedback/<student>/counterexamples/<part>/`:
+raw.csv, DGHs/, anonymized.csv (functions that read one), expected.csv and yours.csv (or
+expected.txt and yours.txt for a number). Everything comes from the record entry
+(grader/shrink/hook.py), so a cached record renders the same bytes."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from kanon.files import atomic_write_text
+from kanon.hierarchy import parse_dgh
+from kanon.table import parse_table, render_csv
+
+from ..contract import SIGNATURES, is_cost
+
+SECTION = {"cost_MD": "cost_MD", "cost_LM": "cost_LM", "entropy_l": "entropy_l",
+           "t_closeness": "t_closeness"}  # the handout's heading of each function: its name
+WHAT = ("A small input from public data on which your function and the reference disagree. It "
+        "is a pointer to the rule, not another test: it earns and costs nothing.")
+
+
+def _table(header: list[str], rows: list[list[str]], numbers: list[int] | None = None,
+           marks: set[tuple[int, int]] = frozenset()) -> list[str]:
+    """A Markdown table; `marks` (row, column) cells are shown **bold**."""
+    def cell(text: str) -> str:
+        return (text or " ").replace("|", "\\|").replace("\n", " ")
+    head = (["row"] if numbers else []) + header
+    lines = ["| " + " | ".join(map(cell, head)) + " |", "|" + "---|" * len(head)]
+    for i, row in enumerate(rows):
+        cells = [f"**{cell(v)}**" if (i, j) in marks else cell(v) for j, v in enumerate(row)]
+        lines.append("| " + " | ".join(([str(numbers[i])] if numbers else []) + cells) + " |")
+    return lines
+
+
+def tree(name: str, text: str, values: set[str]) -> list[str]:
+    """The hierarchy as an indented tree of the nodes that matter: every ancestor of a value
+    in `values`, with the number of leaves under each inner node and how many others hide."""
+    dgh = parse_dgh(text, name, f"{name}.txt")
+    shown = set()
+    for value in values:
+        node = dgh.index.get(value)
+        while node is not None and node >= 0 and node not in shown:
+            shown.add(node)
+            node = int(dgh.parent[node]) if dgh.parent[node] >= 0 else None
+    lines = [f"    {name}.txt (height {dgh.height}, {dgh.n_leaves} leaves):"]
+    def walk(node: int, depth: int) -> None:
+        leaves = "" if dgh.is_leaf(node) else f"  [{int(dgh.leaf_count[node])} leaves]"
+        lines.append("    " + "    " * (depth + 1) + dgh.labels[node] + leaves)
+        kids = [c for c in dgh.children[node] if c in shown]
+        for child in kids:
+            walk(child, depth + 1)
+        hidden = len(dgh.children[node]) - len(kids)
+        if hidden and kids:
+            lines.append("    " + "    " * (depth + 2) + f"... {hidden} more")
+    walk(0, 0)
+    return lines
+
+
+def _rows(text: str) -> tuple[list[str], list[list[str]]] | None:
+    try:
+        table = parse_table(text.encode("utf-8"))
+    except ValueError:
+        return None
+    return table.header, table.rows
+
+
+def _args(function: str, ints: dict, raw: str = "raw.csv") -> str:
+    names = {"raw_dataset_file": raw, "anonymized_dataset_file": "anonymized.csv",
+             "DGH_folder": "DGHs", "output_file": "yours.csv"}
+    return ", ".join(repr(names[p]) if p in names else repr(ints[p])
+                     for p in SIGNATURES[function])
+
+
+def command(function: str, ints: dict, module: str, folder: str) -> str:
+    """The one command that reruns the student's function on the files."""
+    call = f"{function}({_args(function, ints)})"
+    shown = f"print({call})" if is_cost(function) else call
+    return (f"cd {folder} && PYTHONPATH=/path/to/your/folder python -c "
+            f"\"from {module} import {function}; {shown}\"")
+
+
+def outputs(entry: dict, function: str) -> list[str]:
+    """The reference's output and the student's, differing cells in bold."""
+    expected, yours = entry["expected"], entry.get("yours")
+    if is_cost(function):
+        got = entry["problem"] or f"`{yours!r}`"
+        return [f"Reference: `{expected!r}`; yours: {got}."]
+    lines = ["The reference's output:", ""]
+    ref = _rows(expected)
+    mine = None if yours is None else _rows(yours)
+    marks = set()
+    if ref and mine and len(mine[1]) == len(ref[1]):
+        marks = {(i, j) for i, (a, b) in enumerate(zip(ref[1], mine[1]))
+                 for j in range(max(len(a), len(b))) if a[j:j + 1] != b[j:j + 1]}
+    lines += _table(*ref, entry["rows"], marks) + [""]
+    if entry["problem"]:
+        return lines + [f"Yours: your function {entry['problem']}."]
+    if mine is None:
+        return lines + ["Yours is not a readable CSV table:", "", "```", yours[:1500], "```"]
+    return lines + ["Yours (cells that differ in **bold**):", ""] + _table(
+        *mine, entry["rows"] if len(mine[1]) == len(entry["rows"]) else None, marks)
+
+
+def section(entry: dict, part: str, function: str, module: str) -> list[str]:
+    """The feedback lines of one part's counterexample (or why there is none)."""
+    where = "a hidden case" if entry["hidden"] else "a public case"
+    if not entry["found"]:
+        why = {"budget": "within its budget", "timeout": "before a call ran out of time",
+               "session": "before your code ended its process",
+               "forbidden": "(a call touched files it may not)"}.get(entry.get("stopped"), "")
+        return [f"### Counterexample for {part}", "",
+                f"No small public input on which your function differs from the reference was "
+                f"found {why} ({entry['calls']} calls).".replace("  ", " ").replace(" (", " (", 1),
+                f"Look again at {where}, \"{entry['case']}\" (its name describes its structure), "
+                f"and at the handout's rules for `{function}`.", ""]
+    ints = ", ".join(f"{k} = {v}" for k, v in entry["ints"].items()) or "none"
+    rows = ", ".join(map(str, entry["rows"]))
+    lines = [f"### Counterexample for {part}", "", WHAT, "",
+             f"Input: rows {rows} of `{entry['source']}` ({len(entry['rows'])} rows); QIs kept: "
+             f"{', '.join(entry['qis'])}, with their public hierarchies; arguments: {ints}.", ""]
+    lines += _table(entry["header"], entry["raw"], entry["rows"]) + [""]
+    if entry.get("anonymized") is not None:
+        lines += [f"The anonymized input (the same rows of `{entry['anonymized_source']}`):", ""]
+        lines += _table(entry["header"], entry["anonymized"], entry["rows"]) + [""]
+    lines += ["Hierarchies (only the nodes that matter):", ""]
+    columns = {q: entry["header"].index(q) for q in entry["qis"]}
+    for qi, text in entry["dghs"].items():
+        values = {row[columns[qi]] for row in entry["raw"]}
+        lines += tree(qi, text, values)
+    lines += [""] + outputs(entry, function) + [""]
+    rule = SECTION.get(function, function)
+    lines += [f"The rule that decides it: HANDOUT.md, section \"{rule}\""
+              + ("" if is_cost(function) else " (and \"Ties\" for equal choices)") + ".",
+              f"Files: `counterexamples/{part}/` beside this feedback; rerun yours with "
+              f"`{command(function, entry['ints'], module, f'counterexamples/{part}')}` and "
+              f"compare with expected{'.txt' if is_cost(function) else '.csv'}.", ""]
+    return lines
+
+
+def write_files(folder: Path, entry: dict, function: str) -> None:
+    """The counterexample's files in `folder` (nothing when none was found)."""
+    if not entry.get("found"):
+        return
+    atomic_write_text(folder / "raw.csv", render_csv(entry["header"], entry["raw"]))
+    for qi, text in entry["dghs"].items():
+        atomic_write_text(folder / "DGHs" / f"{qi}.txt", text)
+    if entry.get("anonymized") is not None:
+        atomic_write_text(folder / "anonymized.csv",
+                          render_csv(entry["header"], entry["anonymized"]))
+    suffix = ".txt" if is_cost(function) else ".csv"
+    atomic_write_text(folder / f"expected{suffix}", _text(entry["expected"]))
+    yours = entry.get("yours")
+    atomic_write_text(folder / f"yours{suffix}",
+                      _text(yours) if yours is not None else f"{entry['problem']}\n")
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else f"{value!r}\n"
+
+
+def part_lines(record: dict, part) -> list[str]:
+    """The feedback lines of `part`'s counterexample in `record` ([] when it has none)."""
+    entry = (record.get("counterexamples") or {}).get(part.key)
+    if not entry:
+        return []
+    module = Path(record.get("solution") or "skeleton.py").stem
+    return section(entry, part.key, part.function, module)
+
+
+def write_all(out: Path, record: dict, rubric) -> None:
+    """Every part's counterexample files under out/feedback/<student>/counterexamples/."""
+    for part in rubric.auto_parts:
+        entry = (record.get("counterexamples") or {}).get(part.key)
+        if entry:
+            folder = out / "feedback" / record["student"] / "counterexamples" / part.key
+            write_files(folder, entry, part.function)
+
+
+def case_text(record: dict, rubric, case: dict) -> str:
+    """What Gradescope's test of `case` adds: its part's counterexample, on the part's first
+    failing case only ("" otherwise)."""
+    entry = (record.get("counterexamples") or {}).get(case["part"])
+    if not entry:
+        return ""
+    if case["id"] != entry["case_id"]:
+        return ""
+    part = next(p for p in rubric.auto_parts if p.key == case["part"])
+    return "\n\n" + "\n".join(part_lines(record, part))
