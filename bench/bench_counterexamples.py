@@ -5,7 +5,11 @@ pool's seeded public samples), print the share of wrong/partial parts that get a
 the share within 12 rows and 3 QIs, its median and largest size (rows x QIs), and the extra
 grading time per submission (the search's wall time over the submission's grading time).
 
-    python bench/bench_counterexamples.py [--jobs N]
+    python bench/bench_counterexamples.py [--jobs N] [--rubric TOML] [--mutants-only]
+
+`--rubric grader/rubric.toml` grades with the default rubric (adult-size public cases that a
+mutant fails first, so the search starts from them; a submission then grades in seconds, and
+the search's share of its time is what a real class sees).
 """
 from __future__ import annotations
 
@@ -73,13 +77,17 @@ def report(name: str, f: dict) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--rubric", type=Path, default=RUBRIC)
+    parser.add_argument("--mutants-only", action="store_true")
     args = parser.parse_args()
-    r = rubric.load(RUBRIC)
+    r = rubric.load(args.rubric)
+    print(f"rubric {args.rubric}")
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        examples = run_batch(KIT / "examples" / "submissions", tmp / "ex", r, jobs=args.jobs,
-                             sandbox="none", progress=False)
-        print(report("example class", figures(examples.records)))
+        if not args.mutants_only:
+            examples = run_batch(KIT / "examples" / "submissions", tmp / "ex", r,
+                                 jobs=args.jobs, sandbox="none", progress=False)
+            print(report("example class", figures(examples.records)))
         subs = tmp / "mutants"
         mutant_class(subs, tmp / "work")
         graded = run_batch(subs, tmp / "mu", r, jobs=args.jobs, sandbox="none", progress=False)
