@@ -6,6 +6,7 @@ the share within 12 rows and 3 QIs, its median and largest size (rows x QIs), an
 grading time per submission (the search's wall time over the submission's grading time).
 
     python bench/bench_counterexamples.py [--jobs N] [--rubric TOML] [--mutants-only]
+    python bench/bench_counterexamples.py --realistic   # tests/kit/realistic_class, its rubric
 
 `--rubric grader/rubric.toml` grades with the default rubric (adult-size public cases that a
 mutant fails first, so the search starts from them; a submission then grades in seconds, and
@@ -79,7 +80,12 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--rubric", type=Path, default=RUBRIC)
     parser.add_argument("--mutants-only", action="store_true")
+    parser.add_argument("--realistic", action="store_true",
+                        help="the realistic class (real students' styles) with its own rubric")
     args = parser.parse_args()
+    if args.realistic:
+        realistic(args.jobs)
+        return
     r = rubric.load(args.rubric)
     print(f"rubric {args.rubric}")
     with tempfile.TemporaryDirectory() as tmp:
@@ -92,6 +98,28 @@ def main() -> None:
         mutant_class(subs, tmp / "work")
         graded = run_batch(subs, tmp / "mu", r, jobs=args.jobs, sandbox="none", progress=False)
         print(report(f"{len(graded.records)} mutants", figures(graded.records)))
+        for record in graded.records:
+            missing = [k for k, e in (record.get("counterexamples") or {}).items()
+                       if not e["found"]]
+            if missing:
+                print(f"  none for {record['student']} ({', '.join(missing)})")
+
+
+def realistic(jobs: int) -> None:
+    """The realistic class, graded with its own small rubric, as tests/kit does."""
+    import shutil
+    import tomllib
+    folder = KIT / "tests" / "kit" / "realistic_class"
+    students = tomllib.loads((folder / "labels.toml").read_text(encoding="utf-8"))
+    with tempfile.TemporaryDirectory() as tmp:
+        subs = Path(tmp) / "subs"
+        for student in students:
+            shutil.copytree(folder / student, subs / student,
+                            ignore=shutil.ignore_patterns("__pycache__"))
+        graded = run_batch(subs, Path(tmp) / "out", rubric.load(folder / "rubric.toml"),
+                           jobs=jobs, sandbox="none", progress=False)
+        print(report(f"realistic class ({len(graded.records)} submissions)",
+                     figures(graded.records)))
         for record in graded.records:
             missing = [k for k, e in (record.get("counterexamples") or {}).items()
                        if not e["found"]]
