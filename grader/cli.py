@@ -292,7 +292,7 @@ def _regen(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from .grading.expected import stale
+    from .grading.freshness import stale
     rubrics = _rubrics(args.rubric)
     problems = stale(rubrics)
     for p in problems:

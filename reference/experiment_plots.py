@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
-from .experiments import L_K, Result, series
+from .experiment_series import L_K, Result, series
 
 # matplotlib is loaded by name, not by an import statement: reference/ doubles as a solution
 # folder for the students' self-check (`pytest tests/public --solution=reference`), whose

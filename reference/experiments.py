@@ -28,7 +28,6 @@ import tempfile
 import time
 import tomllib
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
 from pathlib import Path
 
 from kanon.cells import CellError, Column
@@ -36,11 +35,11 @@ from kanon.problem import load_problem
 from kanon.table import read_table
 
 from . import bottomup_anonymizer, clustering_anonymizer, mondrian, random_anonymizer, samarati
+from .experiment_series import L_K, Result, Run, series
 
 KIT_ROOT = Path(__file__).resolve().parent.parent
 K_VALUES = (4, 8, 16, 32, 64, 128, 256)  # the handout's k sweep
 L_VALUES = (1, 2, 3, 4, 5, 6, 7, 8)  # the handout's l sweep, bottom-up at k = L_K
-L_K = 16
 MAX_SUP = (0, 100, 1000)  # Samarati's suppression budgets (the handout suggests 100)
 # algorithm name -> (graded function name in the rubric, reference function)
 ALGORITHMS = {
@@ -53,39 +52,6 @@ ALGORITHMS = {
 COLUMNS = ["algorithm", "k", "l", "max_sup", "seed", "LM", "MD", "seconds", "classes"]
 PLOTS_HINT = ('plots skipped: matplotlib is not installed; install it with '
               'pip install -e ".[plots]" (or pip install matplotlib) and rerun')
-
-
-@dataclass(frozen=True, order=True)
-class Run:
-    """One anonymizer call; l, max_sup and seed are None where they do not apply."""
-
-    order: int  # position of the algorithm in ALGORITHMS (sort key of the CSV)
-    algorithm: str
-    k: int
-    l: int | None = None
-    max_sup: int | None = None
-    seed: int | None = None
-
-    def arguments(self) -> list[int]:
-        extra = {"random": self.seed, "bottomup": self.l, "samarati": self.max_sup}
-        return [self.k] + ([extra[self.algorithm]] if self.algorithm in extra else [])
-
-    def label(self) -> str:
-        names = {"l": self.l, "max_sup": self.max_sup, "seed": self.seed}
-        return " ".join([self.algorithm, f"k={self.k}"] +
-                        [f"{n}={v}" for n, v in names.items() if v is not None])
-
-
-@dataclass
-class Result:
-    """What one run measured; LM and MD are None when the run failed (error says why)."""
-
-    run: Run
-    lm: float | None
-    md: float | None
-    seconds: float
-    classes: int | None
-    error: str | None = None
 
 
 def enabled_algorithms(rubric: Path | None) -> list[str]:
@@ -245,30 +211,6 @@ def results_csv(results: list[Result]) -> str:
                          "" if r.md is None else f"{r.md:.0f}", f"{r.seconds:.3f}",
                          _cell(r.classes)])
     return buffer.getvalue()
-
-
-def series(results: list[Result], metric: str, sweep: str, l_k: int = L_K
-           ) -> dict[str, list[tuple[int, float]]]:
-    """Plot lines: name -> sorted (x, y) points of one metric ("LM", "MD", "seconds").
-    sweep "k": one line per algorithm (random: mean over seeds; Samarati: one per max_sup;
-    bottom-up at l = 1); sweep "l": bottom-up at k = l_k, against l."""
-    points: dict[str, dict[int, list[float]]] = {}
-    for r in results:
-        run = r.run
-        value = {"LM": r.lm, "MD": r.md, "seconds": r.seconds}[metric]
-        if value is None:
-            continue
-        if sweep == "k":
-            if run.algorithm == "bottomup" and run.l != 1:
-                continue
-            name = {"random": "random (mean of seeds)", "bottomup": "bottom-up (l = 1)",
-                    "samarati": f"Samarati (max_sup = {run.max_sup})"}.get(
-                        run.algorithm, run.algorithm)
-            points.setdefault(name, {}).setdefault(run.k, []).append(value)
-        elif run.algorithm == "bottomup" and run.k == l_k:
-            points.setdefault(f"bottom-up (k = {l_k})", {}).setdefault(run.l, []).append(value)
-    return {name: sorted((x, sum(v) / len(v)) for x, v in xs.items())
-            for name, xs in points.items()}
 
 
 def table_md(results: list[Result], l_k: int = L_K) -> str:

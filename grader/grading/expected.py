@@ -21,7 +21,7 @@ from kanon.files import sha256_bytes, sha256_file
 
 from ..contract import ANONYMIZED_INPUT, DGH_DIR, RAW_FILE
 from ..errors import UserError
-from ..rubric import Case, Rubric
+from ..rubric import Case
 
 MANIFEST = "manifest.json"
 
@@ -110,23 +110,3 @@ def lookup(case: Case, cases_dir: Path, manifest: dict) -> Expected:
     if entry["kind"] == "value":
         return Expected("value", value=json.loads(path.read_text(encoding="utf-8"))["value"])
     return Expected("table", path=path)
-
-
-def stale(rubrics: list[Rubric]) -> list[str]:
-    """Why the stored cases are not up to date for `rubrics`, as graded in the cases
-    folder's term (empty when they are)."""
-    from .term_view import apply_term  # it reads manifests with this module
-    problems: list[str] = []
-    for rubric in map(apply_term, rubrics):
-        cases_dir = rubric.cases_dir
-        manifest = load_manifest(cases_dir)
-        for rel, digest in manifest.get("files", {}).items():
-            path = cases_dir / rel
-            if not path.is_file() or sha256_file(path) != digest:
-                problems.append(f"{path}: differs from the manifest")
-        for case in rubric.cases():
-            try:
-                lookup(case, cases_dir, manifest)
-            except UserError as e:
-                problems.append(str(e))
-    return problems

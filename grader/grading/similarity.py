@@ -29,7 +29,7 @@ import keyword
 import shutil
 import tempfile
 import tokenize
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 
@@ -39,6 +39,7 @@ from ..errors import UserError
 from ..paths import KIT_SKELETON
 from ..rubric import Rubric
 from .intake import ArchiveProblem, discover, unpack
+from .similarity_pairs import Pair
 from .solution import choose
 
 K = 12  # tokens per fingerprinted run
@@ -47,24 +48,6 @@ ENGINES = ("auto", "copydetect", "tokens")
 INSTALL_HINT = ('copydetect is not installed: using the built-in token matcher (no highlighted '
                 'report); for copydetect run pip install -e ".[similarity]" '
                 '(or pip install copydetect)')
-CAVEAT = ("A high score is a pointer for a human, not a verdict: read both files before "
-          "concluding anything.")
-
-
-@dataclass
-class Pair:
-    """Two submissions alike: b may be an archived one. a_in_b is the share of a's code
-    found in b; score the larger share; shared the matched amount (copydetect: characters of
-    filtered code in a; tokens: shared runs); spans the matched (start, end) characters."""
-
-    a: str
-    b: str
-    score: float
-    a_in_b: float
-    b_in_a: float
-    shared: int
-    spans_a: list[tuple[int, int]] = field(default_factory=list)
-    spans_b: list[tuple[int, int]] = field(default_factory=list)
 
 
 @dataclass

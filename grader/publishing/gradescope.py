@@ -89,7 +89,7 @@ def collect(root: Path, rubric_path: Path | None = None) -> list[Entry]:
     """The autograder's entries: templates, the grader and core packages, rubric, cases.
     Refuses a rubric whose expected outputs are missing or stale."""
     from .. import rubric as rubric_mod
-    from ..grading.expected import stale
+    from ..grading.freshness import stale
     rubric = rubric_mod.load(rubric_path or root / "grader" / "rubric.toml")
     problems = stale([rubric])
     if problems:
@@ -120,7 +120,7 @@ def verify(data: bytes) -> None:
     """Unpack the built zip in a temporary folder and check that it is self-consistent: the
     required files at the root, executable, and the rubric's expected outputs all present."""
     from .. import rubric as rubric_mod
-    from ..grading.expected import stale
+    from ..grading.freshness import stale
     with tempfile.TemporaryDirectory(prefix="kanon-autograder-check-") as tmp:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             archive.extractall(tmp)

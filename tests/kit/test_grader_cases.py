@@ -12,7 +12,8 @@ from grader.authoring import casegen, terms
 
 from grader import rubric
 from grader.authoring.regen import _run_reference
-from grader.grading.expected import case_key, load_manifest, stale
+from grader.grading.expected import case_key, load_manifest
+from grader.grading.freshness import stale
 from grader.grading.term_view import apply_term
 from kanon.files import sha256_bytes, sha256_file
 

@@ -22,7 +22,8 @@ from grader import cli, rubric
 from grader.authoring import casegen, terms
 from grader.authoring.regen import _run_reference, regenerate
 from grader.errors import UserError
-from grader.grading.expected import load_manifest, stale
+from grader.grading.expected import load_manifest
+from grader.grading.freshness import stale
 from grader.grading.term_view import apply_term, case_ident, render_name
 from grader.paths import KIT_ROOT
 from kanon.table import parse_table

@@ -66,3 +66,62 @@ def test_no_module_or_class_is_too_long(repo: Path) -> None:
         f"classes over {CLASS_LINES} lines"
     assert not OVERSIZED_MODULES - set(long_modules), "no longer oversized: drop from the list"
     assert not OVERSIZED_CLASSES - set(long_classes), "no longer oversized: drop from the list"
+
+
+def _imports_of(repo: Path) -> dict[str, set[str]]:
+    """Module -> the kit modules it imports (at any level, functions included), for grader/,
+    kanon/ and reference/."""
+    import ast
+    modules = {}
+    for package in ("grader", "kanon", "reference"):
+        for path in (repo / package).rglob("*.py"):
+            parts = path.relative_to(repo).with_suffix("").parts
+            modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        base = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                target = (".".join(base[:len(base) - node.level + 1] + [node.module or ""])
+                          .rstrip(".") if node.level else node.module or "")
+                found = [target] + [f"{target}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                found = [a.name for a in node.names]
+            else:
+                continue
+            graph[name] |= {m for m in found if m in modules and m != name}
+    return graph
+
+
+def test_no_import_circles_between_modules(repo: Path) -> None:
+    """Two modules never import each other, directly or around a circle (a lazy import inside
+    a function included): shared types live in a module of their own (e.g.
+    grader/grading/similarity_pairs.py, reference/experiment_series.py)."""
+    graph = _imports_of(repo)
+    circles, index, low, stack, on_stack = [], {}, {}, [], set()
+
+    def visit(node: str) -> None:  # Tarjan's strongly connected components
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for other in sorted(graph[node]):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                circles.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    assert len(graph) > 100 and not circles, circles
