@@ -8,7 +8,7 @@ GRADER_DIR = Path(__file__).resolve().parent
 KIT_ROOT = GRADER_DIR.parent
 DEFAULT_RUBRIC = GRADER_DIR / "rubric.toml"
 TEMPLATES = GRADER_DIR / "publishing" / "templates"  # what bundle and gradescope publish
-WORKER = GRADER_DIR / "grading" / "worker.py"  # the child's program (stdlib only): first part
+WORKER = GRADER_DIR / "sandbox" / "worker.py"  # the child's program (stdlib only): first part
 KIT_SKELETON = KIT_ROOT / "skeleton.py"
 
 # Inside any kit root (a checkout, or the root given to `bundle --root`):

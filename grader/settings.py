@@ -94,7 +94,7 @@ class Settings:
 
     def limits(self):
         """The sandbox's resource limits of every child."""
-        from .grading.sandbox import Limits
+        from .sandbox import Limits
         return Limits(memory_mb=self.memory_mb, file_size_mb=self.file_size_mb,
                       processes=self.processes, open_files=self.open_files,
                       output_kb=self.output_kb, disk_mb=self.disk_mb)

@@ -21,7 +21,7 @@ from .expected import Expected
 from .intake import ArchiveProblem, Caps, Submission, unpack
 from .manual_check import check_parts
 from .results import SubmissionResult
-from .sandbox import Limits, RunAs
+from ..sandbox import Limits, RunAs
 from .session_keeper import SessionKeeper
 from .solution import choose
 from .statuses import Status

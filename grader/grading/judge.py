@@ -14,7 +14,7 @@ from ..contract import OUTPUT_FILE, is_cost
 from . import compare
 from .compare import CaseData
 from .expected import Expected
-from .sandbox import CallOutcome, wall_backstop
+from ..sandbox import CallOutcome, wall_backstop
 from .statuses import Status
 
 __all__ = ["CaseFacts", "Produced", "Judgement", "judge"]

@@ -27,13 +27,14 @@ from .. import __version__
 from ..errors import UserError
 from ..paths import GRADER_DIR
 from ..rubric import Rubric
-from . import export, reaper
+from ..sandbox import reaper
+from . import export
 from .manual_scores import apply_saved, load_saved
 from .expected import load_manifest, lookup
 from .grade import Context, grade
 from .intake import Submission, discover
-from .packages import check_installed
-from .sandbox import Cancelled, RunAs, bwrap_available, python_problem, site_dirs
+from ..sandbox.packages import check_installed
+from ..sandbox import Cancelled, RunAs, bwrap_available, python_problem, site_dirs
 from .term_view import apply_term
 
 

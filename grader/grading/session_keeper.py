@@ -1,7 +1,7 @@
 """The session policy of one submission: start the child that imports the student's file,
 retry the import one top-level statement at a time when the whole file fails, restart the
 child after a case ended it (with the same statements left out), and say in words what went
-wrong. The child itself is grader.grading.sandbox's Session."""
+wrong. The child itself is grader.sandbox's Session."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -9,7 +9,7 @@ from pathlib import Path
 from ..contract import graded_functions
 from .expected import copy_inputs
 from .results import SubmissionResult
-from .sandbox import ImportOutcome, Session, wall_backstop
+from ..sandbox import ImportOutcome, Session, wall_backstop
 from .solution import Solution
 from .statuses import Status, import_status
 

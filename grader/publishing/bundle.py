@@ -23,7 +23,7 @@ from kanon.files import atomic_write_bytes
 
 from ..authoring.course_file import COURSE_FILE, course_json
 from ..errors import UserError
-from ..grading.packages import requirements
+from ..sandbox.packages import requirements
 from ..imports import absolute_imports
 from ..paths import KIT_ROOT, PUBLIC_TESTS, TEMPLATES
 from ..rubric import load as load_rubric

@@ -38,7 +38,7 @@ from kanon.files import atomic_write_bytes
 
 from .. import paths
 from ..errors import UserError
-from ..grading.packages import requirements
+from ..sandbox.packages import requirements
 from .bundle import kit_root, print_listing
 from .zipfiles import Entry, zip_bytes
 

@@ -13,10 +13,10 @@ import time
 
 import pytest
 
-from grader.grading.channel import Cancelled, Captured, Channel, frame, unframe
-from grader.grading.outcomes import (CallOutcome, ChildStatus, ImportOutcome, call_outcome,
+from grader.sandbox.channel import Cancelled, Captured, Channel, frame, unframe
+from grader.sandbox.outcomes import (CallOutcome, ChildStatus, ImportOutcome, call_outcome,
                                      import_died, import_reported)
-from grader.grading.spawn import WORKER_PARTS, WORKER_SOURCE
+from grader.sandbox.spawn import WORKER_PARTS, WORKER_SOURCE
 
 # ------------------------------------------------------------------------------ captured output
 

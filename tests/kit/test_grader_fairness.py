@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from grader.grading import packages, static
+from grader.grading import static
+from grader.sandbox import packages
 
 from grader import rubric
 from grader.errors import UserError
 from grader.grading.runner import run_batch
-from grader.grading.sandbox import WORKER_SOURCE, wall_backstop
+from grader.sandbox import WORKER_SOURCE, wall_backstop
 
 REPO = Path(__file__).resolve().parents[2]
 CASES = REPO / "grader" / "cases"

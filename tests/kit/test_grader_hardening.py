@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from grader.grading import reaper
+from grader.sandbox import reaper
 
 from grader import rubric
 from grader.grading.runner import run_batch
-from grader.grading.sandbox import Limits, Session, bwrap_available
+from grader.sandbox import Limits, Session, bwrap_available
 from test_grader_runner import TINY as RUNNER_TINY
 
 REPO = Path(__file__).resolve().parents[2]

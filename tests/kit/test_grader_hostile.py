@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from grader.grading import reaper
+from grader.sandbox import reaper
 
 from grader import rubric
 from grader.grading.runner import run_batch
-from grader.grading.sandbox import bwrap_available
+from grader.sandbox import bwrap_available
 
 REPO = Path(__file__).resolve().parents[2]
 HOSTILE = REPO / "examples" / "hostile"

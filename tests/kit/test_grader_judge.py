@@ -10,7 +10,7 @@ import pytest
 from grader.grading.compare import load_case_data
 from grader.grading.expected import Expected
 from grader.grading.judge import CaseFacts, Produced, judge
-from grader.grading.sandbox import CallOutcome
+from grader.sandbox import CallOutcome
 from grader.grading.statuses import SUBMISSION_ORDER, VERDICTS, Status
 from kanon.table import parse_table, render_csv
 

@@ -19,7 +19,7 @@ import pytest
 from grader import rubric as rubric_mod
 from grader.errors import UserError
 from grader.grading.runner import resolve_run_as
-from grader.grading.sandbox import Limits, RunAs, Session, python_problem
+from grader.sandbox import Limits, RunAs, Session, python_problem
 
 ROOT = os.geteuid() == 0
 as_root = pytest.mark.skipif(not ROOT, reason="only root can start a child as another user; "

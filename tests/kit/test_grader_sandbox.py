@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.grading.sandbox import Limits, Session, bwrap_available, site_dirs
+from grader.sandbox import Limits, Session, bwrap_available, site_dirs
 
 REPO = Path(__file__).resolve().parents[2]
 FUNCS = ["cost_MD", "mondrian"]

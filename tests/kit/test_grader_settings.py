@@ -8,7 +8,7 @@ import pytest
 
 from grader.errors import UserError
 from grader.grading.intake import Caps
-from grader.grading.sandbox import Limits
+from grader.sandbox import Limits
 from grader.settings import SETTINGS, Settings, read_settings
 
 

@@ -84,7 +84,9 @@ def _imports_of(repo: Path) -> dict[str, set[str]]:
             if isinstance(node, ast.ImportFrom):
                 target = (".".join(base[:len(base) - node.level + 1] + [node.module or ""])
                           .rstrip(".") if node.level else node.module or "")
-                found = [target] + [f"{target}.{a.name}" for a in node.names]
+                found = [f"{target}.{a.name}" for a in node.names]
+                if node.module or not all(f in modules for f in found):
+                    found.append(target)  # `from . import module` imports only the module
             elif isinstance(node, ast.Import):
                 found = [a.name for a in node.names]
             else:
@@ -125,3 +127,14 @@ def test_no_import_circles_between_modules(repo: Path) -> None:
         if node not in index:
             visit(node)
     assert len(graph) > 100 and not circles, circles
+
+
+def test_the_sandbox_stands_on_nothing_of_the_grading_side(repo: Path) -> None:
+    """grader/sandbox/ (running untrusted code) imports no module of grader/grading/ (grading a
+    class): the grading side uses the sandbox through its face, never the other way."""
+    graph = _imports_of(repo)
+    sandbox = [m for m in graph if m == "grader.sandbox" or m.startswith("grader.sandbox.")]
+    assert len(sandbox) >= 10
+    wrong = {m: sorted(d for d in graph[m] if d.startswith("grader.grading"))
+             for m in sandbox}
+    assert not any(wrong.values()), wrong

@@ -1,7 +1,8 @@
-"""Running student code in a child process, never in the grader's own process: the sandbox's
-public face (what grade.py, runner.py and the tests import), re-exported from its layers.
+"""The sandbox: running student code in a child process, never in the grader's own process.
+This package's face (what grader/grading imports) re-exports its layers; it imports nothing
+of grader/grading (the grading side, session_keeper included, stands on it).
 
-A `Session` is one child (the worker program, grader/grading/worker.py and its parts) that
+A `Session` is one child (the worker program, grader/sandbox/worker.py and its parts) that
 imports the student's module once, under an import CPU-time limit, in a scratch directory;
 each `call` then runs in a fork of that child, in the case's own directory, under a CPU-time
 limit enforced by the kernel (what decides a verdict) and a generous wall-clock backstop
@@ -23,6 +24,9 @@ The layers, each in its own module:
   child.py     one started child process: start, wait, kill its tree, close
   outcomes.py  ChildStatus, ImportOutcome, CallOutcome; worker reports -> outcomes
   session.py   Session: the policy (import, calls, deadlines, disk polling, kills)
+  reaper.py    leftover scratch folders and processes of earlier runs
+  packages.py  the allowed third-party packages: installed? requirements.txt lines
+  worker.py    the child's program, first part; worker_parts/ the other five
 """
 from __future__ import annotations
 

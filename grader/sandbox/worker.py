@@ -1,5 +1,5 @@
 """The program that runs inside every sandboxed child (standard library only); this file is
-its first part, the others are in grader/grading/worker_parts/.
+its first part, the others are in grader/sandbox/worker_parts/.
 
 The grader starts it as `python -S -s -P -B -c <the program's text> CMD_FD RESULT_FD`, so the
 child's command line names no grader path. It never imports the grader and is never given
@@ -27,7 +27,7 @@ CPU-time limit, and reports `started`, the grandchild's `result`, and `exited` w
 status and CPU time. Closing the command pipe ends it. Student code may import the standard
 library, its own modules and the allowed packages only (PackageGate). Statuses travel as
 plain strings ("returned", "exception", "exit", "memory", "file-size", "setup-failed"); the
-grader turns them into its ChildStatus (grader/grading/outcomes.py).
+grader turns them into its ChildStatus (grader/sandbox/outcomes.py).
 """
 from __future__ import annotations
 

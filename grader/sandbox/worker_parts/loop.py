@@ -1,4 +1,4 @@
-"""Worker part 6 of 6 (see grader/grading/worker.py): the main loop. Read the setup message,
+"""Worker part 6 of 6 (see grader/sandbox/worker.py): the main loop. Read the setup message,
 apply the limits and guards, import the student's module, report, then serve one call per
 command line in a fork until the command pipe closes."""
 import json

@@ -1,6 +1,6 @@
 """Leaving nothing behind: the grader's side of reaping what student code started.
 
-The child (grader/grading/worker.py) is a child subreaper and reaps its own descendants after every
+The child (grader/sandbox/worker.py) is a child subreaper and reaps its own descendants after every
 case; this module covers what it cannot: killing a child's whole process tree from the grader
 (a timeout, a child that died or was killed), processes that left the tree (a child killed
 from inside lets its orphans go to init) found by the scratch folder named in their

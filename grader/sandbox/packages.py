@@ -2,7 +2,7 @@
 
 Student code may import the standard library, its own modules and these packages, nothing
 else: the child refuses any other import with `unavailable_message` (the child's program keeps a
-copy of the wording in grader/grading/worker_parts/guards.py, since it runs without the
+copy of the wording in grader/sandbox/worker_parts/guards.py, since it runs without the
 grader; a test keeps the two equal). The grader
 checks at start that each allowed package imports in the Python that runs the children, and
 the Gradescope setup and the student bundle install them.
