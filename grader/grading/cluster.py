@@ -53,6 +53,24 @@ def refusal(address: str, found: dict[str, str] | BaseException,
     return f"worker {address} refused: {'; '.join(diffs)}" if diffs else None
 
 
+def checked_record(sub: Submission, future, rubric: Rubric, wanted: dict[str, str]
+                   ) -> dict | None:
+    """A finished task's record, its manifest hash checked; a failed task (or one graded with
+    other expected outputs) becomes a grader-error record. None: the batch was cancelled."""
+    try:
+        answer = future.result()
+    except KilledWorker as e:
+        return grader_error(sub, rubric, f"each of {e.allowed_failures + 1} Dask workers died "
+                            f"while grading it")
+    except Exception as e:  # noqa: BLE001 - one submission must never stop the batch
+        return grader_error(sub, rubric, f"on a Dask worker: {type(e).__name__}: {e}")
+    manifest = wanted["expected outputs (manifest sha256)"]
+    if answer["record"] is not None and answer["manifest"] != manifest:
+        return grader_error(sub, rubric, f"worker {answer['host']} graded with other "
+                            f"expected outputs")
+    return answer["record"]
+
+
 class DaskExecutor:
     """Grades on a Dask cluster's checked workers; see the module docstring."""
 
@@ -151,24 +169,9 @@ class DaskExecutor:
                 continue
             for future in [f for f in self.inflight if f.done()]:
                 sub, _, _, _ = self.inflight.pop(future)
-                record = self._record(sub, future)
+                record = checked_record(sub, future, self.rubric, self.spec.identity)
                 if record is not None:
                     yield sub, record
-
-    def _record(self, sub: Submission, future) -> dict | None:
-        """The task's record, checked; a failed task becomes a grader-error record."""
-        try:
-            answer = future.result()
-        except KilledWorker as e:
-            return grader_error(sub, self.rubric, f"each of {e.allowed_failures + 1} Dask "
-                                f"workers died while grading it")
-        except Exception as e:  # noqa: BLE001 - one submission must never stop the batch
-            return grader_error(sub, self.rubric, f"on a Dask worker: {type(e).__name__}: {e}")
-        wanted = self.spec.identity["expected outputs (manifest sha256)"]
-        if answer["record"] is not None and answer["manifest"] != wanted:
-            return grader_error(sub, self.rubric, f"worker {answer['host']} graded with "
-                                f"other expected outputs")
-        return answer["record"]
 
     def cancel(self) -> None:
         self.client.cancel(list(self.inflight))
