@@ -18,11 +18,21 @@
    takes minutes).
 7. The hostile class (examples/hostile/, its own rubric) graded with --jobs 2, as a ratio to
    grading its correct submission (amy) alone, without and with bubblewrap.
+
+`--class realistic` runs only the throughput benchmark of the realistic class under the default
+rubric: wall time, CPU seconds per submission (its code's CPU, as the sandbox measured it:
+median, 90th percentile, max; and the whole run's CPU, grader and Dask included, per
+submission) and submissions per core-hour, for --jobs 1, --jobs 2 and a two-worker Dask
+cluster on 127.0.0.1 (grader.grading.cluster_local), in one run. `--time-limit S` caps every
+call's CPU time (the default rubric's limits make a run take about an hour on two cores).
 """
 from __future__ import annotations
 
 import argparse
 import csv
+import json
+import resource
+import statistics
 import shutil
 import subprocess
 import sys
@@ -38,7 +48,9 @@ WELL_BEHAVED = ("alice", "bob", "frank", "heidi", "ivan", "judy", "olivia", "osc
 def grade(out: Path, jobs: int, sandbox: str, rubric: Path | None, only: list[str] | None,
           submissions: Path = EXAMPLES / "submissions", extra: tuple[str, ...] = ()) -> float:
     cmd = [sys.executable, "-m", "grader", "grade", str(submissions), "--out",
-           str(out), "--jobs", str(jobs), "--sandbox", sandbox, "--quiet", *extra]
+           str(out), "--sandbox", sandbox, "--quiet", *extra]
+    if jobs:
+        cmd += ["--jobs", str(jobs)]
     if rubric:
         cmd += ["--rubric", str(rubric)]
     if only:
@@ -97,6 +109,48 @@ def realistic(tmp: Path, sandbox: str) -> None:
     print(f"  slowest: {slowest(out)}")
 
 
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def throughput(tmp: Path, sandbox: str, time_limit: float | None) -> None:
+    """The realistic class under the default rubric with --jobs 1, --jobs 2 and a two-worker
+    loopback Dask cluster: wall, CPU per submission, submissions per core-hour."""
+    sys.path.insert(0, str(REPO))
+    from grader.grading.cluster_local import loopback_cluster
+    folder = REPO / "tests" / "kit" / "realistic_class"
+    subs = tmp / "realistic-subs"
+    for student in sorted(p.name for p in folder.iterdir() if p.is_dir()):
+        shutil.copytree(folder / student, subs / student)
+    extra = ("--id-pattern", "^(?P<id>.+)$", "--run-as", "none")
+    extra += ("--time-limit", str(time_limit)) if time_limit else ()
+    print(f"realistic class ({len(list(subs.iterdir()))} submissions), default rubric"
+          + (f", --time-limit {time_limit:g}" if time_limit else "") + f", sandbox {sandbox}")
+    print(f"  {'run':22} {'wall s':>8} {'run CPU s/sub':>14} {'code CPU s/sub: median':>23} "
+          f"{'p90':>7} {'max':>7} {'subs/core-hour':>15}")
+    walls = {}
+    for label, jobs, workers in (("--jobs 1", 1, 0), ("--jobs 2", 2, 0),
+                                 ("Dask, 2 workers", 0, 2)):
+        out, before = tmp / f"throughput-{jobs or 'dask'}", _children_cpu()
+        if workers:
+            with loopback_cluster(tmp / "cluster", workers) as cluster:
+                wall = grade(out, 0, sandbox, None, None, subs, extra + ("--cluster",
+                                                                        cluster.address))
+        else:
+            wall = grade(out, jobs, sandbox, None, None, subs, extra)
+        cpu = _children_cpu() - before
+        records = [json.loads(p.read_text()) for p in sorted(out.glob("results/*/record.json"))]
+        code = sorted(sum(c.get("cpu_seconds") or 0 for c in r["cases"]) for r in records)
+        p90 = code[min(len(code) - 1, int(0.9 * len(code)))]
+        walls[label] = wall
+        print(f"  {label:22} {wall:8.1f} {cpu / len(records):14.1f} "
+              f"{statistics.median(code):23.1f} {p90:7.1f} {code[-1]:7.1f} "
+              f"{len(records) / (wall * (jobs or workers) / 3600):15.0f}")
+    print(f"  Dask's throughput / --jobs 2's: "
+          f"{walls['--jobs 2'] / walls['Dask, 2 workers']:.2f} (goal: at least 0.9)")
+
+
 def hostile(tmp: Path) -> None:
     """The hostile class's grading time as a ratio to its correct submission alone."""
     hostile_dir = EXAMPLES / "hostile"
@@ -122,9 +176,16 @@ def main() -> int:
     parser.add_argument("--skip-realistic", action="store_true")
     parser.add_argument("--hostile-only", action="store_true",
                         help="only the hostile class's ratio (both sandbox modes)")
+    parser.add_argument("--class", dest="klass", choices=("realistic",), default=None,
+                        help="only the throughput of this class: --jobs 1, --jobs 2, Dask")
+    parser.add_argument("--time-limit", type=float, default=None, metavar="S",
+                        help="with --class: CPU seconds per call for every case")
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="kanon-bench-"))
     try:
+        if args.klass:
+            throughput(tmp, args.sandbox, args.time_limit)
+            return 0
         hostile(tmp)
         if args.hostile_only:
             return 0

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from . import __version__
 from .errors import UserError
+from .grading import cluster_option
 from .paths import KIT_ROOT
 
 
@@ -83,6 +84,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                    help="where children's scratch folders go (default: the system temp folder)")
     g.add_argument("--only", nargs="+", metavar="ID", help="grade only these student ids")
     g.add_argument("--quiet", action="store_true", help="no progress output")
+    cluster_option.add_arguments(g)
     g.set_defaults(func=_grade)
 
     e = commands.add_parser("export", help="write the CSV Canvas, Moodle or Gradescope imports",
@@ -172,6 +174,7 @@ def _grade(args: argparse.Namespace) -> int:
     from .grading.runner import run_batch
     if args.jobs is not None and args.jobs < 1:
         raise UserError("--jobs must be at least 1")
+    cluster_option.check(args)
     if args.out.exists() and not args.out.is_dir():
         raise UserError(f"--out {args.out} is a file; give a folder (new, or one a previous "
                         f"run wrote)")
@@ -197,7 +200,8 @@ def _grade(args: argparse.Namespace) -> int:
     try:
         result = run_batch(args.submissions, args.out, rubric, jobs=args.jobs,
                            sandbox=args.sandbox, scratch=args.scratch,
-                           progress=not args.quiet, limit_to=args.only, on_warning=warn)
+                           progress=not args.quiet, limit_to=args.only, on_warning=warn,
+                           cluster=args.cluster)
     except UserError:
         if created:
             _remove_if_unused(args.out)

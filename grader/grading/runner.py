@@ -16,7 +16,6 @@ import sys
 import tempfile
 import threading
 import time
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -36,6 +35,7 @@ from .intake import Submission, discover
 from ..sandbox.packages import check_installed
 from ..sandbox import Cancelled, RunAs, bwrap_available, python_problem, site_dirs
 from .term_view import apply_term
+from .executors import Executor, ThreadExecutor, grader_error
 
 
 @dataclass
@@ -144,25 +144,36 @@ class Progress:
 def run_batch(submissions: Path, out: Path, rubric: Rubric, *, jobs: int | None = None,
               sandbox: str = "auto", scratch: Path | None = None, progress: bool = True,
               limit_to: list[str] | None = None,
-              on_warning: Callable[[str], None] | None = None) -> BatchResult:
+              on_warning: Callable[[str], None] | None = None,
+              cluster: str | None = None) -> BatchResult:
     """Grade every submission in `submissions` into `out`; see the module docstring.
-    `on_warning` receives each warning as soon as it is known, before grading starts."""
+    `on_warning` receives each warning as soon as it is known, before grading starts.
+    `cluster` (a Dask scheduler's address) grades on its workers instead of `jobs` threads."""
     reaper.remove_stale(Path(scratch or tempfile.gettempdir()))
     scratch_base = Path(tempfile.mkdtemp(prefix="kanon-grader-", dir=scratch))
     reaper.claim(scratch_base)
     try:
         return _run_batch(submissions, out, rubric, jobs, sandbox, progress, limit_to,
-                          scratch_base, on_warning)
+                          scratch_base, on_warning, cluster)
     finally:
         shutil.rmtree(scratch_base, ignore_errors=True)
 
 
-def _run_batch(submissions: Path, out: Path, rubric: Rubric, jobs: int | None, sandbox: str,
-               progress: bool, limit_to: list[str] | None, scratch_base: Path,
-               on_warning: Callable[[str], None] | None = None) -> BatchResult:
-    started = time.monotonic()
-    out = out.resolve()
-    rubric = apply_term(rubric)  # the cases as drawn for the cases folder's term, if any
+@dataclass
+class HostSetup:
+    """What grading on this host needs: the Context, the sandbox mode and the warnings."""
+
+    ctx: Context | None  # None on a cluster's coordinator: its workers have their own
+    mode: str
+    warnings: list[str]
+    run_as: str | None = None  # the user children run as, None: the grader's own
+
+
+def host_setup(rubric: Rubric, sandbox: str, scratch_base: Path, private: list[Path],
+               cancel: threading.Event) -> HostSetup:
+    """Check this host's Python, choose the user and the sandbox mode, load the expected
+    outputs: the Context every submission graded here shares. `private` are folders student
+    code must not see besides the cases and the grader (submissions, results)."""
     settings = rubric.settings
     warnings: list[str] = []
     check_installed(list(settings.allowed_packages), site_dirs())
@@ -173,34 +184,66 @@ def _run_batch(submissions: Path, out: Path, rubric: Rubric, jobs: int | None, s
     run_as = resolve_run_as(settings.run_as, scratch_base, warnings)
     if run_as is not None:
         scratch_base.chmod(0o711)  # the children pass through to their own scratch folders
-        if not out.exists():
-            out.mkdir(parents=True, mode=0o700)  # other students' results: not for children
+    manifest = load_manifest(rubric.cases_dir)
+    expected = {case.id: lookup(case, rubric.cases_dir, manifest) for case in rubric.cases()}
+    mode = _sandbox_mode(sandbox, run_as)
+    hidden = [rubric.cases_dir, GRADER_DIR, *private]
+    deny = hidden + [GRADER_DIR.parent / name for name in ("kanon", "reference", "tests")]
+    if run_as is not None and mode != "bwrap":  # bubblewrap hides them anyway
+        warnings += hidden_exposed([rubric.cases_dir, *private,
+                                    GRADER_DIR.parent / "reference"], run_as)
+    ctx = Context(rubric, expected, settings.limits(), settings.caps(), scratch_base,
+                  bwrap_hidden=deny if mode == "bwrap" else None, cancel=cancel, deny=deny,
+                  run_as=run_as)
+    return HostSetup(ctx, mode, warnings, run_as.name if run_as else None)
+
+
+def _run_batch(submissions: Path, out: Path, rubric: Rubric, jobs: int | None, sandbox: str,
+               progress: bool, limit_to: list[str] | None, scratch_base: Path,
+               on_warning: Callable[[str], None] | None = None,
+               cluster: str | None = None) -> BatchResult:
+    started = time.monotonic()
+    out = out.resolve()
+    rubric = apply_term(rubric)  # the cases as drawn for the cases folder's term, if any
+    cancel = threading.Event()
+    executor: Executor
+    if cluster:
+        from .cluster import DaskExecutor  # Dask is imported only here
+        executor = DaskExecutor(cluster, rubric, sandbox)
+        setup = executor.setup
+        key_parts = executor.key_parts
+    else:
+        setup = host_setup(rubric, sandbox, scratch_base, [submissions.resolve(), out], cancel)
+        executor = ThreadExecutor(jobs, lambda sub, key: _grade_one(sub, setup.ctx, key),
+                                  cancel)
+        key_parts = {"sandbox": setup.mode, "python": sys.version, "run_as": setup.run_as}
+    try:
+        return _grade_all(submissions, out, rubric, setup, executor, key_parts, progress,
+                          limit_to, on_warning, started)
+    finally:
+        executor.close()
+
+
+def _grade_all(submissions: Path, out: Path, rubric: Rubric, setup: HostSetup,
+               executor: Executor, key_parts: dict, progress: bool,
+               limit_to: list[str] | None, on_warning: Callable[[str], None] | None,
+               started: float) -> BatchResult:
+    warnings = setup.warnings
+    if setup.ctx is not None and setup.ctx.run_as is not None and not out.exists():
+        out.mkdir(parents=True, mode=0o700)  # other students' results: not for children
     out.mkdir(parents=True, exist_ok=True)
-    caps = settings.caps()
-    subs = discover(submissions.resolve(), out / ".work", rubric.id_pattern, caps)
+    subs = discover(submissions.resolve(), out / ".work", rubric.id_pattern,
+                    rubric.settings.caps())
     if limit_to:
         subs = [s for s in subs if s.student in set(limit_to)]
     if not subs:
         raise UserError(f"no submissions found in {submissions}")
-    manifest = load_manifest(rubric.cases_dir)
-    expected = {case.id: lookup(case, rubric.cases_dir, manifest) for case in rubric.cases()}
-    mode = _sandbox_mode(sandbox, run_as)
-    limits = settings.limits()
     base_key = sha256_bytes(json.dumps({
         "rubric": rubric.sha256, "manifest": sha256_file(rubric.cases_dir / "manifest.json"),
-        "grader": grader_fingerprint(), "sandbox": mode, "python": sys.version,
-        "limits": limits.__dict__, "run_as": run_as and run_as.name}, sort_keys=True).encode())
-    hidden = [rubric.cases_dir, GRADER_DIR, submissions.resolve(), out]
-    cancel = threading.Event()
-    deny = hidden + [GRADER_DIR.parent / name for name in ("kanon", "reference", "tests")]
-    if run_as is not None and mode != "bwrap":  # bubblewrap hides them anyway
-        warnings += hidden_exposed([rubric.cases_dir, submissions.resolve(), out,
-                                    GRADER_DIR.parent / "reference"], run_as)
+        "grader": grader_fingerprint(), "limits": rubric.settings.limits().__dict__,
+        **key_parts}, sort_keys=True).encode())
     for warning in warnings if on_warning else []:
         on_warning(warning)
-    ctx = Context(rubric, expected, limits, caps, scratch_base,
-                  bwrap_hidden=deny if mode == "bwrap" else None, cancel=cancel, deny=deny,
-                  run_as=run_as)
     merged = load_saved(out)  # the staff's scores of the manual parts, when merged
     bar = Progress(len(subs), progress)
     records: dict[str, dict] = {}
@@ -220,34 +263,24 @@ def _run_batch(submissions: Path, out: Path, rubric: Rubric, jobs: int | None, s
     in_main = threading.current_thread() is threading.main_thread()
     if in_main:
         signal.signal(signal.SIGTERM, _raise_interrupt)
-    pool = ThreadPoolExecutor(max_workers=max(1, jobs or os.cpu_count() or 1))
     try:
-        pending: dict[Future, tuple[Submission, str]] = {
-            pool.submit(_grade_one, sub, ctx, key): (sub, key) for sub, key in todo}
-        while pending:
-            done, _ = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
-            for future in done:
-                sub, key = pending.pop(future)
-                record = future.result()
-                if record is None:
-                    continue
-                apply_saved(record, rubric, merged)
-                _save(out, record, rubric)
-                records[sub.student] = record
-                bar.update(record)
+        for sub, record in executor.results(todo):
+            apply_saved(record, rubric, merged)
+            _save(out, record, rubric)
+            records[sub.student] = record
+            bar.update(record)
     except KeyboardInterrupt:
         interrupted = True
-        cancel.set()
         sys.stderr.write("\ninterrupted: stopping the running submissions...\n")
+        executor.cancel()
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
         if in_main:
             signal.signal(signal.SIGTERM, previous)
     ordered = [records[s.student] for s in subs if s.student in records]
     if not interrupted:
         export.write_batch(out, ordered, rubric)
-    return BatchResult(ordered, len(todo), cached, time.monotonic() - started, mode, interrupted,
-                       run_as.name if run_as else None, warnings)
+    return BatchResult(ordered, len(todo), cached, time.monotonic() - started, setup.mode,
+                       interrupted, setup.run_as, warnings)
 
 
 def _raise_interrupt(signum, frame) -> None:
@@ -255,7 +288,8 @@ def _raise_interrupt(signum, frame) -> None:
 
 
 def _grade_one(sub: Submission, ctx: Context, key: str) -> dict | None:
-    """Grade in a worker thread; a grader bug becomes a "grader-error" record, not a crash."""
+    """Grade in a worker thread; a grader bug becomes a "grader-error" record, not a crash.
+    None when the batch was cancelled. The record says which sandbox mode graded it."""
     start = time.monotonic()
     try:
         record = grade(sub, ctx)
@@ -264,12 +298,9 @@ def _grade_one(sub: Submission, ctx: Context, key: str) -> dict | None:
     except Exception as e:  # noqa: BLE001 - one submission must never stop the batch
         if ctx.cancel is not None and ctx.cancel.is_set():
             return None
-        record = {"student": sub.student, "source": sub.source, "status": "grader-error",
-                  "notes": [f"The grader failed on this submission ({type(e).__name__}: {e}); "
-                            f"a TA will look at it."], "cases": [], "parts": {}, "score": 0.0,
-                  "max": ctx.rubric.max_points, "solution": None, "import": None, "timing": {}}
-        return {**record, "key": None}  # never cached: a rerun tries again
+        return grader_error(sub, ctx.rubric, f"{type(e).__name__}: {e}")
     record["timing"]["total"] = round(time.monotonic() - start, 4)
+    record["sandbox"] = "bwrap" if ctx.bwrap_hidden is not None else "none"
     record["key"] = None if record["status"] == "grader-error" else key  # retried on a rerun
     return record
 
