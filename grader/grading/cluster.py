@@ -75,7 +75,7 @@ class DaskExecutor:
     """Grades on a Dask cluster's checked workers; see the module docstring."""
 
     def __init__(self, address: str, rubric: Rubric, sandbox: str):
-        from .runner import HostSetup
+        from .host import HostSetup
         if distributed is None:
             raise UserError(f"--cluster {address}: Dask is not installed; install it with "
                             f"{INSTALL}")

@@ -5,7 +5,7 @@ A task carries one submission's bytes (`pack`) and the batch's `BatchSpec`: the 
 cases' names and arguments, never their data), the cases folder's path inside the kit, the
 sandbox choice and the coordinator's identity. Hidden datasets and expected outputs come only
 from the kit installed on the worker, whose manifest hash the coordinator compares. The worker
-grades in its own host's sandbox (`runner.host_setup`, once per batch) and returns the record.
+grades in its own host's sandbox (`host.host_setup`, once per batch) and returns the record.
 """
 from __future__ import annotations
 
@@ -61,7 +61,7 @@ def package_versions(allowed: tuple[str, ...]) -> str:
 
 def host_identity(allowed: tuple[str, ...], cases_dir: Path) -> dict[str, str]:
     """What must be the same on the coordinator and every worker."""
-    from .runner import grader_fingerprint
+    from .host import grader_fingerprint
     manifest = cases_dir / "manifest.json"
     return {"grader version": __version__, "grader fingerprint": grader_fingerprint(),
             "expected outputs (manifest sha256)":
@@ -139,7 +139,7 @@ class _Batches:
 
     def get(self, spec: BatchSpec):
         from ..sandbox import reaper
-        from .runner import host_setup
+        from .host import host_setup
         with self.lock:
             if spec.batch not in self.setups:
                 reaper.remove_stale(Path(tempfile.gettempdir()))
@@ -167,7 +167,7 @@ BATCHES = _Batches()
 def grade_task(payload: dict, key: str, spec: BatchSpec) -> dict:
     """The task: grade one packed submission on this worker. Returns {"record": the record
     (None when the batch was cancelled), "manifest": this kit's manifest hash, "host"}."""
-    from .runner import _grade_one
+    from .host import grade_one as _grade_one
     setup, _, staging = BATCHES.get(spec)
     folder = Path(tempfile.mkdtemp(prefix="sub-", dir=staging))
     try:

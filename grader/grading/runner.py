@@ -9,7 +9,6 @@ loss) resumes where it stopped. The class-wide files are written once everything
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import signal
 import sys
@@ -22,20 +21,16 @@ from typing import Callable
 
 from kanon.files import atomic_write_text, dump_json, sha256_bytes, sha256_file
 
-from .. import __version__
 from ..errors import UserError
-from ..paths import GRADER_DIR
 from ..rubric import Rubric
 from ..sandbox import reaper
 from . import export
-from .manual_scores import apply_saved, load_saved
-from .expected import load_manifest, lookup
+from .executors import Executor, ThreadExecutor
 from .grade import Context, grade
+from .host import HostSetup, grade_one, grader_fingerprint, host_setup
 from .intake import Submission, discover
-from ..sandbox.packages import check_installed
-from ..sandbox import Cancelled, RunAs, bwrap_available, python_problem, site_dirs
+from .manual_scores import apply_saved, load_saved
 from .term_view import apply_term
-from .executors import Executor, ThreadExecutor, grader_error
 
 
 @dataclass
@@ -48,67 +43,6 @@ class BatchResult:
     interrupted: bool = False
     run_as: str | None = None  # the user children ran as, None: the grader's own
     warnings: list[str] | None = None  # one line each, for the TA
-
-
-def grader_fingerprint() -> str:
-    """The grader's version and a hash of its own and the core's source files (a change to
-    either invalidates the resume cache)."""
-    sources = sorted([*GRADER_DIR.rglob("*.py"), *(GRADER_DIR.parent / "kanon").rglob("*.py")])
-    digest = sha256_bytes(b"".join(sha256_file(p).encode() for p in sources
-                                   if "templates" not in p.parts))
-    return f"{__version__}+{digest[:16]}"
-
-
-def resolve_run_as(choice: str, scratch_base: Path, warnings: list[str]) -> RunAs | None:
-    """The user children run as: only when the grader runs as root (otherwise children run
-    as the grader's own user whatever `choice` says). "auto" means `nobody`; "none" or ""
-    keeps root. A missing or unusable user is an error when named, a warning under "auto"."""
-    choice = choice.strip()
-    if choice in ("", "none") or os.geteuid() != 0:
-        return None
-    name = "nobody" if choice == "auto" else choice
-    named = choice != "auto"
-    run_as = RunAs.lookup(name)
-    problem = None
-    if run_as is None:
-        problem = f"there is no user {name!r}"
-    elif run_as.uid == 0:
-        if named:
-            raise UserError(f"run_as: {name!r} is root; use --run-as none to keep root")
-        return None
-    else:
-        problem = python_problem(run_as, scratch_base)
-        if problem:
-            problem = (f"user {name!r} cannot run {sys.executable} with its packages here "
-                       f"({problem}); make the Python installation readable for it")
-    if problem and named:
-        raise UserError(f"--run-as / run_as {name}: {problem}")
-    if problem:
-        warnings.append(f"run_as auto: {problem}; student code runs as root")
-        return None
-    return run_as
-
-
-def hidden_exposed(folders: list[Path], run_as: RunAs) -> list[str]:
-    """A warning for each hidden folder holding a file that `run_as` could read."""
-    found = []
-    for folder in folders:
-        if folder.is_dir():
-            leak = run_as.readable_inside(folder)
-            if leak is not None:
-                found.append(f"{run_as.name} can read {leak} (hidden from student code only by "
-                             f"the audit hook); e.g. chmod -R go-rwx {folder}")
-    return found
-
-
-def _sandbox_mode(choice: str, run_as: RunAs | None = None) -> str:
-    if choice == "none":
-        return "none"
-    available = bwrap_available(run_as)
-    if choice == "bwrap" and not available:
-        raise UserError("--sandbox bwrap: bubblewrap is not installed or cannot create "
-                        "namespaces here (install it with `sudo apt-get install bubblewrap`)")
-    return "bwrap" if available else "none"
 
 
 class Progress:
@@ -157,45 +91,6 @@ def run_batch(submissions: Path, out: Path, rubric: Rubric, *, jobs: int | None 
                           scratch_base, on_warning, cluster)
     finally:
         shutil.rmtree(scratch_base, ignore_errors=True)
-
-
-@dataclass
-class HostSetup:
-    """What grading on this host needs: the Context, the sandbox mode and the warnings."""
-
-    ctx: Context | None  # None on a cluster's coordinator: its workers have their own
-    mode: str
-    warnings: list[str]
-    run_as: str | None = None  # the user children run as, None: the grader's own
-
-
-def host_setup(rubric: Rubric, sandbox: str, scratch_base: Path, private: list[Path],
-               cancel: threading.Event) -> HostSetup:
-    """Check this host's Python, choose the user and the sandbox mode, load the expected
-    outputs: the Context every submission graded here shares. `private` are folders student
-    code must not see besides the cases and the grader (submissions, results)."""
-    settings = rubric.settings
-    warnings: list[str] = []
-    check_installed(list(settings.allowed_packages), site_dirs())
-    if not reaper.subreaper_supported():
-        warnings.append("this platform has no child subreaper: processes a submission "
-                        "detaches (setsid, double fork) are only killed by the process-group "
-                        "kill and the scan for its scratch folder")
-    run_as = resolve_run_as(settings.run_as, scratch_base, warnings)
-    if run_as is not None:
-        scratch_base.chmod(0o711)  # the children pass through to their own scratch folders
-    manifest = load_manifest(rubric.cases_dir)
-    expected = {case.id: lookup(case, rubric.cases_dir, manifest) for case in rubric.cases()}
-    mode = _sandbox_mode(sandbox, run_as)
-    hidden = [rubric.cases_dir, GRADER_DIR, *private]
-    deny = hidden + [GRADER_DIR.parent / name for name in ("kanon", "reference", "tests")]
-    if run_as is not None and mode != "bwrap":  # bubblewrap hides them anyway
-        warnings += hidden_exposed([rubric.cases_dir, *private,
-                                    GRADER_DIR.parent / "reference"], run_as)
-    ctx = Context(rubric, expected, settings.limits(), settings.caps(), scratch_base,
-                  bwrap_hidden=deny if mode == "bwrap" else None, cancel=cancel, deny=deny,
-                  run_as=run_as)
-    return HostSetup(ctx, mode, warnings, run_as.name if run_as else None)
 
 
 def _run_batch(submissions: Path, out: Path, rubric: Rubric, jobs: int | None, sandbox: str,
@@ -288,21 +183,8 @@ def _raise_interrupt(signum, frame) -> None:
 
 
 def _grade_one(sub: Submission, ctx: Context, key: str) -> dict | None:
-    """Grade in a worker thread; a grader bug becomes a "grader-error" record, not a crash.
-    None when the batch was cancelled. The record says which sandbox mode graded it."""
-    start = time.monotonic()
-    try:
-        record = grade(sub, ctx)
-    except Cancelled:
-        return None
-    except Exception as e:  # noqa: BLE001 - one submission must never stop the batch
-        if ctx.cancel is not None and ctx.cancel.is_set():
-            return None
-        return grader_error(sub, ctx.rubric, f"{type(e).__name__}: {e}")
-    record["timing"]["total"] = round(time.monotonic() - start, 4)
-    record["sandbox"] = "bwrap" if ctx.bwrap_hidden is not None else "none"
-    record["key"] = None if record["status"] == "grader-error" else key  # retried on a rerun
-    return record
+    """Grade in a worker thread (host.grade_one with this module's `grade`)."""
+    return grade_one(sub, ctx, key, grade)
 
 
 def _record_path(out: Path, student: str) -> Path:

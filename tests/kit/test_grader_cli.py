@@ -131,7 +131,7 @@ def test_check_says_so_when_all_is_fresh() -> None:
 
 
 def test_warnings_come_before_the_grading(tmp_path: Path, monkeypatch, capsys) -> None:
-    from grader.grading import runner
+    from grader.grading import host, runner
 
     order: list[str] = []
 
@@ -145,7 +145,7 @@ def test_warnings_come_before_the_grading(tmp_path: Path, monkeypatch, capsys) -
         order.append("graded")
         return real_grade_one(sub, ctx, key)
 
-    monkeypatch.setattr(runner, "resolve_run_as", fake_resolve)
+    monkeypatch.setattr(host, "resolve_run_as", fake_resolve)
     monkeypatch.setattr(runner, "_grade_one", spy)
     subs = tmp_path / "subs"
     subs.mkdir()
@@ -170,7 +170,7 @@ def test_warnings_come_before_the_grading(tmp_path: Path, monkeypatch, capsys) -
 def test_the_progress_bar_shows_time_left_on_a_terminal(monkeypatch) -> None:
     import io
 
-    from grader.grading import runner
+    from grader.grading import host, runner
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:

@@ -18,7 +18,7 @@ import pytest
 
 from grader import rubric as rubric_mod
 from grader.errors import UserError
-from grader.grading.runner import resolve_run_as
+from grader.grading.host import resolve_run_as
 from grader.sandbox import Limits, RunAs, Session, python_problem
 
 ROOT = os.geteuid() == 0
@@ -184,14 +184,14 @@ def test_auto_means_nobody_and_none_keeps_root(reachable: Path) -> None:
 
 @as_root
 def test_auto_falls_back_when_the_user_cannot_run_python(monkeypatch, reachable: Path) -> None:
-    import grader.grading.runner as runner
-    monkeypatch.setattr(runner, "python_problem", lambda run_as, folder: "Permission denied")
+    import grader.grading.host as host
+    monkeypatch.setattr(host, "python_problem", lambda run_as, folder: "Permission denied")
     warnings: list[str] = []
     assert resolve_run_as("auto", reachable, warnings) is None
     assert warnings and "cannot run" in warnings[0] and "runs as root" in warnings[0]
     with pytest.raises(UserError, match="nobody: user 'nobody' cannot run"):
         resolve_run_as("nobody", reachable, [])
-    monkeypatch.setattr(runner.RunAs, "lookup", classmethod(lambda cls, name: None))
+    monkeypatch.setattr(host.RunAs, "lookup", classmethod(lambda cls, name: None))
     warnings = []
     assert resolve_run_as("auto", reachable, warnings) is None
     assert "there is no user 'nobody'" in warnings[0]

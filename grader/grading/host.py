@@ -1,0 +1,147 @@
+"""Grading on one host: its setup (Python, the user children run as, the sandbox mode, the
+expected outputs: the Context its submissions share) and grading one submission there. Both
+the batch runner (threads) and a cluster's worker (grader/grading/cluster_task.py) stand on
+it, so neither imports the other."""
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from kanon.files import sha256_bytes, sha256_file
+
+from .. import __version__
+from ..errors import UserError
+from ..paths import GRADER_DIR
+from ..rubric import Rubric
+from ..sandbox import Cancelled, RunAs, bwrap_available, python_problem, reaper, site_dirs
+from ..sandbox.packages import check_installed
+from .executors import grader_error
+from .expected import load_manifest, lookup
+from .grade import Context, grade
+from .intake import Submission
+
+__all__ = ["HostSetup", "grade_one", "grader_fingerprint", "host_setup", "resolve_run_as"]
+
+
+def grader_fingerprint() -> str:
+    """The grader's version and a hash of its own and the core's source files (a change to
+    either invalidates the resume cache)."""
+    sources = sorted([*GRADER_DIR.rglob("*.py"), *(GRADER_DIR.parent / "kanon").rglob("*.py")])
+    digest = sha256_bytes(b"".join(sha256_file(p).encode() for p in sources
+                                   if "templates" not in p.parts))
+    return f"{__version__}+{digest[:16]}"
+
+
+def resolve_run_as(choice: str, scratch_base: Path, warnings: list[str]) -> RunAs | None:
+    """The user children run as: only when the grader runs as root (otherwise children run
+    as the grader's own user whatever `choice` says). "auto" means `nobody`; "none" or ""
+    keeps root. A missing or unusable user is an error when named, a warning under "auto"."""
+    choice = choice.strip()
+    if choice in ("", "none") or os.geteuid() != 0:
+        return None
+    name = "nobody" if choice == "auto" else choice
+    named = choice != "auto"
+    run_as = RunAs.lookup(name)
+    problem = None
+    if run_as is None:
+        problem = f"there is no user {name!r}"
+    elif run_as.uid == 0:
+        if named:
+            raise UserError(f"run_as: {name!r} is root; use --run-as none to keep root")
+        return None
+    else:
+        problem = python_problem(run_as, scratch_base)
+        if problem:
+            problem = (f"user {name!r} cannot run {sys.executable} with its packages here "
+                       f"({problem}); make the Python installation readable for it")
+    if problem and named:
+        raise UserError(f"--run-as / run_as {name}: {problem}")
+    if problem:
+        warnings.append(f"run_as auto: {problem}; student code runs as root")
+        return None
+    return run_as
+
+
+def hidden_exposed(folders: list[Path], run_as: RunAs) -> list[str]:
+    """A warning for each hidden folder holding a file that `run_as` could read."""
+    found = []
+    for folder in folders:
+        if folder.is_dir():
+            leak = run_as.readable_inside(folder)
+            if leak is not None:
+                found.append(f"{run_as.name} can read {leak} (hidden from student code only by "
+                             f"the audit hook); e.g. chmod -R go-rwx {folder}")
+    return found
+
+
+def _sandbox_mode(choice: str, run_as: RunAs | None = None) -> str:
+    if choice == "none":
+        return "none"
+    available = bwrap_available(run_as)
+    if choice == "bwrap" and not available:
+        raise UserError("--sandbox bwrap: bubblewrap is not installed or cannot create "
+                        "namespaces here (install it with `sudo apt-get install bubblewrap`)")
+    return "bwrap" if available else "none"
+
+
+@dataclass
+class HostSetup:
+    """What grading on this host needs: the Context, the sandbox mode and the warnings."""
+
+    ctx: Context | None  # None on a cluster's coordinator: its workers have their own
+    mode: str
+    warnings: list[str]
+    run_as: str | None = None  # the user children run as, None: the grader's own
+
+
+def host_setup(rubric: Rubric, sandbox: str, scratch_base: Path, private: list[Path],
+               cancel: threading.Event) -> HostSetup:
+    """Check this host's Python, choose the user and the sandbox mode, load the expected
+    outputs: the Context every submission graded here shares. `private` are folders student
+    code must not see besides the cases and the grader (submissions, results)."""
+    settings = rubric.settings
+    warnings: list[str] = []
+    check_installed(list(settings.allowed_packages), site_dirs())
+    if not reaper.subreaper_supported():
+        warnings.append("this platform has no child subreaper: processes a submission "
+                        "detaches (setsid, double fork) are only killed by the process-group "
+                        "kill and the scan for its scratch folder")
+    run_as = resolve_run_as(settings.run_as, scratch_base, warnings)
+    if run_as is not None:
+        scratch_base.chmod(0o711)  # the children pass through to their own scratch folders
+    manifest = load_manifest(rubric.cases_dir)
+    expected = {case.id: lookup(case, rubric.cases_dir, manifest) for case in rubric.cases()}
+    mode = _sandbox_mode(sandbox, run_as)
+    hidden = [rubric.cases_dir, GRADER_DIR, *private]
+    deny = hidden + [GRADER_DIR.parent / name for name in ("kanon", "reference", "tests")]
+    if run_as is not None and mode != "bwrap":  # bubblewrap hides them anyway
+        warnings += hidden_exposed([rubric.cases_dir, *private,
+                                    GRADER_DIR.parent / "reference"], run_as)
+    ctx = Context(rubric, expected, settings.limits(), settings.caps(), scratch_base,
+                  bwrap_hidden=deny if mode == "bwrap" else None, cancel=cancel, deny=deny,
+                  run_as=run_as)
+    return HostSetup(ctx, mode, warnings, run_as.name if run_as else None)
+
+
+def grade_one(sub: Submission, ctx: Context, key: str,
+              grade_with: Callable[[Submission, Context], dict] = grade) -> dict | None:
+    """Grade one submission (in a thread, or on a cluster's worker); a grader bug becomes a "grader-error" record, not a crash.
+    None when the batch was cancelled. The record says which sandbox mode graded it."""
+    start = time.monotonic()
+    try:
+        record = grade_with(sub, ctx)
+    except Cancelled:
+        return None
+    except Exception as e:  # noqa: BLE001 - one submission must never stop the batch
+        if ctx.cancel is not None and ctx.cancel.is_set():
+            return None
+        return grader_error(sub, ctx.rubric, f"{type(e).__name__}: {e}")
+    record["timing"]["total"] = round(time.monotonic() - start, 4)
+    record["sandbox"] = "bwrap" if ctx.bwrap_hidden is not None else "none"
+    record["key"] = None if record["status"] == "grader-error" else key  # retried on a rerun
+    return record
