@@ -27,7 +27,7 @@ from ..sandbox.packages import requirements
 from ..imports import absolute_imports
 from ..paths import KIT_ROOT, PUBLIC_TESTS, TEMPLATES
 from ..rubric import load as load_rubric
-from .materials import course_materials, public_users, wanted
+from .materials import course_materials, public_users, view, wanted
 from .leaks import hidden_leak, hidden_secrets, reference_fingerprints, reference_leak
 from .zipfiles import Entry, zip_bytes
 
@@ -101,13 +101,13 @@ def collect(root: Path, folder: str = DEFAULT_FOLDER, course: Path | None = None
     if course is None:
         course = own if own.is_file() else None
     rubric = load_rubric(course)  # the rubric the grader will use
-    users = public_users(root)
+    users, features = public_users(root), view(rubric).features
     paths: set[Path] = set()
     for pattern, required in ALLOW:
         matches = [p for p in root.glob(pattern) if p.is_file() and "__pycache__" not in p.parts]
         if required and not matches:
             raise UserError(f"cannot bundle: nothing in {root} matches {pattern!r}")
-        paths.update(p for p in matches if wanted(p, root, users, rubric))
+        paths.update(p for p in matches if wanted(p, root, users, features))
     seeds = [p for p in paths if p.suffix == ".py" and p.parent == root / PUBLIC_TESTS]
     paths.update(public_helpers(root, seeds))
     entries = [Entry(p.relative_to(root).as_posix(), p.read_bytes()) for p in paths]

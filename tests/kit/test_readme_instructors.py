@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from staff_submission import staff_submission
+from test_readme_quickstart import _copy_checkout
 
 REPO = Path(__file__).resolve().parents[2]
 COPIED = ["adult-hw1.csv", "DGHs", "kanon", "reference", "grader", "tests", "pyproject.toml",
@@ -44,13 +45,7 @@ def run(command: list[str], cwd: Path) -> subprocess.CompletedProcess:
 def kit(tmp_path_factory: pytest.TempPathFactory) -> Path:
     checkout = tmp_path_factory.mktemp("clone") / "kanon-kit"
     checkout.mkdir()
-    ignore = shutil.ignore_patterns("__pycache__", ".pytest_cache")
-    for name in COPIED:
-        source = REPO / name
-        if source.is_dir():
-            shutil.copytree(source, checkout / name, ignore=ignore)
-        else:
-            shutil.copyfile(source, checkout / name)
+    _copy_checkout(REPO, checkout, COPIED)
     return checkout
 
 

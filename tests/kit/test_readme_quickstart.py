@@ -22,9 +22,10 @@ import pytest
 COPIED = ["adult-hw1.csv", "DGHs", "kanon", "reference", "grader", "tests", "pyproject.toml"]
 
 
-def _copy_checkout(repo: Path, dest: Path) -> None:
+def _copy_checkout(repo: Path, dest: Path, names: list[str] = COPIED) -> None:
+    """A copy of the checkout's `names` in `dest` (what a fresh clone holds of them)."""
     ignore = shutil.ignore_patterns("__pycache__", ".pytest_cache")
-    for name in COPIED:
+    for name in names:
         source = repo / name
         if source.is_dir():
             shutil.copytree(source, dest / name, ignore=ignore)

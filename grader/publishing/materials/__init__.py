@@ -54,10 +54,12 @@ def public_users(root: Path) -> dict[str, list[str]]:
         raise UserError(f"{path}: not valid JSON ({e}); rerun tests/public/make_expected.py")
 
 
-def wanted(path: Path, root: Path, users: dict[str, list[str]], rubric: Rubric) -> bool:
-    """Whether the course of `rubric` needs the file `path` of `root`: anything outside the
-    public tests; a public test or data file when one of its users is graded (a file the
-    index does not name ships, so a course's own extra tests are kept)."""
+def wanted(path: Path, root: Path, users: dict[str, list[str]],
+           features: frozenset[str]) -> bool:
+    """Whether a course with `features` (CourseView.features) needs the file `path` of
+    `root`: anything outside the public tests; a public test or data file when one of its
+    users is graded (a file the index does not name ships, so a course's own extra tests are
+    kept)."""
     try:
         rel = path.relative_to(root / PUBLIC_TESTS).as_posix()
     except ValueError:
@@ -66,5 +68,4 @@ def wanted(path: Path, root: Path, users: dict[str, list[str]], rubric: Rubric) 
     who = next((users[k] for k in keys if k in users), None)
     if who is None:
         return True
-    features = view(rubric).features
     return any(w == EVERY_COURSE or w in features for w in who)
