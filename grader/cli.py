@@ -1,16 +1,23 @@
 """The command line: `python -m grader <command>` (or the `kanon-grader` script).
 
-    grade SUBMISSIONS --out DIR [--jobs N] [--rubric FILE] [--sandbox auto|bwrap|none]
+    course new DIR --from default|fall2025|all|RUBRIC --term NAME   a course folder (rubric,
+                                   term, secret, hidden cases): keep it private
+    grade SUBMISSIONS --course DIR --out OUT [--jobs N] [--sandbox auto|bwrap|none]
           [--run-as USER|auto|none] ...
-    export DIR --format canvas|moodle|gradescope [--roster FILE] --out FILE
-    merge DIR --manual scores.csv [--rubric FILE]   the staff's scores of the manual parts
-    regen [--rubric FILE ...] [--term NAME]   regenerate datasets and expected outputs with
-                                   the reference (a term draws fresh hidden cases)
-    check [--rubric FILE ...]      exit 1 when the stored expected outputs are stale
+    export OUT --format canvas|moodle|gradescope [--roster FILE] --out FILE [--course DIR]
+    merge OUT --manual scores.csv --course DIR   the staff's scores of the manual parts
+    regen --course DIR [--term NAME]   draw the course's hidden cases (a new term: fresh ones)
+                                   and compute their expected outputs with the reference
+    check --course DIR [--against ZIP|OUT]   exit 1 when the cases are stale, or a built
+                                   zip or graded folder belongs to another course term
+    solution --course DIR --out solution.py   a known-good solution (staff only)
     similarity SUBMISSIONS --out pairs.csv [--threshold T] [--archive DIR ...]
           [--engine auto|copydetect|tokens]   (also writes pairs.html beside the CSV)
-    bundle --out student.zip       the student bundle (no reference, grader or hidden cases)
-    gradescope --out autograder.zip  a Gradescope autograder running the same grader
+    bundle --course DIR --out student.zip   the student bundle (no reference, grader or
+                                   hidden cases)
+    gradescope --course DIR --out autograder.zip  a Gradescope autograder (no secret)
+
+--rubric FILE still names one of the kit's own example rubrics (public demos).
 
 Mistakes in the inputs are reported as one-line messages (exit status 2), never tracebacks,
 and leave nothing behind (no empty --out folder, no half-written file).
@@ -24,6 +31,7 @@ import sys
 from pathlib import Path
 
 from . import __version__
+from .courses import option as course_option
 from .errors import UserError
 from .grading import cluster_option
 from .paths import KIT_ROOT
@@ -64,8 +72,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                    help="folder of zips/folders/files, or one 'download all' zip")
     g.add_argument("--out", type=Path, required=True, metavar="DIR",
                    help="folder for grades and feedback (created; reused on a rerun)")
-    g.add_argument("--rubric", type=Path, default=None, metavar="TOML",
-                   help="rubric TOML (default: the built-in grader/rubric.toml)")
+    course_option.add(g)
     g.add_argument("--jobs", type=int, default=None, metavar="N",
                    help=f"submissions graded in parallel (default: {os.cpu_count()})")
     g.add_argument("--time-limit", type=float, default=None, metavar="S",
@@ -99,6 +106,8 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                    help="Canvas: the grade column's header, e.g. 'HW1 (1234)' to update "
                         "assignment 1234 (default: 'k-anonymity homework', a new column)")
     e.add_argument("--out", type=Path, required=True, metavar="CSV", help="the CSV to write")
+    e.add_argument("--course", type=Path, default=None, metavar="DIR",
+                   help="refuse unless DIR was graded with this course's current term")
     e.set_defaults(func=_export)
 
     r = commands.add_parser("regen", help="regenerate case datasets and expected outputs",
@@ -109,11 +118,13 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                    help="rubric(s) whose cases to produce (default: the built-in rubric, "
                         "grader/rubric-2025.toml, grader/rubric-optional.toml, "
                         "grader/rubric-all.toml and examples/rubric.toml)")
+    r.add_argument("--course", type=Path, default=None, metavar="DIR", help=course_option.HELP)
     r.add_argument("--keep-datasets", action="store_true",
                    help="keep the datasets (and their term), only recompute expected outputs")
     r.add_argument("--term", default=None, metavar="NAME",
-                   help="draw fresh hidden datasets and arguments for this course term, "
-                        "e.g. 'Fall 2026' (same name, same cases; default: the kit's own)")
+                   help="with --course: draw fresh hidden datasets and arguments for this "
+                        "term, e.g. 'Fall 2026', seeded from the course's secret, and record "
+                        "it in course.toml (default: the course's recorded term)")
     r.set_defaults(func=_regen)
 
     c = commands.add_parser("check", help="fail when expected outputs are stale",
@@ -123,6 +134,10 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                    help="rubric(s) to check (default: the built-in rubric, grader/rubric-2025.toml, "
                         "grader/rubric-optional.toml, grader/rubric-all.toml and "
                         "examples/rubric.toml)")
+    c.add_argument("--course", type=Path, default=None, metavar="DIR", help=course_option.HELP)
+    c.add_argument("--against", type=Path, default=None, metavar="ZIP|OUT",
+                   help="with --course: also check that this autograder.zip, student.zip or "
+                        "graded folder belongs to the course's current term (its fingerprint)")
     c.set_defaults(func=_check)
 
     s = commands.add_parser("similarity", help="similar pairs of solution files",
@@ -140,14 +155,15 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                    metavar="DIR", help="past years' submissions to compare the class with")
     s.add_argument("--engine", choices=("auto", "copydetect", "tokens"), default="auto",
                    help="auto (default): copydetect when installed, else the token matcher")
-    s.add_argument("--rubric", type=Path, default=None, metavar="TOML",
-                   help="rubric whose student_id_pattern names the students")
+    course_option.add(s)
     s.add_argument("--id-pattern", default=None, metavar="REGEX",
                    help="regular expression with a group (?P<id>...) for the student id")
     s.set_defaults(func=_similarity)
 
+    from .courses import command as course_commands
     from .grading import merge
     from .publishing import bundle, gradescope
+    course_commands.add_parsers(commands)
     from .publishing.materials import command as materials
     merge.add_parser(commands)
     bundle.add_parser(commands)
@@ -170,7 +186,6 @@ def _writable_file(path: Path, option: str = "--out") -> None:
 
 
 def _grade(args: argparse.Namespace) -> int:
-    from . import rubric as rubric_mod
     from .grading.runner import run_batch
     if args.jobs is not None and args.jobs < 1:
         raise UserError("--jobs must be at least 1")
@@ -184,18 +199,31 @@ def _grade(args: argparse.Namespace) -> int:
         raise UserError(f"--scratch {args.scratch} is not a folder")
     overrides = {"time_limit": args.time_limit, "import_time_limit": args.import_time_limit,
                  "student_id_pattern": args.id_pattern, "run_as": args.run_as}
-    rubric = rubric_mod.load(args.rubric, overrides)
+    rubric, course = course_option.read(args, overrides)
+    from .courses.checks import demo_warning, require_ready
+    from .courses.fingerprint import fingerprint
     from .grading.term_view import apply_term
+    if course is not None and not course.public_demo:
+        require_ready(course)
     rubric = apply_term(rubric)
-    if rubric.term is not None and not args.quiet:
-        print(f"term {rubric.term}: hidden cases drawn for this term "
-              f"({rubric.cases_dir / 'manifest.json'})", file=sys.stderr, flush=True)
+    found = fingerprint(rubric)
+    if not args.quiet:
+        what = f"course {course.folder}" if course else f"rubric {rubric.path}"
+        term = f"term {rubric.term} (hidden cases drawn for this term)" if rubric.term \
+            else "the kit's default cases"
+        print(f"{what}: {term}; fingerprint {found['fingerprint']}", file=sys.stderr,
+              flush=True)
     created = not args.out.exists()
     warned: list[str] = []
 
     def warn(message: str) -> None:
         warned.append(message)
         print(f"warning: {message}", file=sys.stderr, flush=True)
+
+    public = demo_warning(course, rubric.path) if course is not None and course.public_demo \
+        or course is None and _kit_cases(rubric) else None
+    if public:
+        warn(public)
 
     try:
         result = run_batch(args.submissions, args.out, rubric, jobs=args.jobs,
@@ -224,8 +252,15 @@ def _grade(args: argparse.Namespace) -> int:
         from .grading.export import TEMPLATE
         print(f"graded by the course staff: {', '.join(p.key for p in rubric.manual_parts)}; "
               f"fill in {args.out / TEMPLATE} and run {prog_name()} merge {args.out} --manual "
-              f"FILE" + (f" --rubric {args.rubric}" if args.rubric else ""), file=sys.stderr)
+              f"FILE" + (f" --course {args.course}" if args.course else
+                         f" --rubric {args.rubric}" if args.rubric else ""), file=sys.stderr)
     return 0
+
+
+def _kit_cases(rubric) -> bool:
+    """Whether `rubric` reads its cases from the kit's own (public) cases folder."""
+    from .paths import KIT_CASES
+    return rubric.cases_dir == KIT_CASES.resolve()
 
 
 def _remove_if_unused(folder: Path) -> None:
@@ -244,6 +279,8 @@ def _export(args: argparse.Namespace) -> int:
     _writable_file(args.out)
     if args.out.resolve() == (args.graded / "grades.csv").resolve():
         raise UserError("--out would overwrite the folder's grades.csv; choose another file")
+    if args.course is not None:
+        _require_same_term(args.course, args.graded)
     result = lms.export(args.graded, args.format, args.roster,
                         args.assignment or lms.DEFAULT_ASSIGNMENT)
     atomic_write_text(args.out, result.text)
@@ -284,19 +321,52 @@ def _regen(args: argparse.Namespace) -> int:
     from . import rubric as rubric_mod
     from .authoring.course_file import write_course_file
     from .authoring.regen import regenerate
+    if args.course is not None:
+        if args.rubric:
+            raise UserError("give --course or --rubric, not both (a course folder holds its "
+                            "rubric)")
+        return _regen_course(args)
     rubrics = _rubrics(args.rubric)
     manifest = regenerate(rubrics, KIT_ROOT, datasets=not args.keep_datasets, term=args.term)
     if rubrics[0].path == rubric_mod.DEFAULT_RUBRIC.resolve():  # the students' copy of its rules
         write_course_file(rubrics[0], KIT_ROOT)
     term = manifest.get("term")
     print(f"{len(manifest['entries'])} expected outputs, {len(manifest['files'])} dataset "
-          f"files" + (f"; term {term['name']} (seed {term['seed']})" if term else
-                      "; the default term"), file=sys.stderr)
+          f"files" + (f"; term {term['name']}" if term else "; the default term"),
+          file=sys.stderr)
+    return 0
+
+
+def _regen_course(args: argparse.Namespace) -> int:
+    from .courses.fingerprint import fingerprint
+    from .courses.folder import load_course
+    from .courses.redraw import redraw
+    from .grading.term_view import apply_term
+    course = load_course(args.course)
+    if course.public_demo:
+        if args.term is not None:
+            raise UserError(f"{course.file}: a public demo course has no secret to draw a term "
+                            f"with; make a course of your own with `{prog_name()} course new "
+                            f"DIR --from default --term NAME`")
+        args.course = None
+        return _regen(args)
+    manifest = redraw(course, args.term, args.keep_datasets)
+    course = load_course(args.course)
+    found = fingerprint(apply_term(course.rubric))
+    print(f"{course.folder}: term {course.term!r}, {len(manifest['entries'])} expected "
+          f"outputs, {len(manifest['files'])} hidden dataset files; fingerprint "
+          f"{found['fingerprint']}", file=sys.stderr)
     return 0
 
 
 def _check(args: argparse.Namespace) -> int:
     from .grading.freshness import stale
+    if args.course is not None:
+        if args.rubric:
+            raise UserError("give --course or --rubric, not both")
+        return _check_course(args)
+    if args.against is not None:
+        raise UserError("--against needs --course DIR (the course to compare with)")
     rubrics = _rubrics(args.rubric)
     problems = stale(rubrics)
     for p in problems:
@@ -309,6 +379,49 @@ def _check(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_course(args: argparse.Namespace) -> int:
+    from .courses.against import compare
+    from .courses.checks import problems
+    from .courses.fingerprint import fingerprint
+    from .courses.folder import load_course
+    from .grading.freshness import stale
+    from .grading.term_view import apply_term
+    course = load_course(args.course)
+    found = problems(course) if not course.public_demo else stale([course.rubric])
+    for p in found:
+        print(p, file=sys.stderr)
+    if found:
+        return 1
+    ours = fingerprint(apply_term(course.rubric))
+    if args.against is not None:
+        different = compare(ours, args.against)
+        if different:
+            print(f"{args.against} does not belong to course {course.folder} as it is now "
+                  f"(fingerprint {ours['fingerprint']}):", file=sys.stderr)
+            for line in different:
+                print(f"  {line}", file=sys.stderr)
+            print("rebuild or regrade it from the course", file=sys.stderr)
+            return 1
+    print(f"ok: course {course.folder}, term {course.term or 'default'}: all "
+          f"{len(course.rubric.cases())} cases fresh; fingerprint {ours['fingerprint']}"
+          + (f"; {args.against} belongs to it" if args.against is not None else ""),
+          file=sys.stderr)
+    return 0
+
+
+def _require_same_term(course_dir: Path, graded: Path) -> None:
+    """UserError unless the graded folder's fingerprint is the course's current one."""
+    from .courses.against import compare
+    from .courses.fingerprint import fingerprint
+    from .courses.folder import resolve
+    from .grading.term_view import apply_term
+    rubric, _ = resolve(course_dir)
+    different = compare(fingerprint(apply_term(rubric)), graded)
+    if different:
+        raise UserError(f"{graded} was not graded with course {course_dir} as it is now "
+                        f"({different[0]}); grade it again")
+
+
 def _similarity(args: argparse.Namespace) -> int:
     from . import rubric as rubric_mod
     from .grading.similarity import run_similarity
@@ -316,7 +429,7 @@ def _similarity(args: argparse.Namespace) -> int:
     if args.threshold is not None and not 0 <= args.threshold <= 1:
         raise UserError("--threshold must be between 0 and 1")
     _writable_file(args.out)
-    rubric = rubric_mod.load(args.rubric, {"student_id_pattern": args.id_pattern})
+    rubric, _ = course_option.read(args, {"student_id_pattern": args.id_pattern})
     if args.engine == "auto" and not copydetect_available():
         print(INSTALL_HINT, file=sys.stderr)
     done = run_similarity(args.submissions, args.out, rubric, args.threshold, args.archive,

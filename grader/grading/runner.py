@@ -21,6 +21,7 @@ from typing import Callable
 
 from kanon.files import atomic_write_text, dump_json, sha256_bytes, sha256_file
 
+from ..courses.fingerprint import fingerprint as course_fingerprint
 from ..errors import UserError
 from ..rubric import Rubric
 from ..sandbox import reaper
@@ -159,7 +160,9 @@ def _grade_all(submissions: Path, out: Path, rubric: Rubric, setup: HostSetup,
     if in_main:
         signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
+        stamp = course_fingerprint(rubric)["fingerprint"]
         for sub, record in executor.results(todo):
+            record["course"] = stamp  # the course term it was graded with
             apply_saved(record, rubric, merged)
             _save(out, record, rubric)
             records[sub.student] = record
