@@ -32,16 +32,11 @@ from pathlib import Path
 
 from . import __version__
 from .courses import option as course_option
+from .courses import upkeep
+from .prog import prog_name
 from .errors import UserError
 from .grading import cluster_option
 from .paths import KIT_ROOT
-
-
-def prog_name(argv0: str | None = None) -> str:
-    """`python -m grader`, or the script's own name (`kanon-grader`)."""
-    argv0 = sys.argv[0] if argv0 is None and sys.argv else (argv0 or "")
-    name = os.path.basename(argv0)
-    return "python -m grader" if name in ("", "__main__.py", "-c", "-m") else name
 
 
 def first_paragraph(doc: str | None) -> str:
@@ -125,7 +120,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                    help="with --course: draw fresh hidden datasets and arguments for this "
                         "term, e.g. 'Fall 2026', seeded from the course's secret, and record "
                         "it in course.toml (default: the course's recorded term)")
-    r.set_defaults(func=_regen)
+    r.set_defaults(func=upkeep.regen)
 
     c = commands.add_parser("check", help="fail when expected outputs are stale",
                             description="Exit 0 when every stored expected output of the "
@@ -138,7 +133,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     c.add_argument("--against", type=Path, default=None, metavar="ZIP|OUT",
                    help="with --course: also check that this autograder.zip, student.zip or "
                         "graded folder belongs to the course's current term (its fingerprint)")
-    c.set_defaults(func=_check)
+    c.set_defaults(func=upkeep.check)
 
     s = commands.add_parser("similarity", help="similar pairs of solution files",
                             description="List pairs of submissions whose code is alike, "
@@ -207,12 +202,6 @@ def _grade(args: argparse.Namespace) -> int:
         require_ready(course)
     rubric = apply_term(rubric)
     found = fingerprint(rubric)
-    if not args.quiet:
-        what = f"course {course.folder}" if course else f"rubric {rubric.path}"
-        term = f"term {rubric.term} (hidden cases drawn for this term)" if rubric.term \
-            else "the kit's default cases"
-        print(f"{what}: {term}; fingerprint {found['fingerprint']}", file=sys.stderr,
-              flush=True)
     created = not args.out.exists()
     warned: list[str] = []
 
@@ -220,16 +209,23 @@ def _grade(args: argparse.Namespace) -> int:
         warned.append(message)
         print(f"warning: {message}", file=sys.stderr, flush=True)
 
-    public = demo_warning(course, rubric.path) if course is not None and course.public_demo \
-        or course is None and _kit_cases(rubric) else None
-    if public:
-        warn(public)
+    def start() -> None:  # the first line, once the submissions are found
+        if not args.quiet:
+            what = f"course {course.folder}" if course else f"rubric {rubric.path}"
+            term = f"term {rubric.term} (hidden cases drawn for this term)" if rubric.term \
+                else "the kit's default cases"
+            print(f"{what}: {term}; fingerprint {found['fingerprint']}", file=sys.stderr,
+                  flush=True)
+        public = demo_warning(course, rubric.path) if (
+            course.public_demo if course else _kit_cases(rubric)) else None
+        if public:
+            warn(public)
 
     try:
         result = run_batch(args.submissions, args.out, rubric, jobs=args.jobs,
                            sandbox=args.sandbox, scratch=args.scratch,
                            progress=not args.quiet, limit_to=args.only, on_warning=warn,
-                           cluster=args.cluster)
+                           cluster=args.cluster, on_start=start)
     except UserError:
         if created:
             _remove_if_unused(args.out)
@@ -280,7 +276,7 @@ def _export(args: argparse.Namespace) -> int:
     if args.out.resolve() == (args.graded / "grades.csv").resolve():
         raise UserError("--out would overwrite the folder's grades.csv; choose another file")
     if args.course is not None:
-        _require_same_term(args.course, args.graded)
+        upkeep.require_same_term(args.course, args.graded)
     result = lms.export(args.graded, args.format, args.roster,
                         args.assignment or lms.DEFAULT_ASSIGNMENT)
     atomic_write_text(args.out, result.text)
@@ -299,127 +295,6 @@ def _export(args: argparse.Namespace) -> int:
     print(f"wrote {args.out}: {result.rows} student(s) in {args.format}'s import layout",
           file=sys.stderr)
     return 0
-
-
-def _rubrics(paths: list[Path] | None):
-    """The given rubrics; by default the built-in one, the Fall 2025 one and the optional
-    parts' template (grader/rubric-2025.toml, rubric-optional.toml) and, in a checkout, the
-    examples'."""
-    from . import rubric as rubric_mod
-    if not paths:
-        paths = [rubric_mod.DEFAULT_RUBRIC]
-        for extra in (rubric_mod.DEFAULT_RUBRIC.with_name("rubric-2025.toml"),
-                      rubric_mod.DEFAULT_RUBRIC.with_name("rubric-optional.toml"),
-                      rubric_mod.DEFAULT_RUBRIC.with_name("rubric-all.toml"),
-                      KIT_ROOT / "examples" / "rubric.toml"):
-            if extra.is_file():
-                paths.append(extra)
-    return [rubric_mod.load(p) for p in paths]
-
-
-def _regen(args: argparse.Namespace) -> int:
-    from . import rubric as rubric_mod
-    from .authoring.course_file import write_course_file
-    from .authoring.regen import regenerate
-    if args.course is not None:
-        if args.rubric:
-            raise UserError("give --course or --rubric, not both (a course folder holds its "
-                            "rubric)")
-        return _regen_course(args)
-    rubrics = _rubrics(args.rubric)
-    manifest = regenerate(rubrics, KIT_ROOT, datasets=not args.keep_datasets, term=args.term)
-    if rubrics[0].path == rubric_mod.DEFAULT_RUBRIC.resolve():  # the students' copy of its rules
-        write_course_file(rubrics[0], KIT_ROOT)
-    term = manifest.get("term")
-    print(f"{len(manifest['entries'])} expected outputs, {len(manifest['files'])} dataset "
-          f"files" + (f"; term {term['name']}" if term else "; the default term"),
-          file=sys.stderr)
-    return 0
-
-
-def _regen_course(args: argparse.Namespace) -> int:
-    from .courses.fingerprint import fingerprint
-    from .courses.folder import load_course
-    from .courses.redraw import redraw
-    from .grading.term_view import apply_term
-    course = load_course(args.course)
-    if course.public_demo:
-        if args.term is not None:
-            raise UserError(f"{course.file}: a public demo course has no secret to draw a term "
-                            f"with; make a course of your own with `{prog_name()} course new "
-                            f"DIR --from default --term NAME`")
-        args.course = None
-        return _regen(args)
-    manifest = redraw(course, args.term, args.keep_datasets)
-    course = load_course(args.course)
-    found = fingerprint(apply_term(course.rubric))
-    print(f"{course.folder}: term {course.term!r}, {len(manifest['entries'])} expected "
-          f"outputs, {len(manifest['files'])} hidden dataset files; fingerprint "
-          f"{found['fingerprint']}", file=sys.stderr)
-    return 0
-
-
-def _check(args: argparse.Namespace) -> int:
-    from .grading.freshness import stale
-    if args.course is not None:
-        if args.rubric:
-            raise UserError("give --course or --rubric, not both")
-        return _check_course(args)
-    if args.against is not None:
-        raise UserError("--against needs --course DIR (the course to compare with)")
-    rubrics = _rubrics(args.rubric)
-    problems = stale(rubrics)
-    for p in problems:
-        print(p, file=sys.stderr)
-    if problems:
-        return 1
-    cases = sum(len(list(r.cases())) for r in rubrics)
-    print(f"ok: the expected outputs of all {cases} cases of {len(rubrics)} rubric(s) are "
-          f"fresh", file=sys.stderr)
-    return 0
-
-
-def _check_course(args: argparse.Namespace) -> int:
-    from .courses.against import compare
-    from .courses.checks import problems
-    from .courses.fingerprint import fingerprint
-    from .courses.folder import load_course
-    from .grading.freshness import stale
-    from .grading.term_view import apply_term
-    course = load_course(args.course)
-    found = problems(course) if not course.public_demo else stale([course.rubric])
-    for p in found:
-        print(p, file=sys.stderr)
-    if found:
-        return 1
-    ours = fingerprint(apply_term(course.rubric))
-    if args.against is not None:
-        different = compare(ours, args.against)
-        if different:
-            print(f"{args.against} does not belong to course {course.folder} as it is now "
-                  f"(fingerprint {ours['fingerprint']}):", file=sys.stderr)
-            for line in different:
-                print(f"  {line}", file=sys.stderr)
-            print("rebuild or regrade it from the course", file=sys.stderr)
-            return 1
-    print(f"ok: course {course.folder}, term {course.term or 'default'}: all "
-          f"{len(course.rubric.cases())} cases fresh; fingerprint {ours['fingerprint']}"
-          + (f"; {args.against} belongs to it" if args.against is not None else ""),
-          file=sys.stderr)
-    return 0
-
-
-def _require_same_term(course_dir: Path, graded: Path) -> None:
-    """UserError unless the graded folder's fingerprint is the course's current one."""
-    from .courses.against import compare
-    from .courses.fingerprint import fingerprint
-    from .courses.folder import resolve
-    from .grading.term_view import apply_term
-    rubric, _ = resolve(course_dir)
-    different = compare(fingerprint(apply_term(rubric)), graded)
-    if different:
-        raise UserError(f"{graded} was not graded with course {course_dir} as it is now "
-                        f"({different[0]}); grade it again")
 
 
 def _similarity(args: argparse.Namespace) -> int:

@@ -19,7 +19,8 @@ def add_parsers(commands: "argparse._SubParsersAction") -> None:
                             description="A course folder holds one course's rubric and term "
                             "(course.toml), its secret and its hidden cases; keep it in the "
                             "course's private repository.")
-    sub = c.add_subparsers(dest="course_command", required=True, metavar="ACTION")
+    sub = c.add_subparsers(dest="course_command", required=True, metavar="ACTION",
+                           help="new: make a course folder")
     n = sub.add_parser("new", help="make a new course folder for a term",
                        description="Make DIR (new or empty): course.toml from --from, a fresh "
                        "256-bit secret, README.md, and the term's hidden cases and expected "

@@ -54,7 +54,7 @@ class Course:
     def command(self, name: str, extra: str = "") -> str:
         """A command line naming this course, for messages: `python -m grader NAME --course
         DIR EXTRA`."""
-        from ..cli import prog_name
+        from ..prog import prog_name
         folder = str(self.folder)
         shown = f'"{folder}"' if " " in folder else folder
         return f"{prog_name()} {name} --course {shown}" + (f" {extra}" if extra else "")

@@ -66,3 +66,12 @@ def term_seed(key: bytes, term: str, what: str) -> int:
     bytes, big-endian, of HMAC-SHA256(key, b"kanon-kit term\\0" + term + b"\\0" + what)."""
     message = b"kanon-kit term\0" + term.encode("utf-8") + b"\0" + what.encode("utf-8")
     return int.from_bytes(hmac.new(key, message, hashlib.sha256).digest()[:8], "big")
+
+
+def refuse_secret(entries: list, key: bytes, what: str) -> None:
+    """UserError when any of `entries` (zip entries: .name, .data) carries the course's
+    secret, as bytes or as hex."""
+    for entry in entries:
+        if key in entry.data or key.hex().encode() in entry.data.lower():
+            raise UserError(f"refusing to write {what}: {entry.name} carries the course's "
+                            f"secret")

@@ -197,7 +197,7 @@ def build(root: Path, out: Path, folder: str = DEFAULT_FOLDER,
     verify(entries, root, folder, list(rubrics or []) + ([course] if course else []))
     _, own = resolve(course) if course else (None, None)
     if own is not None and own.key is not None:
-        from .gradescope import refuse_secret
+        from ..courses.secret import refuse_secret
         refuse_secret(entries, own.key, "the bundle")
     atomic_write_bytes(out, zip_bytes(entries), mode=0o644)  # a file to hand out
     return entries

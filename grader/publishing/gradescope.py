@@ -43,6 +43,7 @@ from .. import paths
 from ..errors import UserError
 from ..sandbox.packages import requirements
 from ..courses.fingerprint import FINGERPRINT_FILE, file_text, fingerprint
+from ..courses.secret import refuse_secret
 from ..grading.term_view import apply_term
 from .bundle import kit_root, print_listing
 from .zipfiles import Entry, zip_bytes
@@ -145,14 +146,6 @@ def _kit_material(rubric) -> list[Entry]:
     if not (rubric.cases_dir / POOL_DIR).is_dir() and KIT_POOL.is_dir():
         entries += _tree(KIT_POOL, f"grader/cases/{POOL_DIR}")
     return entries
-
-
-def refuse_secret(entries: list[Entry], key: bytes, what: str) -> None:
-    """UserError when any entry carries the course's secret (as bytes or hex)."""
-    for entry in entries:
-        if key in entry.data or key.hex().encode() in entry.data.lower():
-            raise UserError(f"refusing to write {what}: {entry.name} carries the course's "
-                            f"secret")
 
 
 IMPORT_PROBE = ("import sys; sys.path.insert(0, sys.argv[1]); "
