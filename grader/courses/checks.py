@@ -47,8 +47,10 @@ def demo_warning(course: Course | None, rubric_path) -> str | None:
     kit's own example rubrics): anyone can read its hidden cases."""
     if course is not None and not course.public_demo:
         return None
-    what = f"the public demo course {course.folder.name}" if course else \
-        f"the kit's example rubric {rubric_path.name}"
+    from ..paths import KIT_ROOT
+    where = course.folder if course else rubric_path
+    shown = where.relative_to(KIT_ROOT) if where.is_relative_to(KIT_ROOT) else where
+    what = f"the public demo course {shown}" if course else f"the kit's example rubric {shown}"
     return (f"grading with {what}: its hidden cases are in the public kit, so students can "
             f"read them; for a real class make a course of your own with `python -m grader "
             f"course new DIR --from default --term NAME`")

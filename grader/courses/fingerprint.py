@@ -24,6 +24,7 @@ from ..rubric import Rubric
 FINGERPRINT_FILE = "course-fingerprint.json"
 PARTS = ("rubric", "term", "datasets", "expected outputs", "kit version")
 DEFAULT_TERM = "(the kit's default cases)"
+LOCAL = ("cases_dir", "run_as")  # where the cases live, who runs the children: not the course
 
 
 def _digest(data: object) -> str:
@@ -31,8 +32,8 @@ def _digest(data: object) -> str:
 
 
 def rubric_digest(rubric: Rubric) -> str:
-    """The rubric's settings (but where its cases live) and parts, as parsed."""
-    settings = [(k, v) for k, v in rubric.settings.digest_items() if k != "cases_dir"]
+    """The rubric's settings (but LOCAL ones) and parts, as parsed."""
+    settings = [(k, v) for k, v in rubric.settings.digest_items() if k not in LOCAL]
     return _digest({"settings": settings, "parts": [asdict(p) for p in rubric.parts]})
 
 
