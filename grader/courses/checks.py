@@ -19,18 +19,30 @@ def problems(course: Course) -> list[str]:
     if recorded != course.term:
         return [f"{manifest_path}: its hidden cases are of term {recorded!r}, but "
                 f"{course.file.name} says term {course.term!r}; run {fix}"]
-    found = []
+    found = unknown_data(course)
     for case in course.rubric.cases():
         folder = data_folder(course.cases_dir, case.data)
-        if not folder.is_dir():
-            found.append(f"{course.file}: case {case.id}: its dataset {case.data!r} is not in "
-                         f"{course.cases_dir} (the kit draws hidden/unbalanced, single-qi, "
-                         f"many-qi, quoted and ties); fix the case's data, then run {fix}")
+        if not found and not folder.is_dir():
+            found.append(f"{folder}: missing (case {case.id}); run {fix}")
     if found:
         return found
     return [f"{p}; run {fix}" if "regen" not in p else p.replace(
         "run `python -m grader regen` (with this rubric) to produce it", f"run {fix}")
         for p in stale([course.rubric])]
+
+
+def unknown_data(course: Course) -> list[str]:
+    """The cases whose dataset neither the kit has (public/...) nor regen draws (hidden/...)."""
+    from ..authoring.casegen import HIDDEN
+    drawn = {f"hidden/{name}" for name in HIDDEN}
+    found = []
+    for case in course.rubric.cases():
+        public = data_folder(course.cases_dir, case.data)
+        if case.data not in drawn and not (case.data.startswith("public/") and public.is_dir()):
+            found.append(f"{course.file}: case {case.id}: its dataset {case.data!r} is not in "
+                         f"this kit (the kit draws {', '.join(sorted(drawn))}; public/adult is "
+                         f"the kit's); fix the case's data")
+    return found
 
 
 def require_ready(course: Course) -> None:

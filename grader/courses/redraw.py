@@ -50,6 +50,10 @@ def redraw(course: Course, term: str | None, keep_datasets: bool = False) -> dic
                         f"your own with `python -m grader course new DIR --from default "
                         f"--term NAME`")
     name = check_name(term) if term is not None else course.term
+    from .checks import unknown_data
+    unknown = unknown_data(course)
+    if unknown:
+        raise UserError(unknown[0])
     if keep_datasets and name != course.term:
         raise UserError("--term draws new hidden datasets; it cannot be combined with "
                         "--keep-datasets")
