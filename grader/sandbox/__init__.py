@@ -26,7 +26,8 @@ The layers, each in its own module:
   session.py   Session: the policy (import, calls, deadlines, disk polling, kills)
   reaper.py    leftover scratch folders and processes of earlier runs
   packages.py  the allowed third-party packages: installed? requirements.txt lines
-  worker.py    the child's program, first part; worker_parts/ the other five
+  worker.py    the child's program, first part; worker_parts/ the other six (confine.py:
+               Landlock and the socket filter)
 """
 from __future__ import annotations
 
