@@ -44,7 +44,8 @@ class SessionKeeper:
         self.close()
         ctx = self.ctx
         self.session = Session(self.scratch, ctx.limits, bwrap_hidden=ctx.bwrap_hidden,
-                               cancel=ctx.cancel, deny=ctx.deny, run_as=ctx.run_as)
+                               cancel=ctx.cancel, deny=ctx.deny, run_as=ctx.run_as,
+                               landlock=ctx.landlock)
         return self.session.start(
             file=self.file, module=self.module, paths=self.paths, import_cwd=self.import_cwd,
             functions=graded_functions([c.function for c in ctx.rubric.cases()]), mode=mode,
@@ -64,6 +65,8 @@ class SessionKeeper:
         outcome = self._start("full")
         result.timing["import"] = outcome.seconds
         info = {"status": outcome.status, "mode": "full", "output": self.scrub(outcome.output)}
+        if outcome.layers:  # what the child's confinement applied (--sandbox landlock)
+            info["sandbox_layers"] = outcome.layers
         forbidden = list(outcome.forbidden)
         if outcome.status != "ok":
             info["problem"] = self.describe(outcome)

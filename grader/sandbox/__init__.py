@@ -32,6 +32,7 @@ The layers, each in its own module:
 from __future__ import annotations
 
 from .channel import Cancelled
+from .confinement import landlock_abi, landlock_available
 from .limits import Limits, wall_backstop
 from .outcomes import CallOutcome, ChildStatus, ImportOutcome
 from .runas import RunAs
@@ -39,5 +40,5 @@ from .session import Session
 from .spawn import WORKER_SOURCE, bwrap_available, python_problem, site_dirs
 
 __all__ = ["CallOutcome", "Cancelled", "ChildStatus", "ImportOutcome", "Limits", "RunAs",
-           "Session", "WORKER_SOURCE", "bwrap_available", "python_problem", "site_dirs",
-           "wall_backstop"]
+           "Session", "WORKER_SOURCE", "bwrap_available", "landlock_abi", "landlock_available",
+           "python_problem", "site_dirs", "wall_backstop"]
