@@ -255,7 +255,8 @@ def summary(records: list[dict], rubric: Rubric) -> tuple[str, dict]:
         md += [f"Term: {rubric.term} (hidden cases drawn for this term).", ""]
     md += [f"{stats['students']} submissions; percent scores: mean {fmt(stats['mean'])}, "
            f"median {fmt(stats['median'])}, min {fmt(stats['min'])}, max {fmt(stats['max'])}.",
-           "", f"Sandbox: {', '.join(modes) or 'not recorded'}.", "", *manual_md, "## Status", "", "| Status | Submissions |", "|---|---:|"]
+           "", f"Sandbox: {', '.join(modes) or 'not recorded'}.", "", *manual_md,
+           "## Status", "", "| Status | Submissions |", "|---|---:|"]
     md += [f"| {s} | {n} |" for s, n in counts.items()]
     md += ["", "## Score distribution (percent)", "", "| Range | Submissions | |", "|---|---:|---|"]
     md += [f"| {b} | {n} | {'#' * n} |" for b, n in buckets.items()]

@@ -83,6 +83,7 @@ def package_entries(allowed: tuple[str, ...], sites: tuple[str, ...]) -> tuple[s
 def landlock_rules(scratch: Path, allowed: list[str], sites: list[str]) -> dict:
     """The paths the child's Landlock ruleset allows: read (and execute), list only, read
     and write single files, read and write everything beneath (the scratch folder)."""
-    return {"read": [*SYSTEM_READ, *_python_paths(), *package_entries(tuple(allowed), tuple(sites))],
+    packages = package_entries(tuple(allowed), tuple(sites))
+    return {"read": [*SYSTEM_READ, *_python_paths(), *packages],
             "list": list(sites), "files": list(DEVICES_RW),
             "write": [str(scratch.resolve())]}
