@@ -3,15 +3,17 @@ offers Landlock (`landlock_available`); the child applies the rules itself
 (worker_parts/confine.py) before any student code runs.
 
 Read and execute: the system's shared libraries and programs, the Python installation's
-standard library (never a whole virtual environment: it may sit in a checkout next to the
-grader's hidden cases), and in each site folder only the entries of the allowed packages and
-of what they require (numpy: numpy/, numpy.libs/, its dist-info); the site folders themselves
-may only be listed. Read and write: the child's scratch folder and /dev/null."""
+interpreter, libpython and standard library (not its site-packages; never a whole virtual
+environment: it may sit in a checkout next to the grader's hidden cases), and in each site
+folder only the entries of the allowed packages and of what they require (numpy: numpy/,
+numpy.libs/, its dist-info); the standard library's and site folders themselves may only be
+listed. Read and write: the child's scratch folder and /dev/null."""
 from __future__ import annotations
 
 import os
 import re
 import sys
+import sysconfig
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
@@ -31,15 +33,26 @@ def landlock_available() -> bool:
     return landlock_abi() >= 1
 
 
-def _python_paths() -> list[str]:
-    """The interpreter and its standard library (with the compiled modules and libpython),
-    plus a virtual environment's pyvenv.cfg; never the virtual environment's folders."""
-    found = []
-    for prefix in {sys.base_prefix, sys.base_exec_prefix}:
-        found += [os.path.join(prefix, "lib"), os.path.join(prefix, "bin")]
-    found.append(os.path.realpath(sys.executable))
-    found.append(os.path.join(sys.prefix, "pyvenv.cfg"))
-    return found
+@lru_cache(maxsize=1)
+def _python_paths() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(read, list): the interpreter, libpython, a virtual environment's pyvenv.cfg and every
+    entry of the standard library's folders but their site-packages (an installation's own
+    packages, the kit's perhaps among them); those folders themselves may only be listed."""
+    read = [os.path.realpath(sys.executable), os.path.join(sys.prefix, "pyvenv.cfg")]
+    listed = []
+    libdir = sysconfig.get_config_var("LIBDIR") or ""
+    if os.path.isdir(libdir):
+        read += [os.path.join(libdir, n) for n in sorted(os.listdir(libdir))
+                 if n.startswith("libpython")]
+    bases = {"base": sys.base_prefix, "platbase": sys.base_exec_prefix,
+             "installed_base": sys.base_prefix, "installed_platbase": sys.base_exec_prefix}
+    for key in ("stdlib", "platstdlib"):
+        folder = os.path.realpath(sysconfig.get_paths(vars=bases)[key])
+        if os.path.isdir(folder) and folder not in listed:
+            listed.append(folder)
+            read += [os.path.join(folder, n) for n in sorted(os.listdir(folder))
+                     if n not in ("site-packages", "dist-packages")]
+    return tuple(read), tuple(listed)
 
 
 def _top_entries(dist: metadata.Distribution, sites: list[Path]) -> set[Path]:
@@ -84,6 +97,7 @@ def landlock_rules(scratch: Path, allowed: list[str], sites: list[str]) -> dict:
     """The paths the child's Landlock ruleset allows: read (and execute), list only, read
     and write single files, read and write everything beneath (the scratch folder)."""
     packages = package_entries(tuple(allowed), tuple(sites))
-    return {"read": [*SYSTEM_READ, *_python_paths(), *packages],
-            "list": list(sites), "files": list(DEVICES_RW),
+    python, listed = _python_paths()
+    return {"read": [*SYSTEM_READ, *python, *packages], "list": [*listed, *sites],
+            "files": list(DEVICES_RW),
             "write": [str(scratch.resolve())]}

@@ -483,3 +483,16 @@ def test_sandbox_landlock_without_landlock_is_a_one_line_error(tmp_path: Path, m
     err = capsys.readouterr().err.splitlines()
     assert status == 2 and len(err) == 1 and err[0].startswith("error: --sandbox landlock: ")
     assert not (tmp_path / "out").exists()
+
+
+def test_landlock_rules_name_numpy_but_never_the_checkout_or_a_whole_site_folder(
+        tmp_path: Path) -> None:
+    import numpy
+    from grader.sandbox.confinement import landlock_rules
+    rules = landlock_rules(tmp_path, ["numpy"], site_dirs())
+    reachable = [Path(p) for p in rules["read"] + rules["files"] + rules["write"]]
+    cases = REPO / "grader" / "cases"
+    assert not [p for p in reachable if p == cases or p in cases.parents]  # nor the checkout
+    assert not set(site_dirs()) & set(rules["read"]) and set(site_dirs()) <= set(rules["list"])
+    assert str(Path(numpy.__file__).resolve().parent) in rules["read"]
+    assert rules["write"] == [str(tmp_path.resolve())]
