@@ -496,3 +496,14 @@ def test_landlock_rules_name_numpy_but_never_the_checkout_or_a_whole_site_folder
     assert not set(site_dirs()) & set(rules["read"]) and set(site_dirs()) <= set(rules["list"])
     assert str(Path(numpy.__file__).resolve().parent) in rules["read"]
     assert rules["write"] == [str(tmp_path.resolve())]
+
+
+@LANDLOCK
+def test_a_child_that_cannot_confine_itself_runs_no_student_code(child, monkeypatch) -> None:
+    from grader.sandbox import session
+    monkeypatch.setattr(session, "landlock_rules", lambda *args: {
+        "read": [], "list": [], "files": [], "write": ["/nonexistent-kanon-scratch"]})
+    c = child("open('ran.txt', 'w').write('imported')\n", landlock=True)
+    assert c.imported.status == "crash" and not (c.tmp / "import" / "ran.txt").exists()
+    assert "could not confine itself" in c.imported.error["grader_error"]
+    assert "/nonexistent-kanon-scratch is missing" in c.imported.error["grader_error"]
