@@ -8,7 +8,10 @@ paths of `rules["read"]`, reading and writing only those of `rules["write"]` (fi
 abstract UNIX socket of a process outside the child's domain. Then a seccomp filter
 (x86_64, aarch64) refuses every socket but TCP (UDP, raw, netlink, packet, UNIX by path;
 socketpair stays) and io_uring (whose requests would bypass it). Both are inherited by
-everything the child forks or executes, and cannot be undone."""
+everything the child forks or executes, and cannot be undone. (ctypes, not a library: the
+PyPI bindings, `landlock` 1.0.0.dev5, `landlockpy` 0.2, `py-landlock` 0.1, `pyseccomp` 0.1.2 of
+2021 needing libseccomp.so, are pre-releases or unmaintained, and any would be a package the
+graded child imports besides the standard library and numpy.)"""
 import ctypes
 import os
 
