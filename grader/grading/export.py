@@ -245,8 +245,9 @@ def summary(records: list[dict], rubric: Rubric) -> tuple[str, dict]:
              "median": round(statistics.median(percents), 4) if percents else 0.0,
              "min": round(min(percents), 4) if percents else 0.0,
              "max": round(max(percents), 4) if percents else 0.0}
+    modes = sorted({str(r["sandbox"]) for r in records if r.get("sandbox")})  # bwrap/landlock/none
     data = {"stats": stats, "status_counts": counts, "distribution": buckets, "parts": parts,
-            "cases": cases}
+            "cases": cases, "sandbox": modes}
     manual_md = []
     if rubric.manual_parts:
         data["manual"], manual_md = _manual_summary(records, rubric)
@@ -260,7 +261,8 @@ def summary(records: list[dict], rubric: Rubric) -> tuple[str, dict]:
            f"term).", ""]
     md += [f"{stats['students']} submissions; percent scores: mean {fmt(stats['mean'])}, "
            f"median {fmt(stats['median'])}, min {fmt(stats['min'])}, max {fmt(stats['max'])}.",
-           "", *manual_md, "## Status", "", "| Status | Submissions |", "|---|---:|"]
+           "", f"Sandbox: {', '.join(modes) or 'not recorded'}.", "", *manual_md,
+           "## Status", "", "| Status | Submissions |", "|---|---:|"]
     md += [f"| {s} | {n} |" for s, n in counts.items()]
     md += ["", "## Score distribution (percent)", "", "| Range | Submissions | |", "|---|---:|---|"]
     md += [f"| {b} | {n} | {'#' * n} |" for b, n in buckets.items()]
