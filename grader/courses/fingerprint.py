@@ -59,9 +59,16 @@ def differences(ours: dict, theirs: dict) -> list[str]:
                      f"{ours.get('fingerprint')!r} in the course"]
 
 
+def summary_line(record: dict) -> str:
+    """summary.md's line naming the fingerprint."""
+    return (f"Course fingerprint: {record['fingerprint']} (`python -m grader check --course "
+            f"DIR --against` this folder says whether it is the course's current term).")
+
+
 def file_text(record: dict) -> str:
     """FINGERPRINT_FILE's text."""
     return json.dumps(record, indent=2, sort_keys=True) + "\n"
 
 
-__all__ = ["FINGERPRINT_FILE", "PARTS", "differences", "file_text", "fingerprint"]
+__all__ = ["FINGERPRINT_FILE", "PARTS", "differences", "file_text", "fingerprint",
+           "summary_line"]

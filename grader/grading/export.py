@@ -20,7 +20,7 @@ from pathlib import Path
 
 from kanon.files import atomic_write_text, dump_json
 
-from ..courses.fingerprint import fingerprint as course_fingerprint
+from ..courses.fingerprint import fingerprint as course_fingerprint, summary_line
 from ..rubric import Rubric
 from ..shrink import render as counterexample
 from .intake import lms_identity
@@ -256,9 +256,7 @@ def summary(records: list[dict], rubric: Rubric) -> tuple[str, dict]:
         data["term"] = rubric.term
         md += [f"Term: {rubric.term} (hidden cases drawn for this term).", ""]
     data["course"] = course_fingerprint(apply_term(rubric))
-    md += [f"Course fingerprint: {data['course']['fingerprint']} (`python -m grader check "
-           f"--course DIR --against` this folder says whether it is the course's current "
-           f"term).", ""]
+    md += [summary_line(data["course"]), ""]
     md += [f"{stats['students']} submissions; percent scores: mean {fmt(stats['mean'])}, "
            f"median {fmt(stats['median'])}, min {fmt(stats['min'])}, max {fmt(stats['max'])}.",
            "", f"Sandbox: {', '.join(modes) or 'not recorded'}.", "", *manual_md,
