@@ -194,6 +194,8 @@ def _grade(args: argparse.Namespace) -> int:
     warned: list[str] = []
 
     def warn(message: str) -> None:
+        if message in warned:
+            return
         warned.append(message)
         print(f"warning: {message}", file=sys.stderr, flush=True)
 
@@ -206,9 +208,8 @@ def _grade(args: argparse.Namespace) -> int:
         if created:
             _remove_if_unused(args.out)
         raise
-    late = [w for w in result.warnings or [] if w not in warned]
-    for warning in warned + late:  # again after the progress output, so none is missed
-        print(f"warning: {warning}", file=sys.stderr)
+    for warning in [w for w in result.warnings or [] if w not in warned]:
+        warn(warning)  # one known only after grading; each warning is printed once
     if result.interrupted:
         print(f"interrupted after {len(result.records)} of the submissions; rerun the same "
               f"command to resume (finished ones are kept)", file=sys.stderr)
@@ -216,7 +217,8 @@ def _grade(args: argparse.Namespace) -> int:
     if not args.quiet:
         who = result.run_as or "the grader's user"
         print(f"graded {result.graded}, reused {result.cached} in {result.seconds:.1f} s "
-              f"(sandbox: {result.sandbox}, student code runs as {who}); see "
+              f"(sandbox: {result.sandbox}, student code runs as {who}"
+              + (f"; {len(warned)} warning(s) above" if warned else "") + "); see "
               f"{args.out / 'grades.csv'}, {args.out / 'summary.md'} and "
               f"{args.out / 'feedback'}/; for the gradebook: {prog_name()} export {args.out} "
               f"--format canvas|moodle|gradescope --out FILE", file=sys.stderr)
