@@ -28,9 +28,9 @@ def inline(text: str) -> str:
         if i % 2:  # inside a code span
             out.append(f"<code>{html.escape(piece)}</code>")
         else:
-            out.append(BOLD.sub(r"<strong>\1</strong>", html.escape(piece, quote=False)))
+            out.append(BOLD.sub(r"<strong>\1</strong>", html.escape(piece)))
     if text.count("`") % 2:  # an unpaired backtick: shown as written, not as a span
-        return BOLD.sub(r"<strong>\1</strong>", html.escape(text, quote=False))
+        return BOLD.sub(r"<strong>\1</strong>", html.escape(text))
     return "".join(out)
 
 
@@ -55,7 +55,7 @@ def _table(lines: list[str]) -> str:
 
 
 def _pre(lines: list[str]) -> str:
-    return "<pre>" + html.escape("\n".join(lines), quote=False) + "</pre>"
+    return "<pre>" + html.escape("\n".join(lines)) + "</pre>"
 
 
 def _dedent(lines: list[str], width: int) -> list[str]:
