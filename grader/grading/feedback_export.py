@@ -21,19 +21,17 @@ The zip has sorted entries and fixed timestamps: the same graded folder gives th
 from __future__ import annotations
 
 import html
-import io
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import UserError
+from ..publishing import zipfiles
 from . import lms
 from .intake import CANVAS_NAME
 from .markdown_html import page, to_html
 
 PAGE = "feedback.html"
 MOODLE_SUFFIX = "_assignsubmission_file_"
-ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 UPLOAD = {"moodle": "the assignment's View all submissions > Grading action > Upload multiple "
                     "feedback files in a zip (turn on \"Feedback files\" in its Feedback types)",
           "canvas": "the assignment's page > Re-upload submissions (each page arrives as a "
@@ -137,11 +135,4 @@ def build(graded: Path, fmt: str, roster_path: Path | None = None) -> FeedbackZi
 
 def zip_bytes(entries: dict[str, bytes]) -> bytes:
     """A zip of `entries`, sorted, with fixed timestamps and modes (same entries, same bytes)."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name in sorted(entries):
-            info = zipfile.ZipInfo(name, ZIP_TIME)
-            info.external_attr = 0o644 << 16
-            info.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(info, entries[name])
-    return buffer.getvalue()
+    return zipfiles.zip_bytes([zipfiles.Entry(name, data) for name, data in entries.items()])
