@@ -221,3 +221,14 @@ def test_the_gradescope_zip_scores_the_autograded_parts_only(graded_once, tmp_pa
     assert sum(t["max_score"] for t in results["tests"]) == \
         rubric_mod.load(rubric).auto_points
     assert results["tests"][1]["output"] == "report.pdf has 3 pages, more than the 1 allowed"
+
+
+def test_a_merge_of_two_parts_says_what_each_got_and_left() -> None:
+    from grader.grading.merge import Merged
+    done = Merged(["report", "slides"], {"report": ["ann", "bob"], "slides": []},
+                  {"report": [], "slides": ["cat"]},
+                  {"report": ["cat"], "slides": ["ann", "bob", "cat"]})
+    assert done.describe() == (
+        "merged 2 score(s) of report, 0 score(s) of slides; removed 1 earlier score(s) of "
+        "slides (cat: not in this file); still without a score: report 1 student(s) (cat), "
+        "slides 3 student(s) (ann, bob, cat)")
