@@ -1,16 +1,24 @@
 """The command line: `python -m grader <command>` (or the `kanon-grader` script).
 
-    grade SUBMISSIONS --out DIR [--jobs N] [--rubric FILE] [--sandbox auto|bwrap|none]
+    course new DIR --from default|fall2025|all|RUBRIC --term NAME   a course folder (rubric,
+                                   term, secret, hidden cases): keep it private
+    grade SUBMISSIONS --course DIR --out OUT [--jobs N] [--sandbox auto|bwrap|none]
           [--run-as USER|auto|none] ...
-    export DIR --format canvas|moodle|gradescope [--roster FILE] [--out FILE] [--feedback ZIP]
-    merge DIR --manual scores.csv [--rubric FILE]   the staff's scores of the manual parts
-    regen [--rubric FILE ...] [--term NAME]   regenerate datasets and expected outputs with
-                                   the reference (a term draws fresh hidden cases)
-    check [--rubric FILE ...]      exit 1 when the stored expected outputs are stale
+    export OUT --format canvas|moodle|gradescope [--roster FILE] [--out FILE]
+          [--feedback ZIP] [--course DIR]
+    merge OUT --manual scores.csv --course DIR   the staff's scores of the manual parts
+    regen --course DIR [--term NAME]   draw the course's hidden cases (a new term: fresh ones)
+                                   and compute their expected outputs with the reference
+    check --course DIR [--against ZIP|OUT]   exit 1 when the cases are stale, or a built
+                                   zip or graded folder belongs to another course term
+    solution --course DIR --out solution.py   a known-good solution (staff only)
     similarity SUBMISSIONS --out pairs.csv [--threshold T] [--archive DIR ...]
           [--engine auto|copydetect|tokens]   (also writes pairs.html beside the CSV)
-    bundle --out student.zip       the student bundle (no reference, grader or hidden cases)
-    gradescope --out autograder.zip  a Gradescope autograder running the same grader
+    bundle --course DIR --out student.zip   the student bundle (no reference, grader or
+                                   hidden cases)
+    gradescope --course DIR --out autograder.zip  a Gradescope autograder (no secret)
+
+--rubric FILE still names one of the kit's own example rubrics (public demos).
 
 Mistakes in the inputs are reported as one-line messages (exit status 2), never tracebacks,
 and leave nothing behind (no empty --out folder, no half-written file).
@@ -24,16 +32,12 @@ import sys
 from pathlib import Path
 
 from . import __version__
+from .courses import option as course_option
+from .courses import upkeep
+from .prog import prog_name
 from .errors import UserError, check_writable_file
 from .grading import cluster_option
 from .paths import KIT_ROOT
-
-
-def prog_name(argv0: str | None = None) -> str:
-    """`python -m grader`, or the script's own name (`kanon-grader`)."""
-    argv0 = sys.argv[0] if argv0 is None and sys.argv else (argv0 or "")
-    name = os.path.basename(argv0)
-    return "python -m grader" if name in ("", "__main__.py", "-c", "-m") else name
 
 
 def first_paragraph(doc: str | None) -> str:
@@ -64,8 +68,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                    help="folder of zips/folders/files, or one 'download all' zip")
     g.add_argument("--out", type=Path, required=True, metavar="DIR",
                    help="folder for grades and feedback (created; reused on a rerun)")
-    g.add_argument("--rubric", type=Path, default=None, metavar="TOML",
-                   help="rubric TOML (default: the built-in grader/rubric.toml)")
+    course_option.add(g)
     g.add_argument("--jobs", type=int, default=None, metavar="N",
                    help=f"submissions graded in parallel (default: {os.cpu_count()})")
     g.add_argument("--time-limit", type=float, default=None, metavar="S",
@@ -98,12 +101,14 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                    help="rubric(s) whose cases to produce (default: the built-in rubric, "
                         "grader/rubric-2025.toml, grader/rubric-optional.toml, "
                         "grader/rubric-all.toml and examples/rubric.toml)")
+    r.add_argument("--course", type=Path, default=None, metavar="DIR", help=course_option.HELP)
     r.add_argument("--keep-datasets", action="store_true",
                    help="keep the datasets (and their term), only recompute expected outputs")
     r.add_argument("--term", default=None, metavar="NAME",
-                   help="draw fresh hidden datasets and arguments for this course term, "
-                        "e.g. 'Fall 2026' (same name, same cases; default: the kit's own)")
-    r.set_defaults(func=_regen)
+                   help="with --course: draw fresh hidden datasets and arguments for this "
+                        "term, e.g. 'Fall 2026', seeded from the course's secret, and record "
+                        "it in course.toml (default: the course's recorded term)")
+    r.set_defaults(func=upkeep.regen)
 
     c = commands.add_parser("check", help="fail when expected outputs are stale",
                             description="Exit 0 when every stored expected output of the "
@@ -112,7 +117,11 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                    help="rubric(s) to check (default: the built-in rubric, grader/rubric-2025.toml, "
                         "grader/rubric-optional.toml, grader/rubric-all.toml and "
                         "examples/rubric.toml)")
-    c.set_defaults(func=_check)
+    c.add_argument("--course", type=Path, default=None, metavar="DIR", help=course_option.HELP)
+    c.add_argument("--against", type=Path, default=None, metavar="ZIP|OUT",
+                   help="with --course: also check that this autograder.zip, student.zip or "
+                        "graded folder belongs to the course's current term (its fingerprint)")
+    c.set_defaults(func=upkeep.check)
 
     s = commands.add_parser("similarity", help="similar pairs of solution files",
                             description="List pairs of submissions whose code is alike, "
@@ -129,14 +138,15 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                    metavar="DIR", help="past years' submissions to compare the class with")
     s.add_argument("--engine", choices=("auto", "copydetect", "tokens"), default="auto",
                    help="auto (default): copydetect when installed, else the token matcher")
-    s.add_argument("--rubric", type=Path, default=None, metavar="TOML",
-                   help="rubric whose student_id_pattern names the students")
+    course_option.add(s)
     s.add_argument("--id-pattern", default=None, metavar="REGEX",
                    help="regular expression with a group (?P<id>...) for the student id")
     s.set_defaults(func=_similarity)
 
+    from .courses import command as course_commands
     from .grading import merge
     from .publishing import bundle, gradescope
+    course_commands.add_parsers(commands)
     from .publishing.materials import command as materials
     merge.add_parser(commands)
     bundle.add_parser(commands)
@@ -146,7 +156,6 @@ def _parser(prog: str) -> argparse.ArgumentParser:
 
 
 def _grade(args: argparse.Namespace) -> int:
-    from . import rubric as rubric_mod
     from .grading.runner import run_batch
     if args.jobs is not None and args.jobs < 1:
         raise UserError("--jobs must be at least 1")
@@ -160,12 +169,14 @@ def _grade(args: argparse.Namespace) -> int:
         raise UserError(f"--scratch {args.scratch} is not a folder")
     overrides = {"time_limit": args.time_limit, "import_time_limit": args.import_time_limit,
                  "student_id_pattern": args.id_pattern, "run_as": args.run_as}
-    rubric = rubric_mod.load(args.rubric, overrides)
+    rubric, course = course_option.read(args, overrides)
+    from .courses.checks import demo_warning, require_ready
+    from .courses.fingerprint import fingerprint
     from .grading.term_view import apply_term
+    if course is not None and not course.public_demo:
+        require_ready(course)
     rubric = apply_term(rubric)
-    if rubric.term is not None and not args.quiet:
-        print(f"term {rubric.term}: hidden cases drawn for this term "
-              f"({rubric.cases_dir / 'manifest.json'})", file=sys.stderr, flush=True)
+    found = fingerprint(rubric)
     created = not args.out.exists()
     warned: list[str] = []
 
@@ -175,11 +186,23 @@ def _grade(args: argparse.Namespace) -> int:
         warned.append(message)
         print(f"warning: {message}", file=sys.stderr, flush=True)
 
+    def start() -> None:  # the first line, once the submissions are found
+        if not args.quiet:
+            what = f"course {course.folder}" if course else f"rubric {rubric.path}"
+            term = f"term {rubric.term} (hidden cases drawn for this term)" if rubric.term \
+                else "the kit's default cases"
+            print(f"{what}: {term}; fingerprint {found['fingerprint']}", file=sys.stderr,
+                  flush=True)
+        public = demo_warning(course, rubric.path) if (
+            course.public_demo if course else _kit_cases(rubric)) else None
+        if public:
+            warn(public)
+
     try:
         result = run_batch(args.submissions, args.out, rubric, jobs=args.jobs,
                            sandbox=args.sandbox, scratch=args.scratch,
                            progress=not args.quiet, limit_to=args.only, on_warning=warn,
-                           cluster=args.cluster)
+                           cluster=args.cluster, on_start=start)
     except UserError:
         if created:
             _remove_if_unused(args.out)
@@ -203,8 +226,15 @@ def _grade(args: argparse.Namespace) -> int:
         from .grading.export import TEMPLATE
         print(f"graded by the course staff: {', '.join(p.key for p in rubric.manual_parts)}; "
               f"fill in {args.out / TEMPLATE} and run {prog_name()} merge {args.out} --manual "
-              f"FILE" + (f" --rubric {args.rubric}" if args.rubric else ""), file=sys.stderr)
+              f"FILE" + (f" --course {args.course}" if args.course else
+                         f" --rubric {args.rubric}" if args.rubric else ""), file=sys.stderr)
     return 0
+
+
+def _kit_cases(rubric) -> bool:
+    """Whether `rubric` reads its cases from the kit's own (public) cases folder."""
+    from .paths import KIT_CASES
+    return rubric.cases_dir == KIT_CASES.resolve()
 
 
 def _remove_if_unused(folder: Path) -> None:
@@ -215,51 +245,6 @@ def _remove_if_unused(folder: Path) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _rubrics(paths: list[Path] | None):
-    """The given rubrics; by default the built-in one, the Fall 2025 one and the optional
-    parts' template (grader/rubric-2025.toml, rubric-optional.toml) and, in a checkout, the
-    examples'."""
-    from . import rubric as rubric_mod
-    if not paths:
-        paths = [rubric_mod.DEFAULT_RUBRIC]
-        for extra in (rubric_mod.DEFAULT_RUBRIC.with_name("rubric-2025.toml"),
-                      rubric_mod.DEFAULT_RUBRIC.with_name("rubric-optional.toml"),
-                      rubric_mod.DEFAULT_RUBRIC.with_name("rubric-all.toml"),
-                      KIT_ROOT / "examples" / "rubric.toml"):
-            if extra.is_file():
-                paths.append(extra)
-    return [rubric_mod.load(p) for p in paths]
-
-
-def _regen(args: argparse.Namespace) -> int:
-    from . import rubric as rubric_mod
-    from .authoring.course_file import write_course_file
-    from .authoring.regen import regenerate
-    rubrics = _rubrics(args.rubric)
-    manifest = regenerate(rubrics, KIT_ROOT, datasets=not args.keep_datasets, term=args.term)
-    if rubrics[0].path == rubric_mod.DEFAULT_RUBRIC.resolve():  # the students' copy of its rules
-        write_course_file(rubrics[0], KIT_ROOT)
-    term = manifest.get("term")
-    print(f"{len(manifest['entries'])} expected outputs, {len(manifest['files'])} dataset "
-          f"files" + (f"; term {term['name']} (seed {term['seed']})" if term else
-                      "; the default term"), file=sys.stderr)
-    return 0
-
-
-def _check(args: argparse.Namespace) -> int:
-    from .grading.freshness import stale
-    rubrics = _rubrics(args.rubric)
-    problems = stale(rubrics)
-    for p in problems:
-        print(p, file=sys.stderr)
-    if problems:
-        return 1
-    cases = sum(len(list(r.cases())) for r in rubrics)
-    print(f"ok: the expected outputs of all {cases} cases of {len(rubrics)} rubric(s) are "
-          f"fresh", file=sys.stderr)
-    return 0
-
-
 def _similarity(args: argparse.Namespace) -> int:
     from . import rubric as rubric_mod
     from .grading.similarity import run_similarity
@@ -267,7 +252,7 @@ def _similarity(args: argparse.Namespace) -> int:
     if args.threshold is not None and not 0 <= args.threshold <= 1:
         raise UserError("--threshold must be between 0 and 1")
     check_writable_file(args.out)
-    rubric = rubric_mod.load(args.rubric, {"student_id_pattern": args.id_pattern})
+    rubric, _ = course_option.read(args, {"student_id_pattern": args.id_pattern})
     if args.engine == "auto" and not copydetect_available():
         print(INSTALL_HINT, file=sys.stderr)
     done = run_similarity(args.submissions, args.out, rubric, args.threshold, args.archive,

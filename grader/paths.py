@@ -10,6 +10,7 @@ DEFAULT_RUBRIC = GRADER_DIR / "rubric.toml"
 TEMPLATES = GRADER_DIR / "publishing" / "templates"  # what bundle and gradescope publish
 WORKER = GRADER_DIR / "sandbox" / "worker.py"  # the child's program (stdlib only): first part
 KIT_SKELETON = KIT_ROOT / "skeleton.py"
+KIT_CASES = GRADER_DIR / "cases"  # the public demos' cases, and every course's public datasets
 
 # Inside any kit root (a checkout, or the root given to `bundle --root`):
 PUBLIC_TESTS = "tests/public"  # the students' self-check

@@ -182,7 +182,7 @@ def load(path: Path | None = None, overrides: dict[str, object] | None = None) -
         data = tomllib.loads(raw.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise UserError(f"{path}: not valid TOML: {e}") from None
-    unknown = set(data) - {"settings", "part"}
+    unknown = set(data) - {"settings", "part", "course"}  # [course]: grader.courses.folder
     if unknown:
         raise where.error(sorted(unknown)[0], "unknown key (expected [settings] and [[part]])")
     settings = read_settings(path, data.get("settings", {}), overrides or {})

@@ -229,22 +229,25 @@ def _finish(folder: Path, header: list[str], rows: list[list[str]], seed: int,
         (folder / "anonymized" / name).write_text(text, encoding="utf-8", newline="")
 
 
-def generate(cases_dir: Path, kit_root: Path, draws: dict[str, Draw] | None = None) -> list[Path]:
+def generate(cases_dir: Path, kit_root: Path, draws: dict[str, Draw] | None = None,
+             public: bool = True) -> list[Path]:
     """(Re)write every dataset folder under `cases_dir`; returns the folders written. `draws`
-    (a term's, grader.authoring.terms.draws) replaces the default draw of hidden datasets."""
+    (a term's, grader.authoring.terms.draws) replaces the default draw of hidden datasets;
+    `public` False leaves out public/adult (a course reads the kit's)."""
     raw = kit_root / RAW_FILE
     dgh_dir = kit_root / DGH_DIR
     if not raw.is_file() or not dgh_dir.is_dir():
         raise UserError(f"the kit's {RAW_FILE} and {DGH_DIR}/ are not in {kit_root}; "
                         f"generate cases from a checkout of the kit")
     written = []
-    adult = cases_dir / "public" / "adult"
-    dgh_texts = {p.stem: p.read_text(encoding="utf-8") for p in sorted(dgh_dir.glob("*.txt"))}
-    raw_text = raw.read_bytes().decode("utf-8")
-    _write_dataset(adult, dgh_texts, raw_text)
-    table = parse_table(raw.read_bytes(), str(raw))
-    _finish(adult, table.header, table.rows, seed=11, suppress=False)
-    written.append(adult)
+    if public:
+        adult = cases_dir / "public" / "adult"
+        dgh_texts = {p.stem: p.read_text(encoding="utf-8")
+                     for p in sorted(dgh_dir.glob("*.txt"))}
+        _write_dataset(adult, dgh_texts, raw.read_bytes().decode("utf-8"))
+        table = parse_table(raw.read_bytes(), str(raw))
+        _finish(adult, table.header, table.rows, seed=11, suppress=False)
+        written.append(adult)
     for name, (build, default, _) in HIDDEN.items():
         draw = (draws or {}).get(name, default)
         trees, header, rows = build(random.Random(draw.seed), draw.rows, draw.fresh)

@@ -6,7 +6,12 @@ With a term (grader/authoring/terms.py) the hidden datasets are drawn for it, ea
 case's arguments are chosen (the first candidate whose rendered name is free in its rubric and
 whose claims hold) and the manifest records them under `term` (grader/grading/term_view.py).
 Without one, the default datasets and a manifest without `term` are written, byte for byte
-as before; with --keep-datasets, the term the manifest records is kept."""
+as before; with --keep-datasets, the term the manifest records is kept.
+
+A term needs a course's secret (`key`, grader/courses/secret.py): its draws are seeded from
+it. A course's cases folder (`public=False`) gets only its hidden datasets (the public ones
+are the kit's); its counterexample pool is the kit's when that is fresh, else built into its
+own folder, so a course's regen never writes inside the kit."""
 from __future__ import annotations
 
 import os
@@ -64,13 +69,13 @@ def _claims_hold(case: Case, cases_dir: Path) -> bool:
     return _run_reference(case, cases_dir) != without
 
 
-def _choose(base: Case, term: dict, cases_dir: Path, taken: set[str]) -> Case:
+def _choose(base: Case, term: dict, key: bytes, cases_dir: Path, taken: set[str]) -> Case:
     """`base` as graded in `term`, choosing (and recording) its arguments the first time."""
     ident = case_ident(base)
     rows = term["rows"].get(base.data)
     if rows is None or ident in term["cases"]:
         return term_case(base, term)
-    for ints in terms.candidates(term["name"], base, rows):
+    for ints in terms.candidates(term["name"], key, base, rows):
         case = term_case(base, term, ints)
         if case.id not in taken and _claims_hold(case, cases_dir):
             term["cases"][ident] = ints
@@ -79,31 +84,57 @@ def _choose(base: Case, term: dict, cases_dir: Path, taken: set[str]) -> Case:
                     f"true to its name; choose another term name")
 
 
-def _term_of(cases_dir: Path, term: str | None, datasets: bool) -> dict | None:
+NEEDS_COURSE = ("a term's hidden cases are drawn with a course's secret: make a course "
+                "folder with `python -m grader course new DIR --from default --term NAME` "
+                "and use --course DIR")
+
+
+def _term_of(cases_dir: Path, term: str | None, datasets: bool, key: bytes | None
+             ) -> dict | None:
     """The manifest's new term record: --term's, or with --keep-datasets the recorded one."""
     if not datasets:
         if term is not None:
             raise UserError("--term draws new hidden datasets; it cannot be combined with "
                             "--keep-datasets")
         kept = load_manifest(cases_dir).get("term")
-        return terms.record(kept["name"]) if kept else None
-    return terms.record(terms.check_name(term)) if term is not None else None
+        term = kept["name"] if kept else None
+    if term is None:
+        return None
+    if key is None:
+        raise UserError(NEEDS_COURSE)
+    return terms.record(terms.check_name(term), key)
+
+
+def _pool(cases_dir: Path, public: bool) -> None:
+    """Keep the counterexample pool fresh: the kit's (kit cases), or for a course the kit's
+    when fresh, else the course's own."""
+    own = cases_dir / POOL_DIR
+    if public:
+        pool.build()
+    elif pool.fresh():
+        if own.is_dir():
+            shutil.rmtree(own)
+    else:
+        pool.build(own)
 
 
 def regenerate(rubrics: list[Rubric], kit_root: Path, datasets: bool = True,
-               term: str | None = None) -> dict:
+               term: str | None = None, secret: bytes | None = None, public: bool = True) -> dict:
     """Regenerate the datasets (casegen) and every expected output of `rubrics` (which must
-    share one cases_dir), in term `term` (None: the default); returns the new manifest.
-    Entries no rubric uses are dropped."""
+    share one cases_dir), in term `term` (None: the default) drawn with the course's `secret`;
+    returns the new manifest. Entries no rubric uses are dropped. `public`: whether the
+    cases folder holds the public datasets too (the kit's own), or only hidden ones (a
+    course's)."""
     dirs = {r.cases_dir for r in rubrics}
     if len(dirs) != 1:
         raise UserError("regen: the rubrics use different cases_dir folders; regenerate "
                         "them one at a time")
     cases_dir = dirs.pop()
-    record = _term_of(cases_dir, term, datasets)
-    pool.build()  # the counterexamples' inputs and answers, when stale (grader/shrink)
+    record = _term_of(cases_dir, term, datasets, secret)
+    _pool(cases_dir, public)  # the counterexamples' inputs and answers (grader/shrink)
     if datasets:
-        casegen.generate(cases_dir, kit_root, terms.draws(record["name"]) if record else None)
+        casegen.generate(cases_dir, kit_root,
+                         terms.draws(record["name"], secret) if record else None, public)
     expected_dir = cases_dir / "expected"
     if expected_dir.exists():
         shutil.rmtree(expected_dir)
@@ -112,7 +143,7 @@ def regenerate(rubrics: list[Rubric], kit_root: Path, datasets: bool = True,
     for rubric in rubrics:
         taken: set[str] = set()
         for case in rubric.cases():
-            case = _choose(case, record, cases_dir, taken) if record else case
+            case = _choose(case, record, secret, cases_dir, taken) if record else case
             taken.add(case.id)
             key = case_key(case, cases_dir)
             if key in entries:

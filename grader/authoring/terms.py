@@ -1,12 +1,14 @@
-"""Terms: fresh hidden cases for each course term (issue 19).
+"""Terms: fresh hidden cases for each term of a course (a course folder, grader/courses).
 
-    python -m grader regen --term "Fall 2026"
+    python -m grader regen --course DIR --term "Fall 2026"
 
-Seed. Everything a term draws comes from sha256(b"kanon-kit term\\0" + NAME + b"\\0" + WHAT),
-NAME in UTF-8 after Unicode NFC normalization and WHAT naming the draw ("rows:ties",
-"data:ties", "case:<case identity>"); the first 8 bytes, big-endian, seed Python's
-random.Random (Mersenne Twister). So a term gives the same bytes on every machine and Python
-version (Python's hash() is never used), and each draw is independent of the others.
+Seed. Everything a term draws comes from HMAC-SHA256(KEY, b"kanon-kit term\\0" + NAME +
+b"\\0" + WHAT) (grader/courses/secret.py), KEY the course's secret, NAME in UTF-8 after
+Unicode NFC normalization and WHAT naming the draw ("rows:ties", "data:ties", "case:<case
+identity>"); the first 8 bytes, big-endian, seed Python's random.Random (Mersenne Twister).
+So a course's term gives the same bytes on every machine and Python version (Python's hash()
+is never used), each draw is independent of the others, and without the course's secret the
+draws cannot be made again.
 
 What a term changes (grader/authoring/casegen.py states the sizes): every hidden dataset gets
 new rows, and its size n is drawn within +-20% of the default (ties: 34..40 rows); the
@@ -28,10 +30,10 @@ none holds, regen stops with an error asking for another term name.
 """
 from __future__ import annotations
 
-import hashlib
 import random
 import unicodedata
 
+from ..courses.secret import term_seed
 from ..errors import UserError
 from ..grading.term_view import case_ident
 from ..rubric import Case
@@ -41,44 +43,42 @@ MAX_NAME = 64
 SMALL_K = 6
 
 
-def check_name(name: str) -> str:
-    """The term's name, NFC-normalized; UserError (naming --term) when it is empty, has
-    leading or trailing spaces, control or unprintable characters or a path separator."""
+def check_name(name: object, where: str = "--term") -> str:
+    """The term's name, NFC-normalized; UserError (naming `where`) when it is not a string,
+    empty, too long, has leading or trailing spaces, control or unprintable characters or a
+    path separator."""
+    if not isinstance(name, str):
+        raise UserError(f"{where}: expected the term's name as a string, got {name!r}")
     if not name.strip():
-        raise UserError(f"--term {name!r}: the term's name is empty")
+        raise UserError(f"{where} {name!r}: the term's name is empty")
     bad = next((c for c in name if not c.isprintable()), None)
     if bad is not None:
-        raise UserError(f"--term {name!r}: contains a control or unprintable character "
+        raise UserError(f"{where} {name!r}: contains a control or unprintable character "
                         f"(U+{ord(bad):04X}); use letters, digits, spaces and punctuation")
     if "/" in name or "\\" in name:
-        raise UserError(f"--term {name!r}: must not contain a path separator (/ or \\)")
+        raise UserError(f"{where} {name!r}: must not contain a path separator (/ or \\)")
     if name != name.strip():
-        raise UserError(f"--term {name!r}: has leading or trailing spaces")
+        raise UserError(f"{where} {name!r}: has leading or trailing spaces")
     if len(name) > MAX_NAME:
-        raise UserError(f"--term: the name has {len(name)} characters; at most {MAX_NAME}")
+        raise UserError(f"{where}: the name has {len(name)} characters; at most {MAX_NAME}")
     return unicodedata.normalize("NFC", name)
 
 
-def seed(name: str, what: str) -> int:
-    """The 64-bit seed of draw `what` of term `name` (see the module docstring)."""
-    data = b"kanon-kit term\0" + name.encode("utf-8") + b"\0" + what.encode("utf-8")
-    return int.from_bytes(hashlib.sha256(data).digest()[:8], "big")
-
-
-def draws(name: str) -> dict[str, Draw]:
-    """Each hidden dataset's draw in term `name` (casegen.generate's `draws`)."""
+def draws(name: str, key: bytes) -> dict[str, Draw]:
+    """Each hidden dataset's draw in term `name` of the course with `key` (casegen.generate's
+    `draws`)."""
     result = {}
     for dataset, (_, _, (lo, hi)) in HIDDEN.items():
-        rows = random.Random(seed(name, f"rows:{dataset}")).randint(lo, hi)
-        result[dataset] = Draw(seed(name, f"data:{dataset}"), rows, fresh=True)
+        rows = random.Random(term_seed(key, name, f"rows:{dataset}")).randint(lo, hi)
+        result[dataset] = Draw(term_seed(key, name, f"data:{dataset}"), rows, fresh=True)
     return result
 
 
-def record(name: str) -> dict:
-    """The manifest's `term` before its cases are chosen: name, seed (hex) and rows per
-    dataset folder."""
-    return {"name": name, "seed": f"{seed(name, 'term'):016x}",
-            "rows": {f"hidden/{d}": draw.rows for d, draw in draws(name).items()},
+def record(name: str, key: bytes) -> dict:
+    """The manifest's `term` before its cases are chosen: name, seed (hex: the term's own
+    draw, which reveals nothing of the key) and rows per dataset folder."""
+    return {"name": name, "seed": f"{term_seed(key, name, 'term'):016x}",
+            "rows": {f"hidden/{d}": draw.rows for d, draw in draws(name, key).items()},
             "cases": {}}
 
 
@@ -100,15 +100,15 @@ def _pool(k: int, n0: int, n: int) -> list[int]:
     return same or span
 
 
-def candidates(name: str, case: Case, n: int) -> list[dict]:
-    """The case's integer arguments in term `name` on a dataset of n rows, in the order regen
-    tries them: the drawn one first, then the rest of the range ascending."""
+def candidates(name: str, key: bytes, case: Case, n: int) -> list[dict]:
+    """The case's integer arguments in term `name` (course `key`) on a dataset of n rows, in
+    the order regen tries them: the drawn one first, then the rest of the range ascending."""
     n0 = default_rows(case.data)
     k = case.ints.get("k")
     if case.expect or n0 is None or not isinstance(k, int) or k == 1:
         return [dict(case.ints)]
     pool = _pool(k, n0, n)
-    first = random.Random(seed(name, f"case:{case_ident(case)}")).choice(pool)
+    first = random.Random(term_seed(key, name, f"case:{case_ident(case)}")).choice(pool)
     wider = range(2, 2 * k + 1) if k <= SMALL_K else range(0)
     order = [first] + [j for j in pool if j != first] + [j for j in wider if j not in pool]
     return [{**case.ints, "k": j} for j in order]

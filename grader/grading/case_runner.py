@@ -11,7 +11,7 @@ from ..contract import OUTPUT_FILE, SIGNATURES, call_args, is_cost
 from ..rubric import Case, Rubric
 from ..shrink.hook import find_counterexamples
 from . import compare, privacy_summary
-from .expected import copy_inputs
+from .expected import copy_inputs, data_folder
 from .judge import CaseFacts, Judgement, Produced, judge
 from .results import CaseResult, SubmissionResult, case_result
 from .session_keeper import SessionKeeper
@@ -106,8 +106,8 @@ class CaseRunner:
                        "in the grade record, and this case earns no points")
         shown = "" if status in SCORED else self.keeper.scrub(outcome.output)
         if case.hidden:  # what the student's code printed or raised may quote hidden data
-            shown = compare.redact(shown, rubric.cases_dir / case.data)
-            message = compare.redact(message, rubric.cases_dir / case.data)
+            shown = compare.redact(shown, data_folder(rubric.cases_dir, case.data))
+            message = compare.redact(message, data_folder(rubric.cases_dir, case.data))
         if plan.note:
             message = f"{plan.note}: {message}"
         cpu = outcome.cpu_seconds
@@ -126,7 +126,7 @@ class CaseRunner:
         produced = Produced(missing=True)
         if outcome.status == "returned" and not is_cost(case.function):
             produced = read_produced(cwd / OUTPUT_FILE)
-            data = compare.load_case_data(ctx.rubric.cases_dir / case.data)
+            data = compare.load_case_data(data_folder(ctx.rubric.cases_dir, case.data))
         facts = CaseFacts(case.function, case.ints, case.hidden, ctx.expected[case.id],
                           ctx.rubric.part_of(case).partial_credit, settings.cost_tolerance,
                           limit, self.rows(case), ctx.limits.memory_mb,
@@ -135,7 +135,8 @@ class CaseRunner:
                         hint=self.keeper.hint(outcome.error))
         privacy = None
         if produced.data is not None and facts.expected.kind == "table":
-            privacy = privacy_summary.summarize(produced.data, ctx.rubric.cases_dir / case.data,
+            folder = data_folder(ctx.rubric.cases_dir, case.data)
+            privacy = privacy_summary.summarize(produced.data, folder,
                                                 suppression=case.function == "samarati")
         return verdict, privacy
 
@@ -179,4 +180,4 @@ def read_produced(output: Path) -> Produced:
 
 def case_rows(rubric: Rubric, case: Case) -> int:
     """Data rows of the case's dataset (its CPU-time limit grows with them)."""
-    return len(compare.load_case_data(rubric.cases_dir / case.data).raw.rows)
+    return len(compare.load_case_data(data_folder(rubric.cases_dir, case.data)).raw.rows)

@@ -81,10 +81,9 @@ class DaskExecutor:
                             f"{INSTALL}")
         try:
             cases_rel = rubric.cases_dir.relative_to(KIT_ROOT).as_posix()
-        except ValueError:
-            raise UserError(f"--cluster: the rubric's cases folder {rubric.cases_dir} is "
-                            f"outside the kit; workers read cases only from their own kit")
-        identity = host_identity(rubric.settings.allowed_packages, rubric.cases_dir)
+        except ValueError:  # a course folder: the same path, or the worker's KANON_COURSE_DIR
+            cases_rel = str(rubric.cases_dir)
+        identity = host_identity(rubric)
         self.spec = BatchSpec(uuid.uuid4().hex, rubric, cases_rel, sandbox, identity)
         self.rubric, self.address = rubric, address
         try:

@@ -2,9 +2,12 @@
 `grader.grading.cluster` submits).
 
 A task carries one submission's bytes (`pack`) and the batch's `BatchSpec`: the rubric (its
-cases' names and arguments, never their data), the cases folder's path inside the kit, the
-sandbox choice and the coordinator's identity. Hidden datasets and expected outputs come only
-from the kit installed on the worker, whose manifest hash the coordinator compares. The worker
+cases' names and arguments, never their data), where the cases are (inside the kit for the
+kit's demos; a course folder's cases otherwise, at the same path on a shared filesystem or,
+when the worker sets KANON_COURSE_DIR, in its own copy of the course folder), the sandbox
+choice and the coordinator's identity. Hidden datasets and expected outputs come only from the
+worker's own files, whose course fingerprint and manifest hash the coordinator compares; the
+course's secret is never needed there. The worker
 grades in its own host's sandbox (`host.host_setup`, once per batch) and returns the record.
 """
 from __future__ import annotations
@@ -29,6 +32,8 @@ from .intake import Caps, Submission, is_ignored
 # Test hook: a worker started with this variable claims it as its grader fingerprint, so a
 # test can show that a worker with other grader sources is refused.
 FINGERPRINT_OVERRIDE = "KANON_WORKER_FINGERPRINT"
+# A worker's own copy of the course folder (its cases/ is read), when not on a shared path.
+COURSE_DIR = "KANON_COURSE_DIR"
 
 
 @dataclass(frozen=True)
@@ -37,14 +42,17 @@ class BatchSpec:
 
     batch: str  # a fresh id per batch: the worker's Context (scratch, cancel) is per batch
     rubric: Rubric  # as the coordinator loaded it (term applied)
-    cases_rel: str  # the cases folder relative to the kit root
+    cases_rel: str  # the cases folder: relative to the kit root, or a course's absolute path
     sandbox: str  # "auto", "bwrap" or "none"
     identity: dict[str, str]  # the coordinator's host_identity
 
     def local_rubric(self) -> Rubric:
         """The rubric reading its cases from this host's kit."""
-        cases = str(KIT_ROOT / self.cases_rel)
-        return replace(self.rubric, settings=replace(self.rubric.settings, cases_dir=cases))
+        cases = KIT_ROOT / self.cases_rel
+        if Path(self.cases_rel).is_absolute() and os.environ.get(COURSE_DIR):
+            cases = Path(os.environ[COURSE_DIR]) / "cases"
+        return replace(self.rubric, settings=replace(self.rubric.settings,
+                                                          cases_dir=str(cases)))
 
 
 def package_versions(allowed: tuple[str, ...]) -> str:
@@ -59,11 +67,16 @@ def package_versions(allowed: tuple[str, ...]) -> str:
     return ", ".join(found) or "none"
 
 
-def host_identity(allowed: tuple[str, ...], cases_dir: Path) -> dict[str, str]:
-    """What must be the same on the coordinator and every worker."""
+def host_identity(rubric: Rubric) -> dict[str, str]:
+    """What must be the same on the coordinator and every worker (`rubric` reading this
+    host's cases)."""
+    from ..courses.fingerprint import fingerprint
     from .host import grader_fingerprint
-    manifest = cases_dir / "manifest.json"
+    allowed = rubric.settings.allowed_packages
+    manifest = rubric.cases_dir / "manifest.json"
     return {"grader version": __version__, "grader fingerprint": grader_fingerprint(),
+            "course fingerprint": fingerprint(rubric)["fingerprint"]
+            if manifest.is_file() else "no cases",
             "expected outputs (manifest sha256)":
                 sha256_file(manifest) if manifest.is_file() else "missing",
             "allowed packages": package_versions(allowed),
@@ -74,7 +87,7 @@ def worker_identity(spec: BatchSpec) -> dict[str, str]:
     """This worker's identity (run by `client.run` on every worker), with its sandbox mode
     under "sandbox" (not compared: recorded)."""
     from ..sandbox.spawn import bwrap_available
-    found = host_identity(spec.rubric.settings.allowed_packages, KIT_ROOT / spec.cases_rel)
+    found = host_identity(spec.local_rubric())
     if os.environ.get(FINGERPRINT_OVERRIDE):
         found["grader fingerprint"] = os.environ[FINGERPRINT_OVERRIDE]
     usable = spec.sandbox != "none" and bwrap_available()

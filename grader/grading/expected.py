@@ -21,9 +21,21 @@ from kanon.files import sha256_bytes, sha256_file
 
 from ..contract import ANONYMIZED_INPUT, DGH_DIR, RAW_FILE
 from ..errors import UserError
+from ..paths import KIT_CASES
 from ..rubric import Case
 
 MANIFEST = "manifest.json"
+PUBLIC = "public"
+
+
+def data_folder(cases_dir: Path, data: str) -> Path:
+    """The folder of a case's dataset `data` ("public/adult", "hidden/ties"): under
+    `cases_dir`, except that a course folder keeps no public datasets of its own, so
+    `public/...` is read from the kit's (grader/cases/public) when `cases_dir` lacks it."""
+    own = cases_dir / data
+    if own.is_dir() or data.split("/")[0] != PUBLIC:
+        return own
+    return KIT_CASES / data
 
 
 @dataclass(frozen=True)
@@ -48,12 +60,12 @@ def file_hash(path: Path) -> str:
 
 def input_files(case: Case, cases_dir: Path) -> dict[str, Path]:
     """The files a case's child receives, by their name in the child's directory."""
-    folder = cases_dir / case.data
+    folder = data_folder(cases_dir, case.data)
     raw = folder / RAW_FILE
     dgh_dir = folder / DGH_DIR
     if not raw.is_file() or not dgh_dir.is_dir():
         raise UserError(f"case {case.id}: {folder} must hold {RAW_FILE} and {DGH_DIR}/ "
-                        f"(run `python -m grader regen`?)")
+                        f"(run `python -m grader regen`, with this course or rubric)")
     files = {RAW_FILE: raw}
     for p in sorted(dgh_dir.iterdir()):
         if p.is_file():

@@ -21,11 +21,13 @@ from pathlib import Path
 
 from kanon.files import atomic_write_text, dump_json
 
+from ..courses.fingerprint import fingerprint as course_fingerprint
 from ..rubric import Rubric
 from ..shrink import render as counterexample
 from .intake import lms_identity
 from .manual_scores import auto_score, manual_score, unscored
 from .statuses import SUBMISSION_ORDER
+from .term_view import apply_term
 
 OUTPUT_SHOWN = 3000  # characters of a case's printed output shown in feedback
 LABEL = {"passed": "PASS", "partial": "PARTIAL"}
@@ -253,6 +255,10 @@ def summary(records: list[dict], rubric: Rubric) -> tuple[str, dict]:
     if rubric.term is not None:  # only then: the default term's summary is as it always was
         data["term"] = rubric.term
         md += [f"Term: {rubric.term} (hidden cases drawn for this term).", ""]
+    data["course"] = course_fingerprint(apply_term(rubric))
+    md += [f"Course fingerprint: {data['course']['fingerprint']} (`python -m grader check "
+           f"--course DIR --against` this folder says whether it is the course's current "
+           f"term).", ""]
     md += [f"{stats['students']} submissions; percent scores: mean {fmt(stats['mean'])}, "
            f"median {fmt(stats['median'])}, min {fmt(stats['min'])}, max {fmt(stats['max'])}.",
            "", *manual_md, "## Status", "", "| Status | Submissions |", "|---|---:|"]

@@ -1,5 +1,5 @@
 """`python -m grader export DIR --format canvas|moodle|gradescope [--roster CSV] [--out CSV]
-[--feedback ZIP]`: the grades CSV the LMS imports (grader.grading.lms) and, for Moodle and
+[--feedback ZIP] [--course DIR]`: the grades CSV the LMS imports (grader.grading.lms) and, for Moodle and
 Canvas, the students' feedback pages in the zip the LMS takes back
 (grader.grading.feedback_export).
 
@@ -43,6 +43,8 @@ def add_parser(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentPar
                    help="Moodle, Canvas: every student's feedback as a self-contained HTML page "
                         "in the zip the LMS takes back (Moodle: Upload multiple feedback files "
                         "in a zip; Canvas: Re-upload submissions)")
+    e.add_argument("--course", type=Path, default=None, metavar="DIR",
+                   help="refuse unless DIR was graded with this course's current term")
     e.set_defaults(func=run)
     return e
 
@@ -66,6 +68,9 @@ def _check(args: argparse.Namespace) -> None:
     if args.out is not None and args.feedback is not None and \
             args.out.resolve() == args.feedback.resolve():
         raise UserError("--out and --feedback name the same file; give two names")
+    if args.course is not None:
+        from ..courses.upkeep import require_same_term
+        require_same_term(args.course, args.graded)
 
 
 def _warn(label: str, names: list[str]) -> None:

@@ -124,10 +124,11 @@ def host_setup(rubric: Rubric, sandbox: str, scratch_base: Path, private: list[P
     manifest = load_manifest(rubric.cases_dir)
     expected = {case.id: lookup(case, rubric.cases_dir, manifest) for case in rubric.cases()}
     mode = _sandbox_mode(sandbox, run_as)
-    hidden = [rubric.cases_dir, GRADER_DIR, *private]
+    home = [rubric.path.parent] if rubric.path.name == "course.toml" else []  # its secret
+    hidden = [rubric.cases_dir, *home, GRADER_DIR, *private]
     deny = hidden + [GRADER_DIR.parent / name for name in ("kanon", "reference", "tests")]
     if run_as is not None and mode != "bwrap":  # bubblewrap hides them anyway
-        warnings += hidden_exposed([rubric.cases_dir, *private,
+        warnings += hidden_exposed([rubric.cases_dir, *home, *private,
                                     GRADER_DIR.parent / "reference"], run_as)
     ctx = Context(rubric, expected, settings.limits(), settings.caps(), scratch_base,
                   bwrap_hidden=deny if mode == "bwrap" else None, cancel=cancel, deny=deny,

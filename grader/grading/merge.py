@@ -129,17 +129,20 @@ def add_parser(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentPar
     m.add_argument("graded", type=Path, metavar="OUT", help="a folder written by `grade --out`")
     m.add_argument("--manual", type=Path, required=True, metavar="CSV",
                    help="scores.csv: student, one column per manual part, optional comment")
+    m.add_argument("--course", type=Path, default=None, metavar="DIR",
+                   help="the course folder the class was graded with")
     m.add_argument("--rubric", type=Path, default=None, metavar="TOML",
-                   help="the rubric the class was graded with (default: grader/rubric.toml)")
+                   help="or one of the kit's example rubrics (default: grader/rubric.toml)")
     m.set_defaults(func=run)
     return m
 
 
 def run(args: argparse.Namespace) -> int:
     """The command: merge, then say what was merged and who still has no score."""
-    from .. import rubric as rubric_mod
+    from ..courses.option import read
     if not args.graded.is_dir():
         raise UserError(f"{args.graded} is not a folder written by `grade --out`")
-    done = merge(args.graded, args.manual, rubric_mod.load(args.rubric))
+    rubric, _ = read(args)
+    done = merge(args.graded, args.manual, rubric)
     print(f"{done.describe()}; see {args.graded / 'grades.csv'}", file=sys.stderr)
     return 0

@@ -21,6 +21,7 @@ from typing import Callable
 
 from kanon.files import atomic_write_text, dump_json, sha256_bytes, sha256_file
 
+from ..courses.fingerprint import fingerprint as course_fingerprint
 from ..errors import UserError
 from ..rubric import Rubric
 from ..sandbox import reaper
@@ -79,16 +80,18 @@ def run_batch(submissions: Path, out: Path, rubric: Rubric, *, jobs: int | None 
               sandbox: str = "auto", scratch: Path | None = None, progress: bool = True,
               limit_to: list[str] | None = None,
               on_warning: Callable[[str], None] | None = None,
-              cluster: str | None = None) -> BatchResult:
+              cluster: str | None = None,
+              on_start: Callable[[], None] | None = None) -> BatchResult:
     """Grade every submission in `submissions` into `out`; see the module docstring.
-    `on_warning` receives each warning as soon as it is known, before grading starts.
+    `on_start` is called once the submissions are found (before any warning), `on_warning`
+    receives each warning as soon as it is known, before grading starts.
     `cluster` (a Dask scheduler's address) grades on its workers instead of `jobs` threads."""
     reaper.remove_stale(Path(scratch or tempfile.gettempdir()))
     scratch_base = Path(tempfile.mkdtemp(prefix="kanon-grader-", dir=scratch))
     reaper.claim(scratch_base)
     try:
         return _run_batch(submissions, out, rubric, jobs, sandbox, progress, limit_to,
-                          scratch_base, on_warning, cluster)
+                          scratch_base, on_warning, cluster, on_start)
     finally:
         shutil.rmtree(scratch_base, ignore_errors=True)
 
@@ -96,7 +99,8 @@ def run_batch(submissions: Path, out: Path, rubric: Rubric, *, jobs: int | None 
 def _run_batch(submissions: Path, out: Path, rubric: Rubric, jobs: int | None, sandbox: str,
                progress: bool, limit_to: list[str] | None, scratch_base: Path,
                on_warning: Callable[[str], None] | None = None,
-               cluster: str | None = None) -> BatchResult:
+               cluster: str | None = None,
+               on_start: Callable[[], None] | None = None) -> BatchResult:
     started = time.monotonic()
     out = out.resolve()
     rubric = apply_term(rubric)  # the cases as drawn for the cases folder's term, if any
@@ -114,7 +118,7 @@ def _run_batch(submissions: Path, out: Path, rubric: Rubric, jobs: int | None, s
         key_parts = {"sandbox": setup.mode, "python": sys.version, "run_as": setup.run_as}
     try:
         return _grade_all(submissions, out, rubric, setup, executor, key_parts, progress,
-                          limit_to, on_warning, started)
+                          limit_to, on_warning, started, on_start)
     finally:
         executor.close()
 
@@ -122,7 +126,7 @@ def _run_batch(submissions: Path, out: Path, rubric: Rubric, jobs: int | None, s
 def _grade_all(submissions: Path, out: Path, rubric: Rubric, setup: HostSetup,
                executor: Executor, key_parts: dict, progress: bool,
                limit_to: list[str] | None, on_warning: Callable[[str], None] | None,
-               started: float) -> BatchResult:
+               started: float, on_start: Callable[[], None] | None = None) -> BatchResult:
     warnings = setup.warnings
     if setup.ctx is not None and setup.ctx.run_as is not None and not out.exists():
         out.mkdir(parents=True, mode=0o700)  # other students' results: not for children
@@ -133,6 +137,8 @@ def _grade_all(submissions: Path, out: Path, rubric: Rubric, setup: HostSetup,
         subs = [s for s in subs if s.student in set(limit_to)]
     if not subs:
         raise UserError(f"no submissions found in {submissions}")
+    if on_start is not None:
+        on_start()
     base_key = sha256_bytes(json.dumps({
         "rubric": rubric.sha256, "manifest": sha256_file(rubric.cases_dir / "manifest.json"),
         "grader": grader_fingerprint(), "limits": rubric.settings.limits().__dict__,
@@ -159,7 +165,9 @@ def _grade_all(submissions: Path, out: Path, rubric: Rubric, setup: HostSetup,
     if in_main:
         signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
+        stamp = course_fingerprint(rubric)["fingerprint"]
         for sub, record in executor.results(todo):
+            record["course"] = stamp  # the course term it was graded with
             apply_saved(record, rubric, merged)
             _save(out, record, rubric)
             records[sub.student] = record

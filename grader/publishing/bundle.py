@@ -26,7 +26,9 @@ from ..errors import UserError
 from ..sandbox.packages import requirements
 from ..imports import absolute_imports
 from ..paths import KIT_ROOT, PUBLIC_TESTS, TEMPLATES
-from ..rubric import load as load_rubric
+from ..courses.fingerprint import FINGERPRINT_FILE, file_text, fingerprint
+from ..courses.folder import resolve
+from ..grading.term_view import apply_term
 from .materials import course_materials, public_users, view, wanted
 from .leaks import hidden_leak, hidden_secrets, reference_fingerprints, reference_leak
 from .zipfiles import Entry, zip_bytes
@@ -100,7 +102,7 @@ def collect(root: Path, folder: str = DEFAULT_FOLDER, course: Path | None = None
     own = root / "grader" / "rubric.toml"
     if course is None:
         course = own if own.is_file() else None
-    rubric = load_rubric(course)  # the rubric the grader will use
+    rubric, _ = resolve(course)  # the rubric the grader will use (a course's, or a rubric)
     users, features = public_users(root), view(rubric).features
     paths: set[Path] = set()
     for pattern, required in ALLOW:
@@ -119,6 +121,7 @@ def collect(root: Path, folder: str = DEFAULT_FOLDER, course: Path | None = None
     template = (TEMPLATES / "student" / "requirements.txt").read_text(encoding="utf-8")
     entries.append(Entry("requirements.txt", template.replace(
         "numpy>=1.24\n", requirements(rubric.settings.allowed_packages)).encode()))
+    entries.append(Entry(FINGERPRINT_FILE, file_text(fingerprint(apply_term(rubric))).encode()))
     prefix = f"{folder.strip('/')}/" if folder.strip("/") else ""
     return sorted((Entry(prefix + e.name, e.data, e.executable) for e in entries),
                   key=lambda e: e.name)
@@ -192,6 +195,10 @@ def build(root: Path, out: Path, folder: str = DEFAULT_FOLDER,
     hidden cases are checked too."""
     entries = collect(root, folder, course)
     verify(entries, root, folder, list(rubrics or []) + ([course] if course else []))
+    _, own = resolve(course) if course else (None, None)
+    if own is not None and own.key is not None:
+        from ..courses.secret import refuse_secret
+        refuse_secret(entries, own.key, "the bundle")
     atomic_write_bytes(out, zip_bytes(entries), mode=0o644)  # a file to hand out
     return entries
 
@@ -209,10 +216,11 @@ def _configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--rubric", action="append", type=Path, default=None, metavar="TOML",
                         help="check against this rubric's hidden cases too (repeatable; "
                              "default: grader/rubric.toml)")
-    parser.add_argument("--course", type=Path, default=None, metavar="TOML",
-                        help="the rubric the class is graded with: the students' "
-                             "tests/public/course.json (graded functions, variants, time "
-                             "limits, packages) comes from it (default: grader/rubric.toml)")
+    parser.add_argument("--course", type=Path, default=None, metavar="DIR",
+                        help="the course folder (or a rubric file) the class is graded with: "
+                             "skeleton.py, HANDOUT.md and the students' tests/public/course.json "
+                             "come from it (default: grader/rubric.toml); its hidden cases are "
+                             "checked for leaks and its secret never shipped")
     parser.set_defaults(func=run)
     return parser
 

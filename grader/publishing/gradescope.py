@@ -10,6 +10,9 @@ into /autograder/source) holds:
   kanon/**.py                  the kit's core (tables, hierarchies, cell rule, checks), whole
   grader/rubric.toml           the rubric (the kit's, or --rubric; its cases_dir becomes "cases")
   grader/cases/**              every case's datasets, the expected outputs and the manifest
+                               (a course's cases, with the kit's public datasets it uses)
+  grader/course-fingerprint.json  the course term's fingerprint (check --against reads it)
+The course's secret is never shipped: grading needs its hidden cases, not the key.
 The staff solution (reference/) is not shipped: expected outputs are precomputed
 (`python -m grader regen`).
 
@@ -39,6 +42,9 @@ from kanon.files import atomic_write_bytes
 from .. import paths
 from ..errors import UserError
 from ..sandbox.packages import requirements
+from ..courses.fingerprint import FINGERPRINT_FILE, file_text, fingerprint
+from ..courses.secret import refuse_secret
+from ..grading.term_view import apply_term
 from .bundle import kit_root, print_listing
 from .zipfiles import Entry, zip_bytes
 
@@ -86,16 +92,13 @@ def shipped_code(root: Path) -> list[Entry]:
 
 
 def collect(root: Path, rubric_path: Path | None = None) -> list[Entry]:
-    """The autograder's entries: templates, the grader and core packages, rubric, cases.
-    Refuses a rubric whose expected outputs are missing or stale."""
-    from .. import rubric as rubric_mod
-    from ..grading.freshness import stale
-    rubric = rubric_mod.load(rubric_path or root / "grader" / "rubric.toml")
-    problems = stale([rubric])
-    if problems:
-        raise UserError(f"the cases of {rubric.path} are not up to date ({problems[0]}"
-                        f"{f'; and {len(problems) - 1} more' if len(problems) > 1 else ''}); "
-                        f"run `python -m grader regen` first")
+    """The autograder's entries: templates, the grader and core packages, rubric, cases and
+    the course fingerprint. `rubric_path`: a course folder or a rubric file (default the
+    kit's). Refuses a course whose cases are missing, of another term or stale; never ships
+    the course's secret."""
+    from ..courses.folder import resolve
+    rubric, course = resolve(rubric_path or root / "grader" / "rubric.toml")
+    _require_fresh(rubric, course)
     entries = [Entry(name, (TEMPLATES / name).read_bytes(), executable=True)
                for name in EXECUTABLES]
     needed = requirements(rubric.settings.allowed_packages)
@@ -105,11 +108,44 @@ def collect(root: Path, rubric_path: Path | None = None) -> list[Entry]:
     entries += shipped_code(root)
     entries.append(Entry("grader/rubric.toml", _rubric_text(rubric.path).encode("utf-8")))
     entries += _tree(rubric.cases_dir, "grader/cases")
+    entries += _kit_material(rubric)
+    entries.append(Entry(f"grader/{FINGERPRINT_FILE}",
+                         file_text(fingerprint(apply_term(rubric))).encode()))
     names = [e.name for e in entries]
     duplicated = sorted({n for n in names if names.count(n) > 1})
     if duplicated:
         raise UserError(f"two autograder files would be named {duplicated[0]}")
+    if course is not None and course.key is not None:
+        refuse_secret(entries, course.key, "the autograder zip")
     return sorted(entries, key=lambda e: e.name)
+
+
+def _require_fresh(rubric, course) -> None:
+    from ..courses.checks import problems
+    from ..grading.freshness import stale
+    found = problems(course) if course is not None and not course.public_demo \
+        else stale([rubric])
+    if found:
+        fix = course.command("regen") if course is not None and not course.public_demo \
+            else "`python -m grader regen`"
+        raise UserError(f"the cases of {rubric.path} are not up to date ({found[0]}"
+                        f"{f'; and {len(found) - 1} more' if len(found) > 1 else ''}); "
+                        f"run {fix} first")
+
+
+def _kit_material(rubric) -> list[Entry]:
+    """What a course reads from the kit rather than its own folder: the public datasets its
+    cases use and, unless it has its own, the counterexample pool."""
+    from ..grading.expected import data_folder
+    from ..shrink.pool import KIT_POOL, POOL_DIR
+    entries: list[Entry] = []
+    for data in sorted({c.data for c in rubric.cases()}):
+        folder = data_folder(rubric.cases_dir, data)
+        if not folder.is_relative_to(rubric.cases_dir):
+            entries += _tree(folder, f"grader/cases/{data}")
+    if not (rubric.cases_dir / POOL_DIR).is_dir() and KIT_POOL.is_dir():
+        entries += _tree(KIT_POOL, f"grader/cases/{POOL_DIR}")
+    return entries
 
 
 IMPORT_PROBE = ("import sys; sys.path.insert(0, sys.argv[1]); "
@@ -153,8 +189,12 @@ def build(root: Path, out: Path, rubric_path: Path | None = None) -> list[Entry]
 def _configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--out", required=True, type=Path, metavar="ZIP",
                         help="the autograder zip to write (upload it to Gradescope)")
+    parser.add_argument("--course", type=Path, default=None, metavar="DIR",
+                        help="the course folder to grade with (its rubric, term and cases; "
+                             "never its secret)")
     parser.add_argument("--rubric", type=Path, default=None, metavar="TOML",
-                        help="the rubric to grade with (default: grader/rubric.toml)")
+                        help="one of the kit's example rubrics instead (default: "
+                             "grader/rubric.toml)")
     parser.add_argument("--root", default=None, metavar="DIR",
                         help="the kit checkout to build from (default: this one)")
     parser.set_defaults(func=run)
@@ -171,6 +211,8 @@ def add_parser(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentPar
 def run(args: argparse.Namespace) -> int:
     """Build the autograder zip; print its files and sizes (a UserError goes to the command
     line)."""
-    entries = build(kit_root(args.root), args.out, args.rubric)
+    if args.course is not None and args.rubric is not None:
+        raise UserError("give --course or --rubric, not both")
+    entries = build(kit_root(args.root), args.out, args.course or args.rubric)
     print_listing(entries, args.out)
     return 0

@@ -78,9 +78,9 @@ def _files(folder: Path) -> set[Path]:
 def _hidden_case_files(rubric_path: Path) -> set[Path]:
     """A rubric's hidden cases: the expected outputs (from the case manifest) and the files
     of every data folder that only hidden cases use."""
-    from ..grading.expected import case_key, load_manifest
-    from ..rubric import load
-    rubric = load(rubric_path)
+    from ..grading.expected import case_key, data_folder, load_manifest
+    from ..courses.folder import resolve
+    rubric, _ = resolve(rubric_path)
     cases_dir = rubric.cases_dir
     manifest = load_manifest(cases_dir).get("entries", {})
     public_data = {c.data for c in rubric.cases() if not c.hidden}
@@ -89,7 +89,7 @@ def _hidden_case_files(rubric_path: Path) -> set[Path]:
         if not case.hidden:
             continue
         if case.data not in public_data:
-            found |= _files(cases_dir / case.data)
+            found |= _files(data_folder(cases_dir, case.data))
         try:
             entry = manifest.get(case_key(case, cases_dir), {})
         except UserError:  # inputs missing: nothing stored to leak for this case

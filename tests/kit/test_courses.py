@@ -1,10 +1,11 @@
-"""Each example course's homework, end to end (issue 19, item 2): the default
-(grader/rubric.toml), Fall 2025 (grader/rubric-2025.toml) and every part the kit has
-(grader/rubric-all.toml). For each: the students' bundle, unpacked into an empty folder, whose
-self-check passes the staff solution and fails the untouched skeleton with "not implemented
-yet" on every graded part and nothing else; a handout and skeleton that name no function the
-course does not grade and whose points sum to the rubric's total; and the Gradescope
-autograder built from the same rubric, which gives the staff solution full marks."""
+"""Each example course's homework, end to end (issues 19 and 24): the public demo course
+folders courses/default (grader/rubric.toml), courses/fall2025 (grader/rubric-2025.toml) and
+courses/all (grader/rubric-all.toml). For each: the students' bundle, unpacked into an empty
+folder, whose self-check passes the course's known-good solution (`python -m grader solution
+--course DIR`) and fails the untouched skeleton with "not implemented yet" on every graded
+part and nothing else; a handout and skeleton that name no function the course does not grade
+and whose points sum to the rubric's total; and the Gradescope autograder built from the same
+course, which gives that solution full marks."""
 from __future__ import annotations
 
 import os
@@ -17,8 +18,6 @@ from pathlib import Path
 
 import pytest
 
-from staff_submission import staff_submission
-
 from grader import contract
 from grader.publishing import bundle
 from grader.publishing.materials import view
@@ -26,16 +25,10 @@ from grader.publishing.materials.course import CLI_NAMES
 from grader.rubric import load
 
 REPO = Path(__file__).resolve().parents[2]
-COURSES = {"default": "grader/rubric.toml", "fall-2025": "grader/rubric-2025.toml",
+COURSES = {"default": "courses/default", "fall-2025": "courses/fall2025",
+           "all-parts": "courses/all"}
+RUBRICS = {"default": "grader/rubric.toml", "fall-2025": "grader/rubric-2025.toml",
            "all-parts": "grader/rubric-all.toml"}
-STAFF = {"default": "from staffcopy import *  # noqa: F401,F403\n",
-         "fall-2025": "from staffcopy import *  # noqa: F401,F403\n"
-                      "from staffcopy import topdown_anonymizer  # noqa: F401\n"
-                      "from staffcopy.clustering import clustering_anonymizer_lm_only as "
-                      "clustering_anonymizer  # noqa: F401\n",
-         "all-parts": "from staffcopy import *  # noqa: F401,F403\n"
-                      "from staffcopy import (datafly, entropy_l, kaca, t_closeness,  # noqa\n"
-                      "                       topdown_anonymizer, topdown_greedy)\n"}
 NOT_IMPLEMENTED = "is not implemented yet (it raises NotImplementedError)"
 FAST = ["-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-p", "no:benchmark"]
 
@@ -45,13 +38,18 @@ def course(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     """The course's bundle, unpacked into an empty folder, and a staff submission."""
     name = request.param
     base = tmp_path_factory.mktemp(name)
-    rubric_path = REPO / COURSES[name]
-    bundle.build(REPO, base / "student.zip", course=rubric_path)
+    course_dir = REPO / COURSES[name]
+    bundle.build(REPO, base / "student.zip", course=course_dir)
     with zipfile.ZipFile(base / "student.zip") as archive:
         archive.extractall(base / "unpacked")
-    staff = staff_submission(base / "staff", STAFF[name])
-    return {"name": name, "rubric": load(rubric_path), "folder": base / "unpacked" / "kanon-hw1",
-            "staff": staff, "base": base}
+    (base / "staff").mkdir()
+    made = subprocess.run([sys.executable, "-m", "grader", "solution", "--course",
+                           str(course_dir), "--out", str(base / "staff" / "skeleton.py")],
+                          cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert made.returncode == 0, made.stderr
+    return {"name": name, "rubric": load(REPO / RUBRICS[name]),
+            "folder": base / "unpacked" / "kanon-hw1", "staff": base / "staff", "base": base,
+            "course": course_dir}
 
 
 def self_check(folder: Path, *args: str) -> tuple[subprocess.CompletedProcess, dict]:
@@ -139,8 +137,8 @@ def test_gradescope_zip_gives_the_staff_solution_full_marks(course: dict) -> Non
     import shutil
     base = course["base"]
     out = base / "autograder.zip"
-    built = subprocess.run([sys.executable, "-m", "grader", "gradescope", "--rubric",
-                            str(course["rubric"].path), "--out", str(out)],
+    built = subprocess.run([sys.executable, "-m", "grader", "gradescope", "--course",
+                            str(course["course"]), "--out", str(out)],
                            cwd=REPO, capture_output=True, text=True, timeout=300)
     assert built.returncode == 0, built.stderr
     root = base / "autograder"
@@ -167,7 +165,7 @@ def test_gradescope_zip_gives_the_staff_solution_full_marks(course: dict) -> Non
 
 def test_fall_2025_names_top_down_and_the_lm_only_distance() -> None:
     from grader.publishing.materials import course_materials
-    files = course_materials(load(REPO / COURSES["fall-2025"]), REPO)
+    files = course_materials(load(REPO / RUBRICS["fall-2025"]), REPO)
     handout, skeleton = (files[n].decode("utf-8") for n in ("HANDOUT.md", "skeleton.py"))
     for text in (handout, skeleton):
         assert "topdown_anonymizer" in text and "bottomup_anonymizer" not in text

@@ -1,4 +1,4 @@
-"""`python -m grader materials --course RUBRIC --out DIR`: write a course's HANDOUT.md and
+"""`python -m grader materials --course COURSE --out DIR`: write a course's HANDOUT.md and
 skeleton.py into DIR, to read them before bundling (`--out .` with the default course
 refreshes the kit's own top-level copies, which a kit test keeps equal to what `bundle`
 writes)."""
@@ -11,7 +11,7 @@ from kanon.files import atomic_write_bytes
 
 from ...errors import UserError
 from ...paths import KIT_ROOT
-from ...rubric import load as load_rubric
+from ...courses.folder import resolve
 from . import course_materials
 
 
@@ -20,8 +20,8 @@ def add_parser(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentPar
     parser = subparsers.add_parser(
         "materials", help="write a course's HANDOUT.md and skeleton.py (to read them)",
         description=" ".join(__doc__.split("\n\n")[0].split()))
-    parser.add_argument("--course", type=Path, default=None, metavar="TOML",
-                        help="the course's rubric (default: grader/rubric.toml)")
+    parser.add_argument("--course", type=Path, default=None, metavar="DIR",
+                        help="the course folder, or a rubric file (default: grader/rubric.toml)")
     parser.add_argument("--out", type=Path, required=True, metavar="DIR",
                         help="the folder to write HANDOUT.md and skeleton.py into (made "
                              "when missing)")
@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.out.parent.is_dir():
         raise UserError(f"--out {args.out}: the folder {args.out.parent} does not exist")
     args.out.mkdir(exist_ok=True)
-    files = course_materials(load_rubric(args.course), KIT_ROOT)
+    files = course_materials(resolve(args.course)[0], KIT_ROOT)
     for name, data in files.items():
         atomic_write_bytes(args.out / name, data, mode=0o644)
         print(f"wrote {args.out / name} ({len(data)} bytes)")

@@ -1,0 +1,68 @@
+"""Whether a course is ready to grade and publish: its cases belong to its term, every case's
+dataset is there, every expected output is fresh. Each problem names the file and the one
+command that fixes it."""
+from __future__ import annotations
+
+from ..errors import UserError
+from ..grading.expected import data_folder, load_manifest
+from ..grading.freshness import stale
+from .folder import Course
+
+
+def problems(course: Course) -> list[str]:
+    """Why `course` cannot be graded as it is (empty when it can)."""
+    fix = course.command("regen")
+    manifest_path = course.cases_dir / "manifest.json"
+    recorded = load_manifest(course.cases_dir).get("term", {}).get("name")
+    if not manifest_path.is_file():
+        return [f"{manifest_path}: missing (no cases drawn yet); run {fix}"]
+    if recorded != course.term:
+        return [f"{manifest_path}: its hidden cases are of term {recorded!r}, but "
+                f"{course.file.name} says term {course.term!r}; run {fix}"]
+    found = unknown_data(course)
+    for case in course.rubric.cases():
+        folder = data_folder(course.cases_dir, case.data)
+        if not found and not folder.is_dir():
+            found.append(f"{folder}: missing (case {case.id}); run {fix}")
+    if found:
+        return found
+    return [f"{p}; run {fix}" if "regen" not in p else p.replace(
+        "run `python -m grader regen` (with this rubric) to produce it", f"run {fix}")
+        for p in stale([course.rubric])]
+
+
+def unknown_data(course: Course) -> list[str]:
+    """The cases whose dataset neither the kit has (public/...) nor regen draws (hidden/...)."""
+    from ..authoring.casegen import HIDDEN
+    drawn = {f"hidden/{name}" for name in HIDDEN}
+    found = []
+    for case in course.rubric.cases():
+        public = data_folder(course.cases_dir, case.data)
+        if case.data not in drawn and not (case.data.startswith("public/") and public.is_dir()):
+            found.append(f"{course.file}: case {case.id}: its dataset {case.data!r} is not in "
+                         f"this kit (the kit draws {', '.join(sorted(drawn))}; public/adult is "
+                         f"the kit's); fix the case's data")
+    return found
+
+
+def require_ready(course: Course) -> None:
+    """UserError with the first problem (and how many more) unless `course` is ready."""
+    found = problems(course)
+    if found:
+        more = f" (and {len(found) - 1} more: {course.command('check')})" if len(found) > 1 \
+            else ""
+        raise UserError(f"course {course.folder} is not ready to grade: {found[0]}{more}")
+
+
+def demo_warning(course: Course | None, rubric_path) -> str | None:
+    """The one warning for grading with public cases (a public demo course, or one of the
+    kit's own example rubrics): anyone can read its hidden cases."""
+    if course is not None and not course.public_demo:
+        return None
+    from ..paths import KIT_ROOT
+    where = course.folder if course else rubric_path
+    shown = where.relative_to(KIT_ROOT) if where.is_relative_to(KIT_ROOT) else where
+    what = f"the public demo course {shown}" if course else f"the kit's example rubric {shown}"
+    return (f"grading with {what}: its hidden cases are in the public kit, so students can "
+            f"read them; for a real class make a course of your own with `python -m grader "
+            f"course new DIR --from default --term NAME`")

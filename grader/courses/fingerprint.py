@@ -1,0 +1,67 @@
+"""One fingerprint per course term: what must agree between the course folder, the zips built
+from it and a graded folder.
+
+Its parts: the rubric (its settings and parts as parsed, so a copy with another cases_dir,
+such as the Gradescope zip's, has the same), the term, the datasets (the manifest's file
+hashes: the hidden data the secret drew), the expected outputs (the manifest's entries) and
+the kit's version (the reference that made them). `fingerprint` is sha256 over the parts, 16
+hex digits. It is a one-way hash: it reveals nothing of the secret or the hidden data.
+
+Written by `grade` (first line, summary.json/.md, every record), `bundle` and `gradescope`
+(FINGERPRINT_FILE in the zip); `check --against` compares them (grader/courses/against.py).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+
+from kanon.files import sha256_bytes
+
+from .. import __version__
+from ..grading.expected import load_manifest
+from ..rubric import Rubric
+
+FINGERPRINT_FILE = "course-fingerprint.json"
+PARTS = ("rubric", "term", "datasets", "expected outputs", "kit version")
+DEFAULT_TERM = "(the kit's default cases)"
+LOCAL = ("cases_dir", "run_as")  # where the cases live, who runs the children: not the course
+
+
+def _digest(data: object) -> str:
+    return sha256_bytes(json.dumps(data, sort_keys=True, default=str).encode())[:16]
+
+
+def rubric_digest(rubric: Rubric) -> str:
+    """The rubric's settings (but LOCAL ones) and parts, as parsed."""
+    settings = [(k, v) for k, v in rubric.settings.digest_items() if k not in LOCAL]
+    return _digest({"settings": settings, "parts": [asdict(p) for p in rubric.parts]})
+
+
+def fingerprint(rubric: Rubric) -> dict[str, str]:
+    """The fingerprint record of `rubric` as graded (its term applied) with its cases folder:
+    "fingerprint" and each of PARTS."""
+    manifest = load_manifest(rubric.cases_dir)
+    parts = {"rubric": rubric_digest(rubric), "term": rubric.term or DEFAULT_TERM,
+             "datasets": _digest(manifest.get("files", {})),
+             "expected outputs": _digest(manifest.get("entries", {})),
+             "kit version": __version__}
+    return {"fingerprint": _digest(parts), **parts}
+
+
+def differences(ours: dict, theirs: dict) -> list[str]:
+    """The parts where `theirs` differs from `ours`, as "term: 'Fall 2025', course: 'Fall
+    2026'" lines (empty when the fingerprints agree)."""
+    if ours.get("fingerprint") == theirs.get("fingerprint"):
+        return []
+    found = [f"{part}: {theirs.get(part, 'not recorded')!r} there, {ours.get(part)!r} in the "
+             f"course" for part in PARTS if theirs.get(part) != ours.get(part)]
+    return found or [f"fingerprint: {theirs.get('fingerprint')!r} there, "
+                     f"{ours.get('fingerprint')!r} in the course"]
+
+
+def file_text(record: dict) -> str:
+    """FINGERPRINT_FILE's text."""
+    return json.dumps(record, indent=2, sort_keys=True) + "\n"
+
+
+__all__ = ["FINGERPRINT_FILE", "PARTS", "differences", "file_text", "fingerprint"]
