@@ -6,7 +6,6 @@ Files under DIR (all written atomically, deterministic bytes: sorted, no timesta
   feedback/<student>.md          what each case did, the first failing property or row
   results/<student>/results.json Gradescope's format (tests with name, score, max_score, ...)
   summary.md, summary.json       counts per status, score distribution, per-case pass rates
-                                 (summary.json's `order`: parts and cases in the rubric's order)
   summary.html                   the class dashboard (grader/grading/dashboard.py)
   timings.csv                    seconds per import and call (varies run to run; kept apart)
   manual-template.csv            with manual parts: the scores.csv `merge --manual` reads,
@@ -221,7 +220,7 @@ def gradescope_json(record: dict, rubric: Rubric) -> str:
 
 
 def summary(records: list[dict], rubric: Rubric) -> tuple[str, dict]:
-    """(Markdown, JSON-ready dict): counts per status, distribution, per-part and per-case."""
+    """(Markdown, JSON-ready dict): per status, distribution, per part and case, `order`."""
     percents = [percent(r) for r in records]
     counts = {s: sum(r["status"] == s for r in records) for s in map(str, SUBMISSION_ORDER)}
     counts = {s: n for s, n in counts.items() if n}
@@ -247,7 +246,7 @@ def summary(records: list[dict], rubric: Rubric) -> tuple[str, dict]:
              "min": round(min(percents), 4) if percents else 0.0,
              "max": round(max(percents), 4) if percents else 0.0}
     data = {"stats": stats, "status_counts": counts, "distribution": buckets, "parts": parts,
-            "cases": cases, "order": {"parts": list(parts), "cases": list(cases)}}
+            "cases": cases, "order": {"parts": list(parts), "cases": list(cases)}}  # rubric's
     manual_md = []
     if rubric.manual_parts:
         data["manual"], manual_md = _manual_summary(records, rubric)

@@ -1,6 +1,6 @@
 """`python -m grader export DIR --format canvas|moodle|gradescope [--roster CSV] [--out CSV]
-[--feedback ZIP] [--course DIR]`: the grades CSV the LMS imports (grader.grading.lms) and, for Moodle and
-Canvas, the students' feedback pages in the zip the LMS takes back
+[--feedback ZIP] [--course DIR]`: the grades CSV the LMS imports (grader.grading.lms) and,
+for Moodle and Canvas, the students' feedback pages in the zip the LMS takes back
 (grader.grading.feedback_export).
 
 Everything is computed before anything is written; each file is written atomically. What

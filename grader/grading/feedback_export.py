@@ -8,7 +8,8 @@ zip layout the course's LMS takes back, matched on the identity grades.csv keeps
           each path part on `_` and takes the second field as the participant number
           (mod/assign/feedback/file/importziplib.php), so `_` in a name becomes a space.
   canvas  "Re-upload submissions" (the assignment page, beside "Download submissions"): flat
-          files named as in Canvas's download, `<lastfirst>_<user id>_<attachment id>_feedback.html`.
+          files named as in Canvas's download,
+          `<lastfirst>_<user id>_<attachment id>_feedback.html`.
           Canvas takes the first two all-digit fields of the name as the user id and the id of
           a file that user submitted (app/models/assignment.rb, infer_comment_context_from_
           filename) and attaches the page to a comment on that submission; a submission whose

@@ -107,7 +107,8 @@ def blocks(lines: list[str]) -> list[str]:
             level, text = HEADING.match(line).groups()
             out.append(f"<h{len(level)}>{inline(text)}</h{len(level)}>")
             i += 1
-        elif stripped.startswith("|") and i + 1 < len(lines) and SEPARATOR.match(lines[i + 1].strip()):
+        elif stripped.startswith("|") and SEPARATOR.match(
+                lines[i + 1].strip() if i + 1 < len(lines) else ""):
             flush()
             end = i + 2
             while end < len(lines) and lines[end].strip().startswith("|"):
