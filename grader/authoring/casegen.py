@@ -12,7 +12,7 @@ random intervals (`intervals.csv`), or some rows fully suppressed (`suppressed.c
 the privacy measures' cases, entropy_l and t_closeness).
 Students never see the hidden datasets: the student bundle excludes grader/ entirely.
 
-Terms (`python -m grader regen --term NAME`, grader/authoring/terms.py): the same builders
+Terms of a course (`python -m grader regen --course DIR --term NAME`, grader/authoring/terms.py): the same builders
 and hierarchies draw new rows from a seed derived from NAME, with these sizes (rows n):
 
     unbalanced  53 by default, 42..64 in a term     (+-20%)

@@ -1,4 +1,4 @@
-"""`python -m grader regen [--term NAME]`: the case datasets (casegen) and every case's expected
+"""`python -m grader regen [--course DIR [--term NAME]]`: the case datasets (casegen) and every case's expected
 output, made by running the staff solution (the only part of the grader that does), with the
 manifest of hashes that grader.grading.expected reads.
 

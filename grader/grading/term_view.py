@@ -1,6 +1,7 @@
 """A rubric as graded in the term recorded by its cases folder (grader/authoring/terms.py).
 
-`python -m grader regen --term NAME` writes into cases_dir/manifest.json a `term` record:
+`python -m grader regen --course DIR --term NAME` writes into the course's
+cases/manifest.json a `term` record:
 
     "term": {"name": "Fall 2026", "seed": "<16 hex digits>",
              "rows": {"hidden/ties": 38, ...},                  # each term dataset's size

@@ -1,7 +1,10 @@
 """The README's "Instructors: set up your course", run literally in a fresh copy of the kit:
-its six commands in order (copy a rubric; choose parts and points, done here as an instructor
-would edit the copy; regen with a term; check; materials; bundle; gradescope), then its merge
-command on a graded class, and the merge's refusals."""
+its seven commands in order (course new, check, materials, bundle, gradescope, solution, check
+--against) for one course, then the same for a second course side by side (its folder and
+origin changed); points edited as an instructor would, then regen; a new term for one course
+leaves the other's fingerprint unchanged, the stale autograder is refused by check --against
+and a rebuilt one matches; both courses grade their solution output with full marks; then
+the merge command on a graded class, and the merge's refusals."""
 from __future__ import annotations
 
 import json
@@ -49,51 +52,99 @@ def kit(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return checkout
 
 
-def test_the_instructors_commands_set_up_a_course(kit: Path) -> None:
-    commands = section_commands((kit / "README.md").read_text(encoding="utf-8"))
-    setup, merge = commands[:6], commands[6:]
-    assert [c[:4] for c in setup] == [
-        ["cp", "grader/rubric-2025.toml", "grader/rubric-fall2026.toml"],
-        ["python", "-m", "grader", "regen"], ["python", "-m", "grader", "check"],
-        ["python", "-m", "grader", "materials"], ["python", "-m", "grader", "bundle"],
-        ["python", "-m", "grader", "gradescope"]]
-    assert merge and merge[0][:4] == ["python", "-m", "grader", "merge"]
-    done = run(setup[0], kit)
+def _course_commands(commands: list[list[str]], folder: str, origin: str) -> list[list[str]]:
+    """The setup commands for another course: its folder (and zips) and origin instead."""
+    swap = {"../fall2026": folder, "../fall2026/solution.py": f"{folder}/solution.py",
+            "fall2025": origin, "student.zip": f"student-{origin}.zip",
+            "autograder.zip": f"autograder-{origin}.zip", "preview": f"preview-{origin}"}
+    return [[swap.get(word, word) for word in command] for command in commands]
+
+
+def _fingerprint(kit: Path, folder: str) -> str:
+    done = run(["python", "-m", "grader", "check", "--course", folder], kit)
     assert done.returncode == 0, done.stderr
-    rubric = kit / "grader" / "rubric-fall2026.toml"  # 2. choose parts and points
-    text = rubric.read_text(encoding="utf-8")
+    return re.search(r"fingerprint ([0-9a-f]{16})", done.stderr).group(1)
+
+
+def _grade_solution(kit: Path, folder: str, tmp: Path) -> dict:
+    """Grade the course's solution.py as a one-student class; its record."""
+    (tmp / "class" / "staff").mkdir(parents=True)
+    shutil.copyfile(kit / folder / "solution.py", tmp / "class" / "staff" / "skeleton.py")
+    done = run(["python", "-m", "grader", "grade", str(tmp / "class"), "--course", folder,
+                "--out", str(tmp / "out"), "--sandbox", "none", "--run-as", "none"], kit)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads((tmp / "out" / "results" / "staff" / "record.json").read_text())
+
+
+def test_the_instructors_commands_set_up_two_courses(kit: Path, tmp_path: Path) -> None:
+    commands = section_commands((kit / "README.md").read_text(encoding="utf-8"))
+    setup, merge = commands[:7], commands[7:]
+    assert [c[:4] for c in setup] == [["python", "-m", "grader", w] for w in (
+        "course", "check", "materials", "bundle", "gradescope", "solution", "check")]
+    assert setup[0][4:] == ["new", "../fall2026", "--from", "fall2025", "--term", "Fall 2026"]
+    assert merge and merge[0][:4] == ["python", "-m", "grader", "merge"]
+    kit_before = {p: p.read_bytes() for p in (kit / "grader").rglob("*")
+                  if p.is_file() and "__pycache__" not in p.parts}
+    outputs = {}
+    for command in setup:
+        done = run(command, kit)
+        assert done.returncode == 0, (command, done.stdout[-2000:], done.stderr[-2000:])
+        outputs[command[3]] = done.stdout + done.stderr
+    course = (kit / ".." / "fall2026").resolve()
+    assert sorted(p.name for p in course.iterdir()) == [
+        "README.md", "cases", "course.toml", "secret", "solution.py"]
+    assert "belongs to it" in outputs["check"]
+    handout = (kit / "preview" / "HANDOUT.md").read_text(encoding="utf-8")
+    assert "## topdown_anonymizer (30 points)" in handout and "bottomup_anonymizer" not in handout
+    with zipfile.ZipFile(kit / "student.zip") as archive:
+        assert archive.read("kanon-hw1/HANDOUT.md").decode() == handout
+    # 2. choose parts and points, then regen, as the README says
+    toml = course / "course.toml"
+    text = toml.read_text(encoding="utf-8")
     text = text.replace('function = "topdown_anonymizer"\npoints = 30',
                         'function = "topdown_anonymizer"\npoints = 25')
     text = text.replace('function = "random_anonymizer"\npoints = 20',
                         'function = "random_anonymizer"\npoints = 25')
-    rubric.write_text(text, encoding="utf-8")
-    outputs = {}
-    for command in setup[1:]:
-        done = run(command, kit)
-        assert done.returncode == 0, (command, done.stdout[-2000:], done.stderr[-2000:])
-        outputs[command[3]] = done.stdout + done.stderr
-    assert "term Fall 2026" in outputs["regen"]
-    manifest = json.loads((kit / "grader" / "cases" / "manifest.json").read_text())
-    assert manifest["term"]["name"] == "Fall 2026"
+    toml.write_text(text, encoding="utf-8")
+    assert run(["python", "-m", "grader", "regen", "--course", "../fall2026"], kit).returncode == 0
+    assert run(setup[2], kit).returncode == 0
     handout = (kit / "preview" / "HANDOUT.md").read_text(encoding="utf-8")
-    assert "## topdown_anonymizer (25 points)" in handout
-    assert "## random_anonymizer (25 points)" in handout
-    assert "| **Total** | **100** |" in handout and "bottomup_anonymizer" not in handout
-    with zipfile.ZipFile(kit / "student.zip") as archive:
-        assert archive.read("kanon-hw1/HANDOUT.md").decode() == handout
-        assert archive.read("kanon-hw1/skeleton.py") == (kit / "preview" / "skeleton.py"
-                                                         ).read_bytes()
-    with zipfile.ZipFile(kit / "autograder.zip") as archive:
-        assert "grader/cases/manifest.json" in archive.namelist()
-        shipped = json.loads(archive.read("grader/cases/manifest.json"))
-    assert shipped["term"]["name"] == "Fall 2026"
+    assert "## topdown_anonymizer (25 points)" in handout and "| **Total** | **100** |" in handout
+    stale = run(setup[6], kit)  # the autograder built before the edit is refused
+    assert stale.returncode == 1 and "rubric:" in stale.stderr, stale.stderr
+    for command in setup[3:]:  # rebuilt: it matches again
+        assert run(command, kit).returncode == 0, command
+    # A second course side by side, from the default rubric.
+    second = _course_commands(setup, "../default2026", "default")
+    for command in second:
+        done = run(command, kit)
+        assert done.returncode == 0, (command, done.stderr[-2000:])
+    other = _fingerprint(kit, "../default2026")
+    # A new term for the first course: the other course's fingerprint stays.
+    new_term = ["python", "-m", "grader", "regen", "--course", "../fall2026", "--term",
+                "Spring 2027"]
+    assert run(new_term, kit).returncode == 0
+    assert _fingerprint(kit, "../default2026") == other
+    refused = run(setup[6], kit)
+    assert refused.returncode == 1 and "term: 'Fall 2026' there, 'Spring 2027' in the course" \
+        in refused.stderr, refused.stderr
+    for command in (setup[4], setup[6]):
+        assert run(command, kit).returncode == 0, command
+    assert {p: p.read_bytes() for p in (kit / "grader").rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts} == kit_before  # kit untouched
+    for folder, points in (("../fall2026", (90, 100)), ("../default2026", (100, 110))):
+        record = _grade_solution(kit, folder, tmp_path / folder.strip("./"))
+        assert (record["score"], record["max"]) == points, [  # full marks but the report
+            (c["id"], c["status"]) for c in record["cases"] if c["status"] != "ok"]
 
 
 def test_the_merge_command_fills_in_the_report(kit: Path, tmp_path: Path) -> None:
     """After grading with the course's rubric: the README's merge command, literally."""
-    rubric = kit / "grader" / "rubric-fall2026.toml"
-    if not rubric.is_file():  # this test alone: the copy of step 1
-        shutil.copyfile(kit / "grader" / "rubric-2025.toml", rubric)
+    folder = kit.parent / "merge-course"
+    done = run(["python", "-m", "grader", "course", "new", str(folder), "--from", "fall2025",
+                "--term", "Merge"], kit)
+    assert done.returncode == 0, done.stderr
+    rubric = folder / "course.toml"
     submissions = tmp_path / "submissions"
     staff_submission(submissions / "ada", "from staffcopy import *  # noqa\n")
     (submissions / "ada" / "report.pdf").write_bytes(b"%PDF-1.4 not really\n")
@@ -102,14 +153,16 @@ def test_the_merge_command_fills_in_the_report(kit: Path, tmp_path: Path) -> Non
     small = small[:small.index('[[part]]\nfunction = "cost_LM"')] + small[
         small.index('[[part]]\nkind = "manual"'):]  # cost_MD and the report: fast
     rubric.write_text(small, encoding="utf-8")
-    graded = run(["python", "-m", "grader", "grade", str(submissions), "--rubric", str(rubric),
+    assert run(["python", "-m", "grader", "regen", "--course", str(folder)], kit).returncode == 0
+    graded = run(["python", "-m", "grader", "grade", str(submissions), "--course", str(folder),
                   "--out", "grades", "--sandbox", "none"], kit)
     assert graded.returncode == 0, graded.stderr[-2000:]
     grades = (kit / "grades" / "grades.csv").read_text(encoding="utf-8")
     assert "no report: no file matching *.pdf" in grades  # ben handed in no report
     (kit / "scores.csv").write_text("student,report,comment\nada,7,clear plots\nben,0,\n",
                                     encoding="utf-8")
-    merge = section_commands((kit / "README.md").read_text(encoding="utf-8"))[6]
+    merge = section_commands((kit / "README.md").read_text(encoding="utf-8"))[7]
+    merge = [str(folder) if word == "../fall2026" else word for word in merge]
     done = run(merge, kit)
     assert done.returncode == 0, done.stderr
     rows = {line.split(",")[0]: line for line in
