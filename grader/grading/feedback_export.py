@@ -4,16 +4,17 @@ zip layout the course's LMS takes back, matched on the identity grades.csv keeps
   moodle  "Upload multiple feedback files in a zip" (the assignment's View all submissions >
           Grading action; needs "Feedback files" among its Feedback types): one folder per
           student named as in Moodle's "Download all submissions",
-          `<Full name>_<participant number>_assignsubmission_file_/feedback.html`. Moodle splits
-          each path part on `_` and takes the second field as the participant number
+          `<Full name>_<participant number>_assignsubmission_file_/feedback.html` (or the
+          download's own plugin, e.g. `assignsubmission_onlinetext`). Moodle splits each path
+          part on `_` and takes the second field as the participant number
           (mod/assign/feedback/file/importziplib.php), so `_` in a name becomes a space.
   canvas  "Re-upload submissions" (the assignment page, beside "Download submissions"): flat
           files named as in Canvas's download,
-          `<lastfirst>_<user id>_<attachment id>_feedback.html`.
-          Canvas takes the first two all-digit fields of the name as the user id and the id of
-          a file that user submitted (app/models/assignment.rb, infer_comment_context_from_
-          filename) and attaches the page to a comment on that submission; a submission whose
-          name carries no attachment id (not from Canvas's download) cannot be sent this way.
+          `<lastfirst>_<user id>_<attachment id>_feedback.html`. Canvas takes the first two
+          all-digit fields of the name as the user id and the id of a file that user
+          submitted (app/models/assignment.rb, infer_comment_context_from_filename) and
+          attaches the page to a comment on that submission; a submission whose name carries
+          no attachment id (not from Canvas's download) cannot be sent this way.
 
 The page is feedback/<id>.md rendered by grader.grading.markdown_html, followed by the
 files of its counterexamples (feedback/<id>/counterexamples/), so it needs nothing beside it.
@@ -22,6 +23,7 @@ The zip has sorted entries and fixed timestamps: the same graded folder gives th
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,7 +34,7 @@ from .intake import CANVAS_NAME
 from .markdown_html import page, to_html
 
 PAGE = "feedback.html"
-MOODLE_SUFFIX = "_assignsubmission_file_"
+MOODLE_PLUGIN = re.compile(r"_(assignsubmission_[a-z]+)_")  # the plugin of the download's name
 UPLOAD = {"moodle": "the assignment's View all submissions > Grading action > Upload multiple "
                     "feedback files in a zip (turn on \"Feedback files\" in its Feedback types)",
           "canvas": "the assignment's page > Re-upload submissions (each page arrives as a "
@@ -87,7 +89,9 @@ def _moodle_targets(grades: list[lms.Grade], roster_path: Path | None
     folders = []
     for g, participant, name in named:
         clean = " ".join(name.replace("_", " ").replace("/", " ").split()) or "Participant"
-        folders.append((g, f"{clean}_{participant}{MOODLE_SUFFIX}/{PAGE}"))
+        plugin = MOODLE_PLUGIN.search(g.source) if g.lms == "moodle" else None
+        folders.append((g, f"{clean}_{participant}_"
+                           f"{plugin[1] if plugin else 'assignsubmission_file'}_/{PAGE}"))
     return folders, left
 
 

@@ -263,3 +263,18 @@ def test_gradescope_without_a_roster_says_which_column_keys_it(tmp_path: Path, c
         "id (grades.csv's student column)" in capsys.readouterr().err
     with open(out, encoding="utf-8", newline="") as f:
         assert [r["SID"] for r in csv.DictReader(f)] == sorted(expected_totals())
+
+
+def test_moodle_folder_names_keep_the_plugin_and_never_an_underscore_in_the_name() -> None:
+    from grader.grading.lms import Grade
+    grades = [Grade("Ann", "moodle", "7", "Ann_Lee", "Ann_Lee_7_assignsubmission_onlinetext_",
+                    "1", "1", "ok"),
+              Grade("Bo", "moodle", "8", "Bo Li", "Bo Li_8_assignsubmission_file_x.py", "1",
+                    "1", "ok"),
+              Grade("cy", "", "", "", "cy.zip", "1", "1", "ok")]
+    named, left = feedback_export._moodle_targets(grades, None)
+    assert [name for _, name in named] == [
+        "Ann Lee_7_assignsubmission_onlinetext_/feedback.html",
+        "Bo Li_8_assignsubmission_file_/feedback.html"]
+    assert [n.split("/")[0].split("_", 4)[1] for _, n in named] == ["7", "8"]
+    assert left == ["cy (cy.zip): no Moodle participant number in its name"]
