@@ -117,7 +117,8 @@ def host_setup(rubric: Rubric, sandbox: str, scratch_base: Path, private: list[P
     if not reaper.subreaper_supported():
         warnings.append("this platform has no child subreaper: processes a submission "
                         "detaches (setsid, double fork) are only killed by the process-group "
-                        "kill and the scan for its scratch folder")
+                        "kill and the scan for its scratch folder; grade on Linux (3.4 or "
+                        "newer has one) for the full clean-up")
     run_as = resolve_run_as(settings.run_as, scratch_base, warnings)
     if run_as is not None:
         scratch_base.chmod(0o711)  # the children pass through to their own scratch folders
