@@ -130,11 +130,13 @@ def build(graded: Path, fmt: str, roster_path: Path | None = None) -> FeedbackZi
         done.entries[name] = student_page(graded, grade.student).encode("utf-8")
         done.students[name] = grade.student
     if not done.entries:
+        way_out = ("grade the class from Canvas's Download submissions, whose file names "
+                   "carry the ids Canvas needs" if fmt == "canvas" else
+                   f"give --roster with the grading worksheet ({lms.ROSTER_HOWTO[fmt]})")
         raise UserError(f"no feedback page can be addressed to {fmt}: "
                         + (left[0] if len(left) == 1 else f"{len(left)} submissions, e.g. "
                            f"{left[0]}" if left else "grades.csv lists no student")
-                        + ("; give --roster with the grading worksheet" if fmt == "moodle"
-                           and roster_path is None else ""))
+                        + f"; {way_out}")
     return done
 
 
