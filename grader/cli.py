@@ -2,7 +2,7 @@
 
     course new DIR --from default|fall2025|all|RUBRIC --term NAME   a course folder (rubric,
                                    term, secret, hidden cases): keep it private
-    grade SUBMISSIONS --course DIR --out OUT [--jobs N] [--sandbox auto|bwrap|none]
+    grade SUBMISSIONS --course DIR --out OUT [--jobs N] [--sandbox auto|bwrap|landlock|none]
           [--run-as USER|auto|none] ...
     export OUT --format canvas|moodle|gradescope [--roster FILE] [--out FILE]
           [--feedback ZIP] [--course DIR]
@@ -77,9 +77,10 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                    help="seconds to import a student's file (overrides the rubric)")
     g.add_argument("--id-pattern", default=None, metavar="REGEX",
                    help="regular expression with a group (?P<id>...) for the student id")
-    g.add_argument("--sandbox", choices=("auto", "bwrap", "none"), default="auto",
-                   help="bwrap: bubblewrap (no network, read-only system); auto: bwrap when "
-                        "usable; none: resource limits only")
+    g.add_argument("--sandbox", choices=("auto", "bwrap", "landlock", "none"), default="auto",
+                   help="bwrap: bubblewrap (no network, read-only system); landlock: the child "
+                        "confines itself (files, TCP, signals; for containers); auto: bwrap, "
+                        "else landlock, else none; none: resource limits only")
     g.add_argument("--run-as", default=None, metavar="USER",
                    help="when the grader runs as root, run student code as USER (default: "
                         "the rubric's run_as, normally auto = nobody; none: as root)")

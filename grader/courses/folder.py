@@ -135,10 +135,18 @@ def resolve(path: Path | None, overrides: dict[str, object] | None = None
     if path is not None and Path(path).is_dir():
         course = load_course(Path(path), overrides)
         return course.rubric, course
-    if path is not None and Path(path).name == COURSE_FILE:
+    if path is not None and Path(path).name == COURSE_FILE and _has_course_table(Path(path)):
         course = load_course(Path(path).parent, overrides)
         return course.rubric, course
     return load_rubric(path, overrides), None
+
+
+def _has_course_table(path: Path) -> bool:
+    """Whether the TOML file `path` has a [course] table (else it is a plain rubric)."""
+    try:
+        return "course" in tomllib.loads(path.read_bytes().decode("utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False  # the rubric loader reports it
 
 
 def with_cases(rubric: Rubric, cases_dir: Path) -> Rubric:

@@ -89,11 +89,11 @@ def _sources(root: Path) -> dict[str, tuple[bool, str]]:
 
 
 def _binding(function: str, variant: str | None) -> str:
-    """The line binding the course's `function` to the reference's (variant) function."""
-    import reference
-    made = reference.VARIANTS[(function, variant)] if variant else getattr(reference, function)
-    module = PREFIX + made.__module__
-    return f"from {module} import {made.__name__} as {function}  # noqa: E402"
+    """The line binding the course's `function` to the embedded reference's (variant)
+    function (the grader itself never imports the reference)."""
+    if variant:
+        return f"{function} = _reference.VARIANTS[({function!r}, {variant!r})]"
+    return f"{function} = _reference.{function}"
 
 
 def solution_source(rubric: Rubric, title: str, root: Path = KIT_ROOT) -> str:
@@ -108,7 +108,7 @@ def solution_source(rubric: Rubric, title: str, root: Path = KIT_ROOT) -> str:
     for name in sorted(sources):
         is_package, text = sources[name]
         lines.append(f"    {name!r}: ({is_package}, {text!r}),")
-    lines += ["}", LOADER]
+    lines += ["}", LOADER, f"import {PREFIX}reference as _reference  # noqa: E402", ""]
     lines += [_binding(f, v) for f, v in functions]
     lines += ["", "__all__ = [" + ", ".join(repr(f) for f, _ in functions) + "]", "",
               'if __name__ == "__main__":',

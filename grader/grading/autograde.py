@@ -26,7 +26,7 @@ from .manual_scores import auto_score
 from .runner import run_batch
 
 ROOT_ENV = "KANON_AUTOGRADER_ROOT"
-SANDBOX_ENV = "KANON_AUTOGRADER_SANDBOX"  # auto (default), bwrap or none, as `grade --sandbox`
+SANDBOX_ENV = "KANON_AUTOGRADER_SANDBOX"  # auto (default), bwrap, landlock or none: `--sandbox`
 RUN_AS_ENV = "KANON_AUTOGRADER_RUN_AS"  # overrides the rubric's run_as, as `grade --run-as`
 STUDENT = "submission"  # the one student's id inside the container
 FAILURE_OUTPUT = ("The autograder could not grade this submission (a problem on the course "
@@ -62,8 +62,9 @@ def grade_submission(root: Path) -> dict:
             raise NothingSubmitted(f"{submission} is empty")
         _stage_submission(submission, Path(tmp) / "submissions")
         sandbox = os.environ.get(SANDBOX_ENV) or "auto"
-        if sandbox not in ("auto", "bwrap", "none"):
-            raise UserError(f"{SANDBOX_ENV} must be auto, bwrap or none, not {sandbox!r}")
+        if sandbox not in ("auto", "bwrap", "landlock", "none"):
+            raise UserError(f"{SANDBOX_ENV} must be auto, bwrap, landlock or none, not "
+                            f"{sandbox!r}")
         result = run_batch(Path(tmp) / "submissions", Path(tmp) / "out", rubric, jobs=1,
                            sandbox=sandbox, progress=False)
         if result.interrupted or len(result.records) != 1:

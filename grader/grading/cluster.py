@@ -46,8 +46,9 @@ def refusal(address: str, found: dict[str, str] | BaseException,
     if isinstance(found, BaseException):
         return f"worker {address} refused: it cannot run the grader ({type(found).__name__}: " \
                f"{found})"
-    if found.get("sandbox") == "bubblewrap not usable":
-        return f"worker {address} refused: --sandbox bwrap, but bubblewrap is not usable there"
+    if str(found.get("sandbox", "")).endswith(" not usable"):
+        mode = found["sandbox"].removesuffix(" not usable")
+        return f"worker {address} refused: --sandbox {mode}, but {mode} is not usable there"
     diffs = [f"{name} {found.get(name, 'unknown')!r} there, {value!r} here"
              for name, value in wanted.items() if found.get(name) != value]
     return f"worker {address} refused: {'; '.join(diffs)}" if diffs else None

@@ -25,6 +25,7 @@ from pathlib import Path
 from kanon.files import sha256_file
 
 from .. import __version__
+from ..errors import UserError
 from ..paths import KIT_ROOT
 from ..rubric import Rubric
 from .intake import Caps, Submission, is_ignored
@@ -43,7 +44,7 @@ class BatchSpec:
     batch: str  # a fresh id per batch: the worker's Context (scratch, cancel) is per batch
     rubric: Rubric  # as the coordinator loaded it (term applied)
     cases_rel: str  # the cases folder: relative to the kit root, or a course's absolute path
-    sandbox: str  # "auto", "bwrap" or "none"
+    sandbox: str  # "auto", "bwrap", "landlock" or "none"
     identity: dict[str, str]  # the coordinator's host_identity
 
     def local_rubric(self) -> Rubric:
@@ -86,14 +87,14 @@ def host_identity(rubric: Rubric) -> dict[str, str]:
 def worker_identity(spec: BatchSpec) -> dict[str, str]:
     """This worker's identity (run by `client.run` on every worker), with its sandbox mode
     under "sandbox" (not compared: recorded)."""
-    from ..sandbox.spawn import bwrap_available
+    from .host import sandbox_mode
     found = host_identity(spec.local_rubric())
     if os.environ.get(FINGERPRINT_OVERRIDE):
         found["grader fingerprint"] = os.environ[FINGERPRINT_OVERRIDE]
-    usable = spec.sandbox != "none" and bwrap_available()
-    found["sandbox"] = "bwrap" if usable else "none"
-    if spec.sandbox == "bwrap" and not usable:
-        found["sandbox"] = "bubblewrap not usable"
+    try:
+        found["sandbox"] = sandbox_mode(spec.sandbox)
+    except UserError:
+        found["sandbox"] = f"{spec.sandbox} not usable"
     return found
 
 

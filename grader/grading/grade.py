@@ -40,6 +40,7 @@ class Context:
     cancel: threading.Event | None = None
     deny: list[Path] | None = None  # folders the child's Python code may not open
     run_as: RunAs | None = None  # the unprivileged user children run as (grader is root)
+    landlock: bool = False  # children confine themselves with Landlock (--sandbox landlock)
 
 
 class _Scrub:

@@ -18,14 +18,16 @@ from .. import __version__
 from ..errors import UserError
 from ..paths import GRADER_DIR
 from ..rubric import Rubric
-from ..sandbox import Cancelled, RunAs, bwrap_available, python_problem, reaper, site_dirs
+from ..sandbox import (Cancelled, RunAs, bwrap_available, landlock_available, python_problem,
+                       reaper, site_dirs)
 from ..sandbox.packages import check_installed
 from .executors import grader_error
 from .expected import load_manifest, lookup
 from .grade import Context, grade
 from .intake import Submission
 
-__all__ = ["HostSetup", "grade_one", "grader_fingerprint", "host_setup", "resolve_run_as"]
+__all__ = ["HostSetup", "grade_one", "grader_fingerprint", "host_setup", "resolve_run_as",
+           "sandbox_mode"]
 
 
 def grader_fingerprint() -> str:
@@ -86,14 +88,34 @@ def hidden_exposed(folders: list[Path], run_as: RunAs) -> list[str]:
     return found
 
 
-def _sandbox_mode(choice: str, run_as: RunAs | None = None) -> str:
+UNCONFINED = ("sandbox auto: neither bubblewrap nor Landlock is usable here, so student code "
+              "is held only by resource limits, the audit hook and run_as; code that goes "
+              "around Python (ctypes, os-level calls) can read every world-readable file, write "
+              "wherever its user may, use the network and signal its user's processes")
+
+
+def sandbox_mode(choice: str, run_as: RunAs | None = None,
+                 warnings: list[str] | None = None) -> str:
+    """The sandbox mode for `--sandbox choice`: "bwrap", "landlock" or "none". "auto" takes
+    bubblewrap where it works, else Landlock where the kernel has it, else none (with the
+    UNCONFINED warning); a forced mode that is not usable here is a UserError."""
     if choice == "none":
         return "none"
-    available = bwrap_available(run_as)
-    if choice == "bwrap" and not available:
+    if choice == "landlock":
+        if not landlock_available():
+            raise UserError("--sandbox landlock: this kernel offers no Landlock (Linux 5.13+ "
+                            "with landlock in its lsm= list); use --sandbox auto or bwrap")
+        return "landlock"
+    if bwrap_available(run_as):
+        return "bwrap"
+    if choice == "bwrap":
         raise UserError("--sandbox bwrap: bubblewrap is not installed or cannot create "
                         "namespaces here (install it with `sudo apt-get install bubblewrap`)")
-    return "bwrap" if available else "none"
+    if landlock_available():
+        return "landlock"
+    if warnings is not None:
+        warnings.append(UNCONFINED)
+    return "none"
 
 
 @dataclass
@@ -124,16 +146,16 @@ def host_setup(rubric: Rubric, sandbox: str, scratch_base: Path, private: list[P
         scratch_base.chmod(0o711)  # the children pass through to their own scratch folders
     manifest = load_manifest(rubric.cases_dir)
     expected = {case.id: lookup(case, rubric.cases_dir, manifest) for case in rubric.cases()}
-    mode = _sandbox_mode(sandbox, run_as)
+    mode = sandbox_mode(sandbox, run_as, warnings)
     home = [rubric.path.parent] if rubric.path.name == "course.toml" else []  # its secret
     hidden = [rubric.cases_dir, *home, GRADER_DIR, *private]
     deny = hidden + [GRADER_DIR.parent / name for name in ("kanon", "reference", "tests")]
-    if run_as is not None and mode != "bwrap":  # bubblewrap hides them anyway
+    if run_as is not None and mode == "none":  # bubblewrap or Landlock hides them anyway
         warnings += hidden_exposed([rubric.cases_dir, *home, *private,
                                     GRADER_DIR.parent / "reference"], run_as)
     ctx = Context(rubric, expected, settings.limits(), settings.caps(), scratch_base,
                   bwrap_hidden=deny if mode == "bwrap" else None, cancel=cancel, deny=deny,
-                  run_as=run_as)
+                  run_as=run_as, landlock=mode == "landlock")
     return HostSetup(ctx, mode, warnings, run_as.name if run_as else None)
 
 
@@ -151,6 +173,7 @@ def grade_one(sub: Submission, ctx: Context, key: str,
             return None
         return grader_error(sub, ctx.rubric, f"{type(e).__name__}: {e}")
     record["timing"]["total"] = round(time.monotonic() - start, 4)
-    record["sandbox"] = "bwrap" if ctx.bwrap_hidden is not None else "none"
+    record["sandbox"] = ("bwrap" if ctx.bwrap_hidden is not None else
+                         "landlock" if ctx.landlock else "none")
     record["key"] = None if record["status"] == "grader-error" else key  # retried on a rerun
     return record

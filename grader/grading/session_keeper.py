@@ -44,13 +44,17 @@ class SessionKeeper:
         self.close()
         ctx = self.ctx
         self.session = Session(self.scratch, ctx.limits, bwrap_hidden=ctx.bwrap_hidden,
-                               cancel=ctx.cancel, deny=ctx.deny, run_as=ctx.run_as)
-        return self.session.start(
+                               cancel=ctx.cancel, deny=ctx.deny, run_as=ctx.run_as,
+                               landlock=ctx.landlock)
+        outcome = self.session.start(
             file=self.file, module=self.module, paths=self.paths, import_cwd=self.import_cwd,
             functions=graded_functions([c.function for c in ctx.rubric.cases()]), mode=mode,
             import_limit=ctx.rubric.settings.import_time_limit, max_call_seconds=self.max_call,
             allowed=list(ctx.rubric.settings.allowed_packages),
             known=self.known if mode == "retry" else None)
+        if outcome.error.get("grader_error"):  # e.g. no confinement: never a student's verdict
+            raise RuntimeError(outcome.error["grader_error"])  # a grader-error record
+        return outcome
 
     def first_import(self) -> None:
         """Import in a folder holding the first public case's data (so experiments at import
@@ -64,6 +68,8 @@ class SessionKeeper:
         outcome = self._start("full")
         result.timing["import"] = outcome.seconds
         info = {"status": outcome.status, "mode": "full", "output": self.scrub(outcome.output)}
+        if outcome.layers:  # what the child's confinement applied (--sandbox landlock)
+            info["sandbox_layers"] = outcome.layers
         forbidden = list(outcome.forbidden)
         if outcome.status != "ok":
             info["problem"] = self.describe(outcome)

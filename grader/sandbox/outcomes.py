@@ -52,6 +52,7 @@ class ImportOutcome:
     output_dropped: int = 0
     forbidden: list[str] = field(default_factory=list)  # refused accesses to grader files
     dropped: list[dict] = field(default_factory=list)  # retry: statements left out, and why
+    layers: dict = field(default_factory=dict)  # confinement the child applied (confine.py)
 
     def __post_init__(self) -> None:
         self.status = ChildStatus(self.status)  # a plain string is converted, or refused
@@ -97,14 +98,18 @@ def import_reported(event: dict) -> ImportOutcome:
     """The outcome of an `imported` or `import-failed` report."""
     if event["event"] == "imported":
         return ImportOutcome(ChildStatus.OK, event.get("seconds", 0.0), event.get("functions", {}),
-                             forbidden=_forbidden(event), dropped=list(event.get("dropped", [])))
+                             forbidden=_forbidden(event), dropped=list(event.get("dropped", [])),
+                             layers=dict(event.get("layers") or {}))
     reported = event.get("status", "exception")
     error = {k: event[k] for k in ERROR_KEYS if k in event}
     status = IMPORT_FAILURES.get(reported)
-    if status is None:
+    if reported == "unconfined":  # the child refused to run student code unconfined
+        status, error = ChildStatus.CRASH, {"grader_error": "grader error: the child could not "
+                                            f"confine itself ({event.get('message', '')})"}
+    elif status is None:
         status, error = ChildStatus.CRASH, {**error, "grader_error": unknown_status(reported)}
     return ImportOutcome(status, event.get("seconds", 0.0), error=error,
-                         forbidden=_forbidden(event))
+                         forbidden=_forbidden(event), layers=dict(event.get("layers") or {}))
 
 
 def import_died(code: int | None, seconds: float) -> ImportOutcome:

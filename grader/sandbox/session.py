@@ -12,11 +12,12 @@ import time
 from pathlib import Path
 
 from .child import Child
+from .confinement import landlock_rules
 from .limits import DISK_CHECK_SECONDS, Limits, folder_bytes, wall_backstop
 from .outcomes import (CallOutcome, ChildStatus, ImportOutcome, call_outcome, import_died,
                        import_reported)
 from .runas import RunAs
-from .spawn import setup_message, usable_deny_list
+from .spawn import setup_message, site_dirs, usable_deny_list
 
 
 def prepare_scratch(scratch: Path, run_as: RunAs | None, import_cwd: Path) -> None:
@@ -53,13 +54,16 @@ class Session:
 
     def __init__(self, scratch: Path, limits: Limits, *, bwrap_hidden: list[Path] | None = None,
                  cancel: threading.Event | None = None, deny: list[Path] | None = None,
-                 run_as: RunAs | None = None, python: str | None = None):
+                 run_as: RunAs | None = None, python: str | None = None,
+                 landlock: bool = False):
         self.scratch = scratch
         self.run_as = run_as  # None: the child runs as the grader's user
         self.python = python or sys.executable
         self.deny = usable_deny_list(deny or [], scratch)
         self.limits = limits
         self.bwrap_hidden = bwrap_hidden  # None: no bubblewrap
+        self.landlock = landlock  # the child confines itself with Landlock (confinement.py)
+        self.layers: dict = {}  # the confinement the child reported it applied
         self.cancel = cancel or threading.Event()
         self.child: Child | None = None
 
@@ -78,7 +82,10 @@ class Session:
         setup = setup_message(self.limits, self.run_as, self.deny, file=file, module=module,
                               paths=paths, import_cwd=import_cwd, functions=functions,
                               mode=mode, import_limit=import_limit,
-                              max_call_seconds=max_call_seconds, allowed=allowed, known=known)
+                              max_call_seconds=max_call_seconds, allowed=allowed, known=known,
+                              confine=landlock_rules(self.scratch, ["numpy"] if allowed is None
+                                                     else allowed, site_dirs())
+                              if self.landlock else None)
         output = self.child.channel.new_phase(self.limits.output_kb * 1024)
         start = time.monotonic()
         deadline = start + wall_backstop(import_limit)
@@ -86,6 +93,7 @@ class Session:
         if self.child.channel.send(setup):
             event = self.child.wait_for(("imported", "import-failed"), deadline, self.cancel)
         outcome = end_import(self.child, event, start, deadline)
+        self.layers = outcome.layers
         outcome.output, outcome.output_dropped = output.text(), output.dropped
         return outcome
 

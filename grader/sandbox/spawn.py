@@ -21,7 +21,7 @@ from .runas import RunAs
 # The child's program: worker.py first (it has the docstring and the __future__ import),
 # then its parts in this order (each uses only names of the parts before it).
 WORKER_PARTS = (WORKER, *(WORKER.parent / "worker_parts" / f"{name}.py"
-                          for name in ("limits", "guards", "retry", "calls", "loop")))
+                          for name in ("limits", "confine", "guards", "retry", "calls", "loop")))
 WORKER_SOURCE = "\n\n".join(p.read_text(encoding="utf-8").rstrip("\n") + "\n"
                              for p in WORKER_PARTS)
 BLOCKED_MODULES = ("grader", "kanon", "reference", "tests")
@@ -36,8 +36,10 @@ def worker_argv(python: str, cmd_r: int, res_w: int) -> list[str]:
 def setup_message(limits: Limits, run_as: RunAs | None, deny: list[Path], *, file: Path,
                   module: str, paths: list[Path], import_cwd: Path, functions: list[str],
                   mode: str, import_limit: float, max_call_seconds: float,
-                  allowed: list[str] | None, known: dict[int, str] | None) -> dict:
-    """The first message to the child: its resource limits and what to import, how."""
+                  allowed: list[str] | None, known: dict[int, str] | None,
+                  confine: dict | None = None) -> dict:
+    """The first message to the child: its resource limits, its Landlock rules (`confine`,
+    None: none) and what to import, how."""
     mb = 1024 * 1024
     return {
         "limits": {"address_space": limits.memory_mb * mb,
@@ -55,6 +57,7 @@ def setup_message(limits: Limits, run_as: RunAs | None, deny: list[Path], *, fil
         "retry_budget": import_limit,
         "retry_wall": wall_backstop(import_limit) - 1.0,  # ends before the parent's limit
         "known": {str(k): v for k, v in (known or {}).items()},
+        "confine": confine,
     }
 
 

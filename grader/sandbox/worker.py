@@ -6,16 +6,18 @@ child's command line names no grader path. It never imports the grader and is ne
 the location of expected outputs: it only learns, over the command pipe, where the student's
 files and the current case's inputs are.
 
-One program in six parts. The grader's spawn.py (WORKER_PARTS) joins this file and
-worker_parts/limits.py, guards.py, retry.py, calls.py and loop.py, in that order, into the
-single source text it passes with `-c`: the child runs one module in one namespace, as
-before the split, and nothing of it is importable in the child. (The other way, putting the
-parts on the child's import path, would name a grader folder on its command line, need that
-folder readable inside bubblewrap and by the unprivileged user, and put the parts' module
-names next to the student's own, where a student's `limits.py` would collide.) So a part
-imports no other part: it uses the names of the parts before it (this one's `send`, `_exit`
-and saved originals, guards' FORBIDDEN, ...), and only this part has the `__future__`
-import, which then covers the whole program; each part imports the standard modules it uses.
+One program in seven parts. The grader's spawn.py (WORKER_PARTS) joins this file and
+worker_parts/limits.py, confine.py, guards.py, retry.py, calls.py and loop.py, in that
+order, into the single source text it passes with `-c`: the child runs one module in one
+namespace, as before the split, and nothing of it is importable in the child (confine.py,
+which uses no other part's name, is also imported by the grader for `landlock_abi`). (The
+other way, putting the parts on the child's import path, would name a grader folder on its
+command line, need that folder readable inside bubblewrap and by the unprivileged user, and
+put the parts' module names next to the student's own, where a student's `limits.py` would
+collide.) So a part imports no other part: it uses the names of the parts before it (this
+one's `send`, `_exit` and saved originals, guards' FORBIDDEN, ...), and only this part has
+the `__future__` import, which then covers the whole program; each part imports the standard
+modules it uses.
 
 Protocol: one JSON object per line. The grader sends a `setup` message first; the worker
 applies the resource limits, imports the student's module (normally, or in mode "retry" one

@@ -120,6 +120,11 @@ def test_the_known_good_solution_gets_full_marks_and_every_record_names_the_fing
     assert cli.main(["check", "--course", str(two["b"]), "--against", str(out)]) == 1
     err = capsys.readouterr().err
     assert "datasets:" in err and "expected outputs:" in err  # what differs, by name
+    export = ["export", str(out), "--format", "gradescope", "--out", str(two["base"] / "g.csv")]
+    assert cli.main([*export, "--course", str(two["b"])]) == 2  # graded with another course
+    assert "was not graded with course" in capsys.readouterr().err
+    assert not (two["base"] / "g.csv").exists()
+    assert cli.main([*export, "--course", str(two["a"])]) == 0
     key = course.key.hex()
     for path in out.rglob("*"):  # the secret is in no file grading writes
         if path.is_file():
@@ -232,6 +237,10 @@ def test_a_dask_worker_with_another_copy_of_the_course_is_refused(two, tmp_path:
     rubric = apply_term(load_course(two["a"]).rubric)
     spec = BatchSpec("batch", rubric, str(rubric.cases_dir), "none", host_identity(rubric))
     assert "course fingerprint" in spec.identity
+    import pickle
+    key = load_course(two["a"]).key
+    payload = pickle.dumps(spec)  # what travels to every worker: never the secret
+    assert key not in payload and key.hex().encode() not in payload
     same = worker_identity(spec)  # a shared filesystem: the same path
     assert refusal("w1", same, spec.identity) is None
     copy = tmp_path / "worker-copy"

@@ -172,3 +172,24 @@ def test_a_submission_killing_its_workers_is_a_grader_error(tmp_path: Path) -> N
     assert grades == {"ann": "ok", "kim": "grader-error"}
     feedback = (tmp_path / "out" / "feedback" / "kim.md").read_text(encoding="utf-8")
     assert "each of 2 Dask workers died while grading it" in feedback
+
+
+def test_each_worker_reports_its_sandbox_mode_and_a_forced_mode_it_lacks_is_refused(
+        monkeypatch) -> None:
+    """Runs without Dask: what `client.run(worker_identity, ...)` returns on a worker."""
+    from grader import rubric as rubric_mod
+    from grader.grading import cluster, host
+    from grader.grading.cluster_task import BatchSpec, worker_identity
+    r = rubric_mod.load(EXAMPLES / "rubric.toml", {"run_as": "none"})
+    cases_rel = r.cases_dir.relative_to(REPO).as_posix()
+
+    def found(sandbox: str) -> dict[str, str]:
+        return worker_identity(BatchSpec("b", r, cases_rel, sandbox, {}))
+    monkeypatch.setattr(host, "bwrap_available", lambda run_as=None: False)  # a container
+    monkeypatch.setattr(host, "landlock_available", lambda: True)
+    assert found("auto")["sandbox"] == "landlock" and found("none")["sandbox"] == "none"
+    assert found("bwrap")["sandbox"] == "bwrap not usable"
+    monkeypatch.setattr(host, "landlock_available", lambda: False)
+    assert found("auto")["sandbox"] == "none"
+    assert cluster.refusal("w1", found("landlock"), {}) == (
+        "worker w1 refused: --sandbox landlock, but landlock is not usable there")

@@ -15,6 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from grader import rubric
+from grader.grading.runner import run_batch
+from grader.sandbox import bwrap_available, landlock_available
+
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
 STATUS = {"alice": "ok", "bob": "not-attempted", "carol": "ok",
@@ -45,6 +49,23 @@ def graded(tmp_path_factory) -> Path:
 
 def test_grades_match_the_golden_file(graded: Path) -> None:
     assert read(graded / "grades.csv") == read(EXAMPLES / "expected-grades.csv")
+    assert "\nSandbox: none.\n" in (graded / "summary.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("mode", [
+    pytest.param("bwrap", marks=pytest.mark.skipif(
+        not bwrap_available(), reason="bubblewrap (bwrap) is missing or cannot create namespaces")),
+    pytest.param("landlock", marks=pytest.mark.skipif(
+        not landlock_available(), reason="this kernel offers no Landlock"))])
+def test_every_sandbox_mode_gives_the_golden_grades(tmp_path: Path, mode: str) -> None:
+    """The same statuses and points confined by bubblewrap or Landlock as with neither (the
+    module's fixture); judy's hunt is still named `forbidden` by the audit hook."""
+    r = rubric.load(EXAMPLES / "rubric.toml", {"run_as": "none"})
+    result = run_batch(EXAMPLES / "submissions", tmp_path / "out", r, jobs=2, sandbox=mode,
+                       progress=False)
+    assert result.sandbox == mode and result.graded == 13
+    assert read(tmp_path / "out" / "grades.csv") == read(EXAMPLES / "expected-grades.csv")
+    assert json.loads((tmp_path / "out" / "summary.json").read_text())["sandbox"] == [mode]
 
 
 def test_each_misbehaviour_has_its_own_status(graded: Path) -> None:

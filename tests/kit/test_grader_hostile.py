@@ -1,6 +1,8 @@
 """The hostile example class (examples/hostile/, built by examples/make_hostile.py), graded end
-to end in both sandbox modes: every submission gets the verdict of the golden file, and
-nothing it started outlives the batch or escapes its scratch folder."""
+to end in every sandbox mode: every submission gets the verdict of the golden file, and
+nothing it started outlives the batch or escapes its scratch folder. Landlock is reached the
+way a container reaches it (`--sandbox auto` where bubblewrap cannot run), none the way an
+older kernel does (auto, with neither: graded with the warning)."""
 from __future__ import annotations
 
 import csv
@@ -15,13 +17,16 @@ from grader.sandbox import reaper
 
 from grader import rubric
 from grader.grading.runner import run_batch
-from grader.sandbox import bwrap_available
+from grader.grading import host
+from grader.sandbox import bwrap_available, landlock_available
 
 REPO = Path(__file__).resolve().parents[2]
 HOSTILE = REPO / "examples" / "hostile"
 ESCAPED = Path("/tmp/kanon-hostile-daisy-escaped")  # what daisy's daemons write 3 s later
 MODES = ["none", pytest.param("bwrap", marks=pytest.mark.skipif(
-    not bwrap_available(), reason="bubblewrap (bwrap) is missing or cannot create namespaces"))]
+    not bwrap_available(), reason="bubblewrap (bwrap) is missing or cannot create namespaces")),
+    pytest.param("landlock", marks=pytest.mark.skipif(
+        not landlock_available(), reason="this kernel offers no Landlock"))]
 
 
 def read(path: Path) -> dict[str, dict]:
@@ -50,16 +55,28 @@ def test_the_hostile_class_is_up_to_date(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_the_hostile_class_gets_fair_verdicts_and_nothing_escapes(tmp_path: Path,
-                                                                 mode: str) -> None:
+def test_the_hostile_class_gets_fair_verdicts_and_nothing_escapes(tmp_path: Path, mode: str,
+                                                                 monkeypatch) -> None:
     ESCAPED.unlink(missing_ok=True)
+    choice = mode
+    if mode != "bwrap":  # bubblewrap made unusable: auto chooses Landlock where the kernel has it
+        monkeypatch.setattr(host, "bwrap_available", lambda run_as=None: False)
+        monkeypatch.setattr(host, "landlock_available", lambda: mode == "landlock")
+        choice = "auto"
     cases = digest(REPO / "grader" / "cases")
     base = tmp_path / "scratch"
     base.mkdir()
     r = rubric.load(HOSTILE / "rubric.toml", {"run_as": "none"})
-    result = run_batch(HOSTILE / "submissions", tmp_path / "out", r, jobs=2, sandbox=mode,
+    result = run_batch(HOSTILE / "submissions", tmp_path / "out", r, jobs=2, sandbox=choice,
                        scratch=base, progress=False)
     assert result.sandbox == mode and not result.interrupted
+    assert (host.UNCONFINED in result.warnings) == (mode == "none")
+    assert f"\nSandbox: {mode}.\n" in (tmp_path / "out" / "summary.md").read_text()
+    records = [json.loads(p.read_text())
+               for p in (tmp_path / "out").glob("results/*/record.json")]
+    assert {r["sandbox"] for r in records} == {mode}
+    layers = [r["import"].get("sandbox_layers", {}) for r in records if r["import"]]
+    assert layers and all(bool(layer.get("files")) == (mode == "landlock") for layer in layers)
     assert read(tmp_path / "out" / "grades.csv") == read(HOSTILE / "expected-grades.csv")
     feedback = {p.stem: p.read_text(encoding="utf-8")
                 for p in (tmp_path / "out" / "feedback").iterdir()}

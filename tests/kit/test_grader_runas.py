@@ -19,7 +19,7 @@ import pytest
 from grader import rubric as rubric_mod
 from grader.errors import UserError
 from grader.grading.host import resolve_run_as
-from grader.sandbox import Limits, RunAs, Session, python_problem
+from grader.sandbox import Limits, RunAs, Session, landlock_available, python_problem
 
 ROOT = os.geteuid() == 0
 as_root = pytest.mark.skipif(not ROOT, reason="only root can start a child as another user; "
@@ -87,12 +87,14 @@ def nobody(reachable: Path) -> tuple[RunAs, str]:
     return run_as, python
 
 
-def _session(scratch: Path, run_as: RunAs | None, python: str) -> Session:
+def _session(scratch: Path, run_as: RunAs | None, python: str,
+             landlock: bool = False) -> Session:
     scratch.mkdir()
     (scratch / "sub").mkdir()
     (scratch / "sub" / "student.py").write_text(SOLUTION, encoding="utf-8")
     (scratch / "import").mkdir()
-    session = Session(scratch, Limits(memory_mb=1024), run_as=run_as, python=python)
+    session = Session(scratch, Limits(memory_mb=1024), run_as=run_as, python=python,
+                      landlock=landlock)
     imported = session.start(file=scratch / "sub" / "student.py", module="student",
                              paths=[scratch / "sub"], import_cwd=scratch / "import",
                              functions=FUNCS, mode="full", import_limit=20, max_call_seconds=20)
@@ -153,6 +155,27 @@ def test_child_runs_as_nobody_writes_its_folder_and_cannot_read_root_files(
         assert SECRET in leaked.output
     finally:
         control.close()
+
+
+@as_root
+@pytest.mark.skipif(not landlock_available(), reason="this kernel offers no Landlock")
+def test_landlock_also_confines_a_child_that_runs_as_nobody(nobody, reachable: Path) -> None:
+    """The child switches to `nobody` first (Popen), then confines itself: a world-readable
+    file outside its scratch folder, which `nobody` may read, stays closed."""
+    run_as, python = nobody
+    decoy = reachable / "other-course.csv"
+    decoy.write_text(SECRET, encoding="utf-8")
+    decoy.chmod(0o644)
+    scratch = reachable / "scratch"
+    session = _session(scratch, run_as, python, landlock=True)
+    try:
+        who, _ = _call(session, scratch, 1, "cost_MD", [0, 0, 0])
+        assert who.status == "returned" and who.value["value"] == run_as.uid * 1000
+        read, _ = _call(session, scratch, 2, "cost_LM", [str(decoy), os.O_RDONLY, 0])
+        assert read.status == "returned" and read.value["value"] == -1.0, read
+        assert SECRET not in read.output and session.layers["files"]
+    finally:
+        session.close()
 
 
 @as_root

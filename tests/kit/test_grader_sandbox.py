@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.sandbox import Limits, Session, bwrap_available, site_dirs
+from grader.sandbox import Limits, Session, bwrap_available, landlock_available, site_dirs
 
 REPO = Path(__file__).resolve().parents[2]
 FUNCS = ["cost_MD", "mondrian"]
@@ -19,13 +19,15 @@ class Child:
     """A session on a module written from `source`, calls run in fresh case folders."""
 
     def __init__(self, tmp: Path, source: str, *, mode: str = "full", import_limit: float = 5,
-                 limits: Limits = Limits(memory_mb=512, output_kb=2), deny=(), bwrap=False):
+                 limits: Limits = Limits(memory_mb=512, output_kb=2), deny=(), bwrap=False,
+                 landlock=False):
         self.tmp = tmp
         (tmp / "sub").mkdir(parents=True, exist_ok=True)
         (tmp / "sub" / "student.py").write_text(source, encoding="utf-8")
         (tmp / "import").mkdir()
         self.session = Session(tmp, limits, deny=list(deny),
-                               bwrap_hidden=[REPO / "grader"] if bwrap else None)
+                               bwrap_hidden=[REPO / "grader"] if bwrap else None,
+                               landlock=landlock)
         self.imported = self.session.start(
             file=tmp / "sub" / "student.py", module="student", paths=[tmp / "sub"],
             import_cwd=tmp / "import", functions=FUNCS, mode=mode, import_limit=import_limit,
@@ -358,3 +360,157 @@ def test_a_restarted_retry_leaves_out_what_the_first_one_did_without_running_it(
             ([3, 3], "it ran for more than 7.5 s")]
     finally:
         session.close()
+
+
+LANDLOCK = pytest.mark.skipif(not landlock_available(),
+                              reason="this kernel offers no Landlock (Linux 5.13+ with landlock "
+                                     "in its lsm= list)")
+# The student's code goes around Python (the C library through ctypes; no call the audit hook
+# sees): read a world-readable decoy outside its scratch folder, create a file outside it,
+# connect to a listener on 127.0.0.1, signal the grader, open a UDP socket. Each attempt's
+# errno (0: it worked); in a call with a != 0, from a forked grandchild in its own session.
+ATTEMPTS = """import ctypes, json, os, socket
+libc = ctypes.CDLL(None, use_errno=True)
+def attempts(decoy, outside, port, grader):
+    found = {}
+    fd = libc.open(decoy.encode(), os.O_RDONLY)
+    found['read'] = ctypes.get_errno() if fd < 0 else 0
+    fd = libc.open(outside.encode(), os.O_WRONLY | os.O_CREAT, 0o644)
+    found['write'] = ctypes.get_errno() if fd < 0 else 0
+    found['connect'] = socket.socket().connect_ex(('127.0.0.1', port))
+    found['signal'] = ctypes.get_errno() if libc.kill(grader, 0) != 0 else 0
+    try:
+        socket.socket(socket.AF_INET, socket.SOCK_DGRAM).close()
+        found['udp'] = 0
+    except OSError as e:
+        found['udp'] = e.errno
+    return found
+def mondrian(decoy, outside, port, grader):
+    if os.fork() == 0:
+        os.setsid()
+        with open('grandchild.json', 'w') as f:
+            json.dump(attempts(decoy, outside, port, grader), f)
+        os._exit(0)
+    os.wait()
+    return json.load(open('grandchild.json'))
+def cost_MD(decoy, outside, port, grader):
+    return attempts(decoy, outside, port, grader)
+"""
+
+
+@pytest.mark.parametrize("landlock", [pytest.param(True, marks=LANDLOCK), False])
+@pytest.mark.parametrize("function", ["cost_MD", "mondrian"])
+def test_landlock_keeps_ctypes_code_from_files_network_and_the_grader(
+        child, tmp_path: Path, landlock: bool, function: str) -> None:
+    import socket
+    decoy = tmp_path / "other-course" / "cases" / "hidden" / "expected.csv"
+    decoy.parent.mkdir(parents=True)
+    decoy.write_text("the answers of another course\n")
+    for folder in (decoy.parent, decoy.parent.parent, decoy.parent.parent.parent, tmp_path):
+        folder.chmod(0o755)
+    decoy.chmod(0o644)  # world-readable: only the sandbox can keep it from the child
+    outside = tmp_path / "outside" / "written.txt"
+    outside.parent.mkdir()
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        listener.setblocking(False)
+        c = child(ATTEMPTS, landlock=landlock)
+        out = c.call(function, (str(decoy), str(outside), listener.getsockname()[1],
+                                os.getpid()))
+        assert out.status == "returned", out
+        found = ast.literal_eval(out.value["repr"])
+        try:
+            listener.accept()[0].close()
+            reached = True
+        except BlockingIOError:
+            reached = False
+    if not landlock:  # the same code, unconfined, gets everywhere: the test can fail
+        assert found == dict.fromkeys(found, 0) and outside.exists() and reached
+        return
+    assert found["read"] == found["write"] == found["connect"] == 13  # EACCES
+    assert found["signal"] == 1 and found["udp"] == 13  # EPERM: outside its domain
+    assert not outside.exists() and not reached
+    assert c.session.layers == {"landlock": c.session.layers["landlock"], "files": True,
+                                "tcp": True, "signals": True, "abstract-sockets": True,
+                                "other-sockets": True}
+
+
+@LANDLOCK
+def test_landlock_lets_numpy_the_scratch_folder_and_subprocesses_work(child) -> None:
+    c = child("import numpy, subprocess, sys, tempfile\n"
+              "def cost_MD(a, b, d):\n"
+              "    open('here.txt', 'w').write('mine')\n"
+              "    with tempfile.NamedTemporaryFile() as f:\n        f.write(b'x')\n"
+              "    done = subprocess.run([sys.executable, '-c', 'print(6 * 7)'],\n"
+              "                          capture_output=True, text=True)\n"
+              "    return float(numpy.arange(5).sum()) + int(done.stdout)\n", landlock=True)
+    assert c.imported.status == "ok", c.imported
+    out = c.call()
+    assert out.status == "returned" and out.value["value"] == 52.0, out
+    assert (c.tmp / "case1" / "here.txt").read_text() == "mine"
+
+
+def test_sandbox_auto_falls_back_to_landlock_then_none_with_a_warning(monkeypatch) -> None:
+    from grader.errors import UserError
+    from grader.grading import host
+    monkeypatch.setattr(host, "bwrap_available", lambda run_as=None: False)
+    monkeypatch.setattr(host, "landlock_available", lambda: True)
+    warnings: list[str] = []
+    assert host.sandbox_mode("auto", None, warnings) == "landlock" and warnings == []
+    monkeypatch.setattr(host, "landlock_available", lambda: False)  # an older kernel
+    assert host.sandbox_mode("auto", None, warnings) == "none"
+    assert warnings == [host.UNCONFINED]
+    assert "neither bubblewrap nor Landlock" in warnings[0]
+    for unconfined in ("read every world-readable file", "write wherever", "use the network",
+                       "signal"):
+        assert unconfined in warnings[0]
+    with pytest.raises(UserError, match="--sandbox landlock: this kernel offers no Landlock"):
+        host.sandbox_mode("landlock")
+
+
+def test_sandbox_landlock_without_landlock_is_a_one_line_error(tmp_path: Path, monkeypatch,
+                                                               capsys) -> None:
+    from grader import cli
+    from grader.grading import host
+    monkeypatch.setattr(host, "landlock_available", lambda: False)
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    (subs / "alice.py").write_text("def cost_MD(a, b, d):\n    return 0\n")
+    status = cli.main(["grade", str(subs), "--out", str(tmp_path / "out"), "--rubric",
+                       str(REPO / "examples" / "rubric.toml"), "--sandbox", "landlock",
+                       "--quiet"])
+    err = capsys.readouterr().err.splitlines()
+    assert status == 2 and len(err) == 1 and err[0].startswith("error: --sandbox landlock: ")
+    assert not (tmp_path / "out").exists()
+
+
+def test_landlock_rules_name_numpy_but_never_the_checkout_or_a_whole_site_folder(
+        tmp_path: Path) -> None:
+    import numpy
+    from grader.sandbox.confinement import landlock_rules
+    rules = landlock_rules(tmp_path, ["numpy"], site_dirs())
+    reachable = [Path(p) for p in rules["read"] + rules["files"] + rules["write"]]
+    cases = REPO / "grader" / "cases"
+    assert not [p for p in reachable if p == cases or p in cases.parents]  # nor the checkout
+    assert not set(site_dirs()) & set(rules["read"]) and set(site_dirs()) <= set(rules["list"])
+    assert str(Path(numpy.__file__).resolve().parent) in rules["read"]
+    assert rules["write"] == [str(tmp_path.resolve())]
+
+
+@LANDLOCK
+def test_a_child_that_cannot_confine_itself_runs_no_student_code(child, monkeypatch) -> None:
+    from grader.sandbox import session
+    monkeypatch.setattr(session, "landlock_rules", lambda *args: {
+        "read": [], "list": [], "files": [], "write": ["/nonexistent-kanon-scratch"]})
+    c = child("open('ran.txt', 'w').write('imported')\n", landlock=True)
+    assert c.imported.status == "crash" and not (c.tmp / "import" / "ran.txt").exists()
+    assert "could not confine itself" in c.imported.error["grader_error"]
+    assert "/nonexistent-kanon-scratch is missing" in c.imported.error["grader_error"]
+    # graded: a grader-error record for the TA, not a verdict on the student
+    from grader.grading.runner import run_batch
+    from test_grader_runner import student, tiny_rubric
+    student(c.tmp / "subs" / "amy", "1.0", "2.0")
+    result = run_batch(c.tmp / "subs", c.tmp / "out", tiny_rubric(c.tmp), jobs=1,
+                       sandbox="landlock", progress=False)
+    assert [r["status"] for r in result.records] == ["grader-error"]

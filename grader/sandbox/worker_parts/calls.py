@@ -1,4 +1,4 @@
-"""Worker part 5 of 6 (see grader/sandbox/worker.py): one call in a fork, and what is reported
+"""Worker part 6 of 7 (see grader/sandbox/worker.py): one call in a fork, and what is reported
 of it. `run_call` runs one graded function in the case's directory under its CPU-time limit
 and reports its result; `encode_value`, `describe_exception` and `outcome_of` turn a return
 value or an exception into the plain statuses the grader's outcomes.py converts;

@@ -1,4 +1,4 @@
-"""Worker part 3 of 6 (see grader/sandbox/worker.py): the guards around the student's code.
+"""Worker part 4 of 7 (see grader/sandbox/worker.py): the guards around the student's code.
 Blocker (the kit's own packages), PackageGate (only the standard library, the student's
 modules and the allowed packages), the audit hook that refuses the grader's folders and
 signals to the grader (install_guard, recording each attempt in FORBIDDEN), and folder

@@ -1,4 +1,4 @@
-"""Worker part 2 of 6 (see grader/sandbox/worker.py): limits and process hygiene. The
+"""Worker part 2 of 7 (see grader/sandbox/worker.py): limits and process hygiene. The
 resource limits set once from the setup message, Linux prctl (parent-death signal, child
 subreaper), and reaping: killing whatever the student's code left running below the worker,
 when a call ends and when the grader dies."""

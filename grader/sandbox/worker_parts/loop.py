@@ -1,6 +1,6 @@
-"""Worker part 6 of 6 (see grader/sandbox/worker.py): the main loop. Read the setup message,
-apply the limits and guards, import the student's module, report, then serve one call per
-command line in a fork until the command pipe closes."""
+"""Worker part 7 of 7 (see grader/sandbox/worker.py): the main loop. Read the setup message,
+apply the limits, the confinement (when asked) and the guards, import the student's module,
+report, then serve one call per command line in a fork until the command pipe closes."""
 import json
 import os
 import sys
@@ -15,6 +15,14 @@ def main() -> None:
     commands = os.fdopen(cmd_fd, "r", encoding="utf-8")
     setup = json.loads(commands.readline())
     set_limits(setup["limits"])
+    layers = {}
+    if setup.get("confine") is not None:  # before any of the student's code runs
+        try:
+            layers = confine(setup["confine"])
+        except Exception as error:  # noqa: BLE001 - never run student code unconfined
+            send(res_fd, {"event": "import-failed", "status": "unconfined",
+                          "message": f"{type(error).__name__}: {error}"})
+            _exit(0)
     sys.path[:0] = setup["paths"]
     sys.path.extend(setup["site"])
     sys.meta_path.insert(0, Blocker(setup["blocked"], setup["paths"]))
@@ -35,13 +43,14 @@ def main() -> None:
         flush_output()
         reap()
         send(res_fd, {"event": "import-failed", "seconds": _perf() - start,
-                      "forbidden": FORBIDDEN, **outcome_of(error)})
+                      "forbidden": FORBIDDEN, "layers": layers, **outcome_of(error)})
         _exit(0)
     seconds = _perf() - start
     signal.signal(signal.SIGTERM, orphaned)  # again: the student's import may have replaced it
     flush_output()
     reap()
     send(res_fd, {"event": "imported", "seconds": seconds, "forbidden": FORBIDDEN,
+                  "layers": layers,
                   "functions": function_info(module, setup["functions"]), "dropped": dropped})
     while True:
         line = commands.readline()

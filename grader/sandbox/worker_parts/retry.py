@@ -1,4 +1,4 @@
-"""Worker part 4 of 6 (see grader/sandbox/worker.py): importing the student's module.
+"""Worker part 5 of 7 (see grader/sandbox/worker.py): importing the student's module.
 `load_module` imports it whole (mode "full") or, in mode "retry", runs its top-level
 statements one at a time (`run_statements`), leaving out those `static_reason` names (the
 `__main__` block, command-line code, experiments) and those that fail or run too long."""
