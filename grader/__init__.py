@@ -9,7 +9,8 @@
     python -m grader gradescope --course DIR --out autograder.zip
     python -m grader solution --course DIR --out solution.py
     python -m grader merge OUT --manual scores.csv --course DIR
-    python -m grader export OUT --format canvas|moodle|gradescope [--roster CSV] --out FILE
+    python -m grader export OUT --format canvas|moodle|gradescope [--roster CSV] [--out FILE]
+          [--feedback ZIP]
     python -m grader similarity SUBMISSIONS --out pairs.csv
 
 Packages: courses (a course folder: rubric, term, secret, cases, fingerprint), authoring

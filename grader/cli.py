@@ -4,7 +4,8 @@
                                    term, secret, hidden cases): keep it private
     grade SUBMISSIONS --course DIR --out OUT [--jobs N] [--sandbox auto|bwrap|landlock|none]
           [--run-as USER|auto|none] ...
-    export OUT --format canvas|moodle|gradescope [--roster FILE] --out FILE [--course DIR]
+    export OUT --format canvas|moodle|gradescope [--roster FILE] [--out FILE]
+          [--feedback ZIP] [--course DIR]
     merge OUT --manual scores.csv --course DIR   the staff's scores of the manual parts
     regen --course DIR [--term NAME]   draw the course's hidden cases (a new term: fresh ones)
                                    and compute their expected outputs with the reference
@@ -34,7 +35,7 @@ from . import __version__
 from .courses import option as course_option
 from .courses import upkeep
 from .prog import prog_name
-from .errors import UserError
+from .errors import UserError, check_writable_file
 from .grading import cluster_option
 from .paths import KIT_ROOT
 
@@ -90,21 +91,8 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     cluster_option.add_arguments(g)
     g.set_defaults(func=_grade)
 
-    e = commands.add_parser("export", help="write the CSV Canvas, Moodle or Gradescope imports",
-                            description=first_paragraph(_lms_doc()))
-    e.add_argument("graded", type=Path, metavar="DIR", help="a folder written by `grade --out`")
-    e.add_argument("--format", required=True, choices=("canvas", "moodle", "gradescope"),
-                   help="the learning management system's layout")
-    e.add_argument("--roster", type=Path, default=None, metavar="CSV",
-                   help="the LMS's own export to join on (Canvas: the gradebook export; "
-                        "Moodle: the grading worksheet; Gradescope: the roster)")
-    e.add_argument("--assignment", default=None, metavar="NAME",
-                   help="Canvas: the grade column's header, e.g. 'HW1 (1234)' to update "
-                        "assignment 1234 (default: 'k-anonymity homework', a new column)")
-    e.add_argument("--out", type=Path, required=True, metavar="CSV", help="the CSV to write")
-    e.add_argument("--course", type=Path, default=None, metavar="DIR",
-                   help="refuse unless DIR was graded with this course's current term")
-    e.set_defaults(func=_export)
+    from .grading import export_command
+    export_command.add_parser(commands)
 
     r = commands.add_parser("regen", help="regenerate case datasets and expected outputs",
                             description="Rebuild the hidden datasets and rerun the reference "
@@ -168,19 +156,6 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     return parser
 
 
-def _lms_doc() -> str:
-    from .grading import lms
-    return lms.__doc__ or ""
-
-
-def _writable_file(path: Path, option: str = "--out") -> None:
-    """UserError unless `path` can be a file: not a folder, its folder exists."""
-    if path.is_dir():
-        raise UserError(f"{option} {path} is a folder; give a file name")
-    if not path.parent.is_dir():
-        raise UserError(f"{option} {path}: the folder {path.parent} does not exist")
-
-
 def _grade(args: argparse.Namespace) -> int:
     from .grading.runner import run_batch
     if args.jobs is not None and args.jobs < 1:
@@ -207,6 +182,8 @@ def _grade(args: argparse.Namespace) -> int:
     warned: list[str] = []
 
     def warn(message: str) -> None:
+        if message in warned:
+            return
         warned.append(message)
         print(f"warning: {message}", file=sys.stderr, flush=True)
 
@@ -231,9 +208,8 @@ def _grade(args: argparse.Namespace) -> int:
         if created:
             _remove_if_unused(args.out)
         raise
-    late = [w for w in result.warnings or [] if w not in warned]
-    for warning in warned + late:  # again after the progress output, so none is missed
-        print(f"warning: {warning}", file=sys.stderr)
+    for warning in [w for w in result.warnings or [] if w not in warned]:
+        warn(warning)  # one known only after grading; each warning is printed once
     if result.interrupted:
         print(f"interrupted after {len(result.records)} of the submissions; rerun the same "
               f"command to resume (finished ones are kept)", file=sys.stderr)
@@ -241,10 +217,12 @@ def _grade(args: argparse.Namespace) -> int:
     if not args.quiet:
         who = result.run_as or "the grader's user"
         print(f"graded {result.graded}, reused {result.cached} in {result.seconds:.1f} s "
-              f"(sandbox: {result.sandbox}, student code runs as {who}); see "
+              f"(sandbox: {result.sandbox}, student code runs as {who}"
+              + (f"; {len(warned)} warning(s) above" if warned else "") + "); see "
               f"{args.out / 'grades.csv'}, {args.out / 'summary.md'} and "
-              f"{args.out / 'feedback'}/; for the gradebook: {prog_name()} export {args.out} "
-              f"--format canvas|moodle|gradescope --out FILE", file=sys.stderr)
+              f"{args.out / 'feedback'}/; for the LMS: {prog_name()} export {args.out} "
+              f"--format canvas|moodle|gradescope --out FILE [--feedback FILE.zip]",
+              file=sys.stderr)
     if rubric.manual_parts and not args.quiet:
         from .grading.export import TEMPLATE
         print(f"graded by the course staff: {', '.join(p.key for p in rubric.manual_parts)}; "
@@ -268,43 +246,13 @@ def _remove_if_unused(folder: Path) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _export(args: argparse.Namespace) -> int:
-    from .grading import lms
-    from kanon.files import atomic_write_text
-    if not args.graded.is_dir():
-        raise UserError(f"{args.graded} is not a folder written by `grade --out`")
-    _writable_file(args.out)
-    if args.out.resolve() == (args.graded / "grades.csv").resolve():
-        raise UserError("--out would overwrite the folder's grades.csv; choose another file")
-    if args.course is not None:
-        upkeep.require_same_term(args.course, args.graded)
-    result = lms.export(args.graded, args.format, args.roster,
-                        args.assignment or lms.DEFAULT_ASSIGNMENT)
-    atomic_write_text(args.out, result.text)
-    for label, names in (("roster students with no submission", result.missing),
-                         ("submissions with no roster entry (not in the file)"
-                          if args.roster else "submissions the file cannot name",
-                          result.unmatched)):
-        if names:
-            print(f"warning: {len(names)} {label}:", file=sys.stderr)
-            for name in names:
-                print(f"  {name}", file=sys.stderr)
-    from .grading.manual_scores import pending_note
-    note = pending_note(args.graded)
-    if note:
-        print(f"warning: {note}", file=sys.stderr)
-    print(f"wrote {args.out}: {result.rows} student(s) in {args.format}'s import layout",
-          file=sys.stderr)
-    return 0
-
-
 def _similarity(args: argparse.Namespace) -> int:
     from . import rubric as rubric_mod
     from .grading.similarity import run_similarity
     from .grading.similarity import INSTALL_HINT, copydetect_available
     if args.threshold is not None and not 0 <= args.threshold <= 1:
         raise UserError("--threshold must be between 0 and 1")
-    _writable_file(args.out)
+    check_writable_file(args.out)
     rubric, _ = course_option.read(args, {"student_id_pattern": args.id_pattern})
     if args.engine == "auto" and not copydetect_available():
         print(INSTALL_HINT, file=sys.stderr)

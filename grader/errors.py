@@ -2,7 +2,16 @@
 
 The command line prints these as one-line messages, never as tracebacks.
 """
+from pathlib import Path
 
 
 class UserError(Exception):
     """A problem with the grader's inputs or settings; the message says what and where."""
+
+
+def check_writable_file(path: Path, option: str = "--out") -> None:
+    """UserError unless `path` can be a file: not a folder, its folder exists."""
+    if path.is_dir():
+        raise UserError(f"{option} {path} is a folder; give a file name")
+    if not path.parent.is_dir():
+        raise UserError(f"{option} {path}: the folder {path.parent} does not exist")

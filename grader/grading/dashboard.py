@@ -7,8 +7,9 @@ no external file) drawn from the batch's own files, so it can be redrawn at any 
 
 Sections: the score histogram, mean and full-marks rate per part, the statuses of every case
 (a case nobody passes is highlighted), CPU time per graded function (from timings.csv: the
-one section that changes from run to run), and the similar pairs. Everything else is the
-same bytes for the same summary.
+one section that changes from run to run), and the similar pairs. Parts, cases and functions
+are listed in the rubric's order (summary.json's `order`), as summary.md lists them.
+Everything else is the same bytes for the same summary.
 """
 from __future__ import annotations
 
@@ -108,8 +109,9 @@ def _cases_table(cases: dict[str, dict[str, int]]) -> tuple[str, int]:
     return "".join(rows) + "</table></div>", all_fail
 
 
-def _times_table(timings: list[dict[str, str]]) -> str:
-    """CPU seconds of each graded function's calls, over every student and case."""
+def _times_table(timings: list[dict[str, str]], order: list[str]) -> str:
+    """CPU seconds of each graded function's calls, over every student and case, the
+    functions in `order` (the rubric's parts)."""
     per_part: dict[str, list[float]] = {}
     for row in timings:
         if "/" not in row["what"]:
@@ -119,6 +121,7 @@ def _times_table(timings: list[dict[str, str]]) -> str:
             per_part.setdefault(row["what"].split("/")[0], []).append(float(value))
     if not per_part:
         return "<p>No call was timed.</p>"
+    per_part = in_rubric_order(per_part, order)
     def deciles(values: list[float]) -> list[float]:
         return (statistics.quantiles(values, n=10, method="inclusive") if len(values) > 1
                 else [values[0]] * 9)
@@ -162,11 +165,20 @@ def _pairs_table(pairs: list[dict[str, str]] | None) -> str:
     return note + "".join(rows) + "</table>"
 
 
+def in_rubric_order(table: dict, order: list[str] | None) -> dict:
+    """`table` (keyed by part or case, as summary.json's sorted keys left it) in the rubric's
+    `order` (summary.json's `order`); keys it does not list keep their place after it."""
+    listed = [k for k in order or [] if k in table]
+    return {k: table[k] for k in listed + [k for k in table if k not in listed]}
+
+
 def render(summary: dict, timings: list[dict[str, str]],
            pairs: list[dict[str, str]] | None) -> str:
     """The page for a batch's summary.json data, timings.csv rows and pairs.csv rows."""
     stats = summary["stats"]
-    cases, all_fail = _cases_table(summary["cases"])
+    order = summary.get("order") or {}
+    parts = in_rubric_order(summary["parts"], order.get("parts"))
+    cases, all_fail = _cases_table(in_rubric_order(summary["cases"], order.get("cases")))
     status = ", ".join(f"{_e(s)} {n}" for s, n in summary["status_counts"].items())
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
            "<title>Grading summary</title>", f"<style>{STYLE}</style></head><body>",
@@ -175,13 +187,13 @@ def render(summary: dict, timings: list[dict[str, str]],
            f"median {stats['median']:.1f}, min {stats['min']:.1f}, max {stats['max']:.1f}. "
            f"Submission statuses: {status or 'none'}.</p>",
            "<h2>Score distribution</h2>", _histogram(summary["distribution"]),
-           "<h2>Parts</h2>", _parts_table(summary["parts"], stats["students"]),
+           "<h2>Parts</h2>", _parts_table(parts, stats["students"]),
            "<h2>Cases</h2>",
            f"<p>Submissions per case and status; {all_fail} case(s) nobody passes "
            "(highlighted): worth a look at the case and the handout.</p>", cases,
            "<h2>Run time per function</h2>",
            '<p class="note">CPU seconds of each graded call (timings.csv); these vary from '
-           "run to run, the rest of this page does not.</p>", _times_table(timings),
+           "run to run, the rest of this page does not.</p>", _times_table(timings, list(parts)),
            "<h2>Similar pairs</h2>", _pairs_table(pairs), "</body></html>"]
     if summary.get("term"):  # only then: the default term's page is as it always was
         out.insert(5, f"<p>Term: {_e(summary['term'])} (hidden cases drawn for this term).</p>")

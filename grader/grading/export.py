@@ -25,22 +25,13 @@ from ..rubric import Rubric
 from ..shrink import render as counterexample
 from .intake import lms_identity
 from .manual_scores import auto_score, manual_score, unscored
+from .scores_text import fmt, percent
 from .statuses import SUBMISSION_ORDER
 from .term_view import apply_term
 
 OUTPUT_SHOWN = 3000  # characters of a case's printed output shown in feedback
 LABEL = {"passed": "PASS", "partial": "PARTIAL"}
 TEMPLATE = "manual-template.csv"
-
-
-def fmt(x: float) -> str:
-    """A score for people and gradebooks: at most two decimals, no trailing zeros."""
-    text = f"{x:.2f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
-
-
-def percent(record: dict) -> float:
-    return 100.0 * record["score"] / record["max"] if record["max"] else 0.0
 
 
 GRADES_ID_COLUMNS = ["student", "lms", "lms_id", "lms_name", "source"]
@@ -220,7 +211,8 @@ def gradescope_json(record: dict, rubric: Rubric) -> str:
 
 
 def summary(records: list[dict], rubric: Rubric) -> tuple[str, dict]:
-    """(Markdown, JSON-ready dict): counts per status, distribution, per-part and per-case."""
+    """(Markdown, JSON-ready dict): counts per status, distribution, per-part and per-case;
+    the dict's `order` keeps the rubric's order of parts and cases (its keys get sorted)."""
     percents = [percent(r) for r in records]
     counts = {s: sum(r["status"] == s for r in records) for s in map(str, SUBMISSION_ORDER)}
     counts = {s: n for s, n in counts.items() if n}
@@ -247,7 +239,8 @@ def summary(records: list[dict], rubric: Rubric) -> tuple[str, dict]:
              "max": round(max(percents), 4) if percents else 0.0}
     modes = sorted({str(r["sandbox"]) for r in records if r.get("sandbox")})  # bwrap/landlock/none
     data = {"stats": stats, "status_counts": counts, "distribution": buckets, "parts": parts,
-            "cases": cases, "sandbox": modes}
+            "cases": cases, "sandbox": modes,
+            "order": {"parts": list(parts), "cases": list(cases)}}
     manual_md = []
     if rubric.manual_parts:
         data["manual"], manual_md = _manual_summary(records, rubric)

@@ -50,8 +50,11 @@ def resolve_run_as(choice: str, scratch_base: Path, warnings: list[str]) -> RunA
     named = choice != "auto"
     run_as = RunAs.lookup(name)
     problem = None
+    way_out = "or pass --run-as none (rubric: run_as = \"none\") to choose root and " \
+        "silence this warning"
     if run_as is None:
         problem = f"there is no user {name!r}"
+        way_out = f"to run it unprivileged, name a user with --run-as USER, {way_out}"
     elif run_as.uid == 0:
         if named:
             raise UserError(f"run_as: {name!r} is root; use --run-as none to keep root")
@@ -60,11 +63,15 @@ def resolve_run_as(choice: str, scratch_base: Path, warnings: list[str]) -> RunA
         problem = python_problem(run_as, scratch_base)
         if problem:
             problem = (f"user {name!r} cannot run {sys.executable} with its packages here "
-                       f"({problem}); make the Python installation readable for it")
+                       f"({problem})")
+            way_out = (f"to run it as {name}, make that Python readable for {name} (e.g. "
+                       f"chmod -R o+rX {sys.prefix}, and o+x on the folders above it, or "
+                       f"install the kit's venv outside /root), {way_out}")
     if problem and named:
-        raise UserError(f"--run-as / run_as {name}: {problem}")
+        raise UserError(f"--run-as / run_as {name}: {problem}; make the Python installation "
+                        f"readable for it, or pass --run-as none")
     if problem:
-        warnings.append(f"run_as auto: {problem}; student code runs as root")
+        warnings.append(f"run_as auto: {problem}, so student code runs as root; {way_out}")
         return None
     return run_as
 
@@ -132,7 +139,8 @@ def host_setup(rubric: Rubric, sandbox: str, scratch_base: Path, private: list[P
     if not reaper.subreaper_supported():
         warnings.append("this platform has no child subreaper: processes a submission "
                         "detaches (setsid, double fork) are only killed by the process-group "
-                        "kill and the scan for its scratch folder")
+                        "kill and the scan for its scratch folder; grade on Linux (3.4 or "
+                        "newer has one) for the full clean-up")
     run_as = resolve_run_as(settings.run_as, scratch_base, warnings)
     if run_as is not None:
         scratch_base.chmod(0o711)  # the children pass through to their own scratch folders

@@ -268,7 +268,8 @@ class LmsIdentity:
 MOODLE_NAME = re.compile(r"^(?P<name>.+?)_(?P<id>\d+)_assignsubmission_[a-z]+_")
 # Canvas's "Download Submissions": `smithjane_12345_67890_file.zip`, `smithjane_late_12345_...`
 # (user id, then the attachment's id).
-CANVAS_NAME = re.compile(r"^(?P<name>[^_]+)_(?:late_)?(?P<id>\d+)_\d+(?:_|\.|$)", re.IGNORECASE)
+CANVAS_NAME = re.compile(r"^(?P<name>[^_]+)_(?:late_)?(?P<id>\d+)_(?P<attachment>\d+)(?:_|\.|$)",
+                         re.IGNORECASE)
 
 
 def lms_identity(source: str) -> LmsIdentity | None:

@@ -19,7 +19,8 @@ With --roster (the LMS's own export: Canvas's gradebook CSV, Moodle's grading wo
 Gradescope roster) every row takes the roster's identity and the export lists, on stderr,
 roster students with no submission and submissions with no roster entry; without it, rows
 carry what the submissions' names gave (a submission with no LMS id cannot be imported and
-is listed).
+is listed; Gradescope's rows are keyed by SID = the student id). An export that would name
+no student is refused, saying which roster to download.
 """
 from __future__ import annotations
 
@@ -50,6 +51,20 @@ class Grade:
     status: str
 
 
+# Where each system's roster comes from (named when an export needs one).
+ROSTER_HOWTO = {
+    "canvas": "Canvas: Grades > Export > Export Entire Gradebook (CSV)",
+    "moodle": "Moodle: the assignment's View all submissions > Grading action > Download "
+              "grading worksheet (turn on \"Offline grading worksheet\" in its Feedback types)",
+    "gradescope": "Gradescope: the course's Roster > Download Roster",
+}
+# What the written file's rows are keyed on, without a roster.
+KEYED = {"canvas": "ID, Canvas's user id from the download's file names",
+         "moodle": "Identifier, Participant N from Moodle's folder names",
+         "gradescope": "SID, the grader's student id (grades.csv's student column); Gradescope "
+                       "matches a row on SID or Email"}
+
+
 @dataclass
 class Export:
     """The CSV text and what did not match."""
@@ -58,6 +73,7 @@ class Export:
     rows: int
     missing: list[str] = field(default_factory=list)  # roster students with no submission
     unmatched: list[str] = field(default_factory=list)  # submissions the CSV cannot name
+    keyed: str = "the roster's identity columns"  # what the LMS matches the rows on
 
 
 def read_grades(graded: Path) -> list[Grade]:
@@ -115,7 +131,7 @@ def _csv(rows: list[list[str]]) -> str:
     return buffer.getvalue()
 
 
-def _join(grades: list[Grade], roster: list[dict[str, str]], matches) -> tuple[
+def join(grades: list[Grade], roster: list[dict[str, str]], matches) -> tuple[
         list[tuple[dict[str, str], Grade]], list[str], list[Grade]]:
     """(roster row, grade) pairs, roster rows with no grade (as labels filled by the caller),
     and grades with no roster row. Each grade joins at most one roster row."""
@@ -131,8 +147,31 @@ def _join(grades: list[Grade], roster: list[dict[str, str]], matches) -> tuple[
     return pairs, missing, unmatched
 
 
-def _label(grade: Grade) -> str:
+def label(grade: Grade) -> str:
+    """A submission as the export's messages name it: `student (entry name)`."""
     return f"{grade.student} ({grade.source})"
+
+
+def canvas_matches(row: dict[str, str], g: Grade) -> bool:
+    """Whether a Canvas gradebook row is the submission's student: its user id, else the
+    student id as SIS Login ID or SIS User ID."""
+    if g.lms == "canvas":
+        return row.get("ID") == g.lms_id
+    return g.student in (row.get("SIS Login ID"), row.get("SIS User ID"))
+
+
+def moodle_matches(row: dict[str, str], g: Grade) -> bool:
+    """Whether a Moodle worksheet row is the submission's student: its participant number,
+    else the student id as the email address (or its part before `@`)."""
+    if g.lms == "moodle":
+        return row.get("Identifier") == MOODLE_PARTICIPANT + g.lms_id
+    return _email_matches(row.get("Email address", ""), g.student)
+
+
+def require_moodle(roster: list[dict[str, str]], path: Path | None) -> None:
+    """UserError unless the roster is a Moodle grading worksheet."""
+    _require(roster, path, ("Identifier", "Full name"),
+             "Moodle roster (the assignment's grading worksheet)")
 
 
 def canvas(grades: list[Grade], roster: list[dict[str, str]] | None, roster_path: Path | None,
@@ -146,23 +185,17 @@ def canvas(grades: list[Grade], roster: list[dict[str, str]] | None, roster_path
             if g.lms == "canvas":
                 rows.append([g.lms_name, g.lms_id, "", "", "", g.total])
             else:
-                unmatched.append(_label(g) + ": no Canvas user id in its name")
+                unmatched.append(label(g) + ": no Canvas user id in its name")
         return Export(_csv(rows), len(rows) - 2, unmatched=unmatched)
     _require(roster, roster_path, ("Student", "ID", "SIS Login ID", "Section"),
              "Canvas roster (the gradebook's Export)")
-
-    def matches(row: dict[str, str], g: Grade) -> bool:
-        if g.lms == "canvas":
-            return row.get("ID") == g.lms_id
-        return g.student in (row.get("SIS Login ID"), row.get("SIS User ID"))
-
-    pairs, missing, unmatched = _join(grades, roster, matches)
+    pairs, missing, unmatched = join(grades, roster, canvas_matches)
     for row, g in pairs:
         rows.append([row["Student"], row["ID"], row.get("SIS User ID", ""),
                      row["SIS Login ID"], row["Section"], g.total])
     return Export(_csv(rows), len(pairs),
                   [f"{roster[i]['Student']} (ID {roster[i]['ID']})" for i in missing],
-                  [_label(g) for g in unmatched])
+                  [label(g) for g in unmatched])
 
 
 def moodle(grades: list[Grade], roster: list[dict[str, str]] | None, roster_path: Path | None,
@@ -177,23 +210,16 @@ def moodle(grades: list[Grade], roster: list[dict[str, str]] | None, roster_path
                 rows.append([MOODLE_PARTICIPANT + g.lms_id, g.lms_name, "", g.total, g.max,
                              modified])
             else:
-                unmatched.append(_label(g) + ": no Moodle participant number in its name")
+                unmatched.append(label(g) + ": no Moodle participant number in its name")
         return Export(_csv(rows), len(rows) - 1, unmatched=unmatched)
-    _require(roster, roster_path, ("Identifier", "Full name"),
-             "Moodle roster (the assignment's grading worksheet)")
-
-    def matches(row: dict[str, str], g: Grade) -> bool:
-        if g.lms == "moodle":
-            return row.get("Identifier") == MOODLE_PARTICIPANT + g.lms_id
-        return _email_matches(row.get("Email address", ""), g.student)
-
-    pairs, missing, unmatched = _join(grades, roster, matches)
+    require_moodle(roster, roster_path)
+    pairs, missing, unmatched = join(grades, roster, moodle_matches)
     for row, g in pairs:
         rows.append([row["Identifier"], row["Full name"], row.get("Email address", ""),
                      g.total, g.max, modified])
     return Export(_csv(rows), len(pairs),
                   [f"{roster[i]['Full name']} ({roster[i]['Identifier']})" for i in missing],
-                  [_label(g) for g in unmatched])
+                  [label(g) for g in unmatched])
 
 
 def _roster_name(row: dict[str, str]) -> str:
@@ -216,13 +242,13 @@ def gradescope(grades: list[Grade], roster: list[dict[str, str]] | None,
         return (bool(row.get("SID")) and row.get("SID") == g.student) or _email_matches(
             row.get("Email", ""), g.student)
 
-    pairs, missing, unmatched = _join(grades, roster, matches)
+    pairs, missing, unmatched = join(grades, roster, matches)
     for row, g in pairs:
         rows.append([_roster_name(row), row.get("SID", ""), row["Email"], g.total, g.max,
                      g.status])
     return Export(_csv(rows), len(pairs),
                   [f"{_roster_name(roster[i])} ({roster[i]['Email']})" for i in missing],
-                  [_label(g) for g in unmatched])
+                  [label(g) for g in unmatched])
 
 
 def export(graded: Path, fmt: str, roster_path: Path | None = None,
@@ -231,11 +257,33 @@ def export(graded: Path, fmt: str, roster_path: Path | None = None,
     if fmt not in FORMATS:
         raise UserError(f"unknown format {fmt!r} (expected {', '.join(FORMATS)})")
     grades = read_grades(graded)
+    if not grades:
+        raise UserError(f"{graded / 'grades.csv'} lists no student: nothing to export")
     roster = read_roster(roster_path) if roster_path is not None else None
     if fmt == "canvas":
-        return canvas(grades, roster, roster_path, assignment)
-    if fmt == "moodle":
+        done = canvas(grades, roster, roster_path, assignment)
+    elif fmt == "moodle":
         stamp = dt.datetime.fromtimestamp((graded / "grades.csv").stat().st_mtime,
                                           dt.timezone.utc).replace(microsecond=0)
-        return moodle(grades, roster, roster_path, stamp.isoformat())
-    return gradescope(grades, roster, roster_path)
+        done = moodle(grades, roster, roster_path, stamp.isoformat())
+    else:
+        done = gradescope(grades, roster, roster_path)
+    if roster is None:
+        done.keyed = KEYED[fmt]
+    if not done.rows:
+        raise UserError(nothing_matched(graded, fmt, grades, roster_path))
+    return done
+
+
+def nothing_matched(graded: Path, fmt: str, grades: list[Grade], roster_path: Path | None
+                    ) -> str:
+    """The one line refusing an export that would name no student, with the way out."""
+    system = {"canvas": "Canvas", "moodle": "Moodle", "gradescope": "Gradescope"}[fmt]
+    if roster_path is not None:
+        return (f"none of the {len(grades)} submission(s) of {graded / 'grades.csv'} matches "
+                f"a row of the roster {roster_path}; give this course's roster ("
+                f"{ROSTER_HOWTO[fmt]})")
+    what = {"canvas": "Canvas user id", "moodle": "Moodle participant number"}[fmt]
+    return (f"a {system} import needs a roster: none of the {len(grades)} submission(s) of "
+            f"{graded / 'grades.csv'} has a {what} in its name (e.g. {grades[0].source!r}); "
+            f"download the roster ({ROSTER_HOWTO[fmt]}) and pass it with --roster FILE")

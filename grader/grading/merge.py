@@ -23,17 +23,41 @@ from kanon.files import atomic_write_text, dump_json
 from ..errors import UserError
 from ..rubric import Rubric
 from . import export
-from .manual_scores import load_saved, save, set_scores, unscored
+from .manual_scores import load_saved, manual_score, save, set_scores
 from .scores_csv import read_scores
 
 
 @dataclass
 class Merged:
-    """What a merge did: the parts merged, the students, and those left without a score."""
+    """What a merge did, per manual part: the scores scores.csv gave (`given`), the earlier
+    scores it removed (students it does not list, `cleared`) and the students still without
+    a score (`without`, every manual part of the rubric listed)."""
 
     parts: list[str]
-    students: int
-    unscored: list[str]
+    given: dict[str, list[str]]
+    cleared: dict[str, list[str]]
+    without: dict[str, list[str]]
+
+    def describe(self) -> str:
+        """One sentence: what was merged, what was removed, who is still without a score."""
+        merged = ", ".join(f"{len(self.given[p])} score(s) of {p}" for p in self.parts)
+        said = [f"merged {merged}" if self.parts else "merged the comments only (no manual "
+                "part column)"]
+        said += [f"removed {len(names)} earlier score(s) of {p} ({_names(names)}: not in "
+                 f"this file)" for p, names in self.cleared.items() if names]
+        if len(self.without) == 1:
+            (part, names), = self.without.items()
+            said.append(f"{len(names)} student(s) still without one ({_names(names)})"
+                        if names else f"every student has a score of {part}")
+        else:
+            said.append("still without a score: " + ", ".join(
+                f"{p} {len(n)} student(s)" + (f" ({_names(n)})" if n else "")
+                for p, n in self.without.items()))
+        return "; ".join(said)
+
+
+def _names(names: list[str], shown: int = 10) -> str:
+    return ", ".join(names[:shown]) + (", ..." if len(names) > shown else "")
 
 
 def read_records(out: Path, rubric: Rubric) -> list[dict]:
@@ -72,6 +96,8 @@ def merge(out: Path, scores_path: Path, rubric: Rubric) -> Merged:
     saved = load_saved(out)
     saved_scores = saved.setdefault("scores", {})
     comments = saved.setdefault("comments", {})
+    before = {p: {r["student"] for r in records if manual_score(r, p) is not None}
+              for p in given.parts}
     for record in records:
         sid = record["student"]
         mine = {p: given.scores.get(sid, {}).get(p) for p in given.parts}
@@ -88,7 +114,12 @@ def merge(out: Path, scores_path: Path, rubric: Rubric) -> Merged:
         atomic_write_text(out / "results" / record["student"] / "record.json", dump_json(record))
     save(out, saved)
     export.write_batch(out, records, rubric)
-    return Merged(given.parts, len(records), unscored(records, rubric))
+    now = {p.key: [r["student"] for r in records if manual_score(r, p.key) is None]
+           for p in rubric.manual_parts}
+    return Merged(given.parts,
+                  {p: sorted(s for s, v in given.scores.items() if v.get(p) is not None)
+                   for p in given.parts},
+                  {p: sorted(before[p] & set(now[p])) for p in given.parts}, now)
 
 
 def add_parser(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParser:
@@ -107,15 +138,11 @@ def add_parser(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentPar
 
 
 def run(args: argparse.Namespace) -> int:
-    """The command: merge, then say how many students still have no manual score."""
+    """The command: merge, then say what was merged and who still has no score."""
     from ..courses.option import read
     if not args.graded.is_dir():
         raise UserError(f"{args.graded} is not a folder written by `grade --out`")
     rubric, _ = read(args)
     done = merge(args.graded, args.manual, rubric)
-    print(f"merged {', '.join(done.parts) or 'no part'} for {done.students} student(s); "
-          f"{len(done.unscored)} student(s) have no manual score"
-          + (f" ({', '.join(done.unscored[:10])}{', ...' if len(done.unscored) > 10 else ''})"
-             if done.unscored else "") + f"; see {args.graded / 'grades.csv'}",
-          file=sys.stderr)
+    print(f"{done.describe()}; see {args.graded / 'grades.csv'}", file=sys.stderr)
     return 0

@@ -105,3 +105,28 @@ def test_grading_writes_the_dashboard_and_similarity_updates_it(tmp_path: Path) 
     assert done.returncode == 0 and "updated" in done.stderr, done.stderr
     page = (out / "summary.html").read_text(encoding="utf-8")
     assert "Not run." not in page and "No pair at or above the threshold." in page
+
+
+def test_parts_cases_and_functions_follow_the_rubric_not_the_alphabet(tmp_path: Path) -> None:
+    """summary.json's keys are sorted; its `order` (the rubric's) decides the page's order."""
+    summary = {**SUMMARY, "order": {"parts": ["mondrian", "cost_MD"],
+                                    "cases": ["mondrian/ties_k_2", "cost_MD/adult"]}}
+    page = render(summary, [{"student": "ann", "what": w, "seconds": "1", "cpu_seconds": "1",
+                             "cpu_limit": "10"} for w in ("cost_MD/adult", "mondrian/ties_k_2")],
+                  None)
+    parts, cases, times = (page.split(h)[1] for h in ("<h2>Parts", "<h2>Cases",
+                                                      "<h2>Run time"))
+    for section in (parts, cases, times):
+        assert section.index("mondrian") < section.index("cost_MD")
+    alphabetical = render(SUMMARY, [], None).split("<h2>Parts")[1]  # no order: as given
+    assert alphabetical.index("cost_MD") < alphabetical.index("mondrian")
+
+
+def test_summary_json_keeps_the_rubrics_order(repo: Path) -> None:
+    from grader.grading.export import summary
+    from grader.rubric import load
+    rubric = load(repo / "examples" / "rubric.toml")
+    _, data = summary([], rubric)
+    assert data["order"]["parts"] == [p.key for p in rubric.parts]
+    assert data["order"]["parts"] != sorted(data["order"]["parts"])
+    assert data["order"]["cases"] == [c.id for c in rubric.cases()]

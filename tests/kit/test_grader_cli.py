@@ -164,7 +164,31 @@ def test_warnings_come_before_the_grading(tmp_path: Path, monkeypatch, capsys) -
                        "--quiet", "--only", "alice"])
     assert status == 0
     assert order[0] == "warning" and "graded" in order
-    assert capsys.readouterr().err.count("a test warning") == 2  # before, and repeated after
+    assert capsys.readouterr().err.count("a test warning") == 1  # once, before the grading
+
+
+def test_the_run_as_warning_is_printed_once_and_names_the_way_out(tmp_path: Path, monkeypatch,
+                                                                 capsys) -> None:
+    """As root with run_as = auto and a Python `nobody` cannot run: one warning, naming
+    --run-as none and how to make the Python readable, and the last line points to it."""
+    from grader.grading import host
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    monkeypatch.setattr(host, "python_problem", lambda run_as, folder: "Permission denied")
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    shutil.copyfile(ALICE, subs / "alice.zip")
+    status = cli.main(["grade", str(subs), "--out", str(tmp_path / "out"), "--rubric",
+                       str(REPO / "examples" / "rubric.toml"), "--sandbox", "none"])
+    err = capsys.readouterr().err
+    assert status == 0, err
+    warnings = [line for line in err.splitlines() if line.startswith("warning: ")]
+    assert len(set(warnings)) == len(warnings)  # each printed once
+    run_as, = [w for w in warnings if w.startswith("warning: run_as auto: ")]
+    assert run_as.startswith("warning: run_as auto: user 'nobody' cannot run ")
+    assert "so student code runs as root" in run_as
+    assert "--run-as none" in run_as and f"chmod -R o+rX {sys.prefix}" in run_as
+    assert f"student code runs as the grader's user; {len(warnings)} warning(s) above); " \
+        "see " in err
 
 
 def test_the_progress_bar_shows_time_left_on_a_terminal(monkeypatch) -> None:

@@ -58,8 +58,8 @@ def test_merge_fills_the_manual_column_totals_feedback_and_summary(graded, capsy
     out, _ = graded
     code, err = merge(graded, SCORES, capsys)
     assert code == 0, err
-    assert err == (f"merged report for 5 student(s); 1 student(s) have no manual score "
-                   f"(carol); see {out / 'grades.csv'}\n")
+    assert err == (f"merged 4 score(s) of report; 1 student(s) still without one (carol); "
+                   f"see {out / 'grades.csv'}\n")
     assert grades(out) == [("alice", "8.5", "13.5", "90"), ("bob", "4", "9", "60"),
                            ("carol", "", "5", "33.33"), ("dave", "0", "5", "33.33"),
                            ("erin", "10", "15", "100")]
@@ -104,7 +104,9 @@ def test_export_carries_the_merged_totals(graded, capsys) -> None:
         "alice,alice,,13.5,15,ok", "bob,bob,,9,15,ok", "carol,carol,,5,15,ok",
         "dave,dave,,5,15,ok", "erin,erin,,15,15,ok"]
     full = SCORES + "carol,7,\n"
-    assert merge(graded, full, capsys)[0] == 0
+    code, err = merge(graded, full, capsys)
+    assert code == 0 and err.startswith("merged 5 score(s) of report; every student has a "
+                                        "score of report; see ")
     assert cli.main(["export", str(out), "--format", "gradescope", "--out", str(target)]) == 0
     assert "manual parts without" not in capsys.readouterr().err
     assert "carol,carol,,12,15,ok" in target.read_text(encoding="utf-8")
@@ -116,7 +118,11 @@ def test_merging_again_replaces_the_scores_and_is_idempotent(graded, capsys) -> 
     first = snapshot(out)
     assert merge(graded, SCORES, capsys)[0] == 0
     assert snapshot(out) == first  # the same scores: the same bytes
-    assert merge(graded, "student,report\nbob,6\n", capsys)[0] == 0
+    code, err = merge(graded, "student,report\nbob,6\n", capsys)
+    assert code == 0
+    assert err.startswith("merged 1 score(s) of report; removed 3 earlier score(s) of report "
+                          "(alice, dave, erin: not in this file); 4 student(s) still without "
+                          "one (alice, carol, dave, erin); see ")
     assert grades(out) == [("alice", "", "5", "33.33"), ("bob", "6", "11", "73.33"),
                            ("carol", "", "5", "33.33"), ("dave", "", "5", "33.33"),
                            ("erin", "", "5", "33.33")]
@@ -215,3 +221,14 @@ def test_the_gradescope_zip_scores_the_autograded_parts_only(graded_once, tmp_pa
     assert sum(t["max_score"] for t in results["tests"]) == \
         rubric_mod.load(rubric).auto_points
     assert results["tests"][1]["output"] == "report.pdf has 3 pages, more than the 1 allowed"
+
+
+def test_a_merge_of_two_parts_says_what_each_got_and_left() -> None:
+    from grader.grading.merge import Merged
+    done = Merged(["report", "slides"], {"report": ["ann", "bob"], "slides": []},
+                  {"report": [], "slides": ["cat"]},
+                  {"report": ["cat"], "slides": ["ann", "bob", "cat"]})
+    assert done.describe() == (
+        "merged 2 score(s) of report, 0 score(s) of slides; removed 1 earlier score(s) of "
+        "slides (cat: not in this file); still without a score: report 1 student(s) (cat), "
+        "slides 3 student(s) (ann, bob, cat)")

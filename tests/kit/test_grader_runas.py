@@ -212,12 +212,14 @@ def test_auto_falls_back_when_the_user_cannot_run_python(monkeypatch, reachable:
     warnings: list[str] = []
     assert resolve_run_as("auto", reachable, warnings) is None
     assert warnings and "cannot run" in warnings[0] and "runs as root" in warnings[0]
+    assert "--run-as none" in warnings[0] and "readable for nobody" in warnings[0]
     with pytest.raises(UserError, match="nobody: user 'nobody' cannot run"):
         resolve_run_as("nobody", reachable, [])
     monkeypatch.setattr(host.RunAs, "lookup", classmethod(lambda cls, name: None))
     warnings = []
     assert resolve_run_as("auto", reachable, warnings) is None
     assert "there is no user 'nobody'" in warnings[0]
+    assert "--run-as USER" in warnings[0] and "--run-as none" in warnings[0]
     with pytest.raises(UserError, match="no user 'kanon-no-such-user'"):
         resolve_run_as("kanon-no-such-user", reachable, [])
 

@@ -173,3 +173,13 @@ def test_a_moodle_download_graded_and_exported_end_to_end(tmp_path: Path) -> Non
     table = rows((tmp_path / "moodle.csv").read_text(encoding="utf-8"))
     assert [r[:4] for r in table[1:]] == [["Participant 12345", "Jane Smith", "", "100"],
                                           ["Participant 67890", "Jane Smith", "", "100"]]
+
+
+def test_a_roster_matching_nobody_is_refused_not_written_empty(tmp_path: Path) -> None:
+    roster = tmp_path / "other-course.csv"
+    roster.write_text("Identifier,Full name,Email address\nParticipant 1,Some One,so@x.edu\n",
+                      encoding="utf-8")
+    with pytest.raises(Exception, match=r"none of the 4 submission\(s\) of .*grades.csv "
+                                        r"matches a row of the roster .*other-course.csv; give "
+                                        r"this course's roster \(Moodle: "):
+        lms.export(graded_folder(tmp_path, RECORDS), "moodle", roster)
