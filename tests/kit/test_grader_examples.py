@@ -39,7 +39,7 @@ def graded(tmp_path_factory) -> Path:
     # grader's folder to be caught, which bubblewrap (when installed) or running her as
     # `nobody` (when the tests run as root) would prevent earlier
     done = subprocess.run([sys.executable, "-m", "grader", "grade", str(EXAMPLES / "submissions"),
-                           "--out", str(out), "--rubric", str(EXAMPLES / "rubric.toml"),
+                           "--out", str(out), "--course", str(EXAMPLES / "course"),
                            "--jobs", "2", "--sandbox", "none", "--run-as", "none"],
                           cwd=REPO, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
