@@ -299,7 +299,9 @@ def parameters_of(fn) -> str:
 
 
 def _timeout(case: str):
-    return pytest.mark.timeout(300 if case == ADULT else 60)
+    """pytest-timeout's limit of a test: a safety net for the self-check itself, twice the
+    longest a call of your code may run (course_rules.stop_limit)."""
+    return pytest.mark.timeout(600 if case == ADULT else 120)
 
 
 def runs(function: str) -> list:

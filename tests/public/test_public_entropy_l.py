@@ -13,7 +13,7 @@ FUNCTION = "entropy_l"
 EXPECTED_VALUES = json.loads((EXPECTED / "measures.json").read_text(encoding="utf-8"))[FUNCTION]
 
 
-@pytest.mark.timeout(60)
+@pytest.mark.timeout(120)
 def test_entropy_l_signature(runner, solution):
     runner.applies(FUNCTION)
     got = parameters_of(solution.function(FUNCTION))

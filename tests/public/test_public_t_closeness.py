@@ -13,7 +13,7 @@ FUNCTION = "t_closeness"
 EXPECTED_VALUES = json.loads((EXPECTED / "measures.json").read_text(encoding="utf-8"))[FUNCTION]
 
 
-@pytest.mark.timeout(60)
+@pytest.mark.timeout(120)
 def test_t_closeness_signature(runner, solution):
     runner.applies(FUNCTION)
     got = parameters_of(solution.function(FUNCTION))

@@ -9,7 +9,7 @@ pytestmark = pytest.mark.topdown
 FUNCTION = "topdown_anonymizer"
 
 
-@pytest.mark.timeout(60)
+@pytest.mark.timeout(120)
 def test_topdown_signature(runner, solution):
     runner.applies(FUNCTION)
     got = parameters_of(solution.function(FUNCTION))
@@ -33,7 +33,7 @@ def test_topdown_rejects_bad_input(bad, runner):
     runner.check_bad_call(bad)
 
 
-@pytest.mark.timeout(60)
+@pytest.mark.timeout(120)
 def test_topdown_refuses_to_overwrite_the_raw_file(runner):
     runner.check_rejects(FUNCTION, "jobsex", ["adult-hw1.csv", "DGHs", 2, "adult-hw1.csv"],
                          "output_file is the raw dataset file itself")
