@@ -292,7 +292,7 @@ def mondrian(raw_dataset_file: str, DGH_folder: str, k: int, output_file: str):
 ##############################################################################
 
 def _parser() -> "argparse.ArgumentParser":
-    """The command line, the same as the reference's (`python -m reference`)."""
+    """The command line (HANDOUT.md, "Command line")."""
     import argparse
     parser = argparse.ArgumentParser(
         prog="python skeleton.py", description="Anonymize a dataset with your solution and "

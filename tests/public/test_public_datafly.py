@@ -1,6 +1,6 @@
-"""Public tests of datafly (HANDOUT.md, "datafly"), an optional part:
-they run when your course grades it (tests/public/course.json) or your file implements it,
-and are skipped otherwise."""
+"""Public tests of datafly (HANDOUT.md, "datafly"). They run when your course grades it
+(tests/public/course.json); in a folder holding every part's tests, they also run when your
+file defines datafly, and are skipped otherwise."""
 import pytest
 
 from public_cases import OPTIONAL_SIGNATURES, bad_calls, parameters_of, runs

@@ -1,6 +1,6 @@
-"""Public tests of entropy_l (HANDOUT.md, "entropy_l (optional)"), an optional part:
-they run when your course grades it (tests/public/course.json) or your file implements it,
-and are skipped otherwise."""
+"""Public tests of entropy_l (HANDOUT.md, "entropy_l"). They run when your course grades it
+(tests/public/course.json); in a folder holding every part's tests, they also run when your
+file defines entropy_l, and are skipped otherwise."""
 import json
 
 import pytest

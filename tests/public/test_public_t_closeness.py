@@ -1,6 +1,6 @@
-"""Public tests of t_closeness (HANDOUT.md, "t_closeness (optional)"), an optional part:
-they run when your course grades it (tests/public/course.json) or your file implements it,
-and are skipped otherwise."""
+"""Public tests of t_closeness (HANDOUT.md, "t_closeness"). They run when your course grades it
+(tests/public/course.json); in a folder holding every part's tests, they also run when your
+file defines t_closeness, and are skipped otherwise."""
 import json
 
 import pytest
