@@ -179,8 +179,12 @@ class Worker:
                 return Answer("ended", text=error)
         self.calls += 1
         prints = self.scratch / f"prints-{self.calls}.txt"
-        self.conn.send((name, args, str(folder), str(prints)))
-        kind, result = self._receive(limit)
+        try:
+            self.conn.send((name, args, str(folder), str(prints)))
+            kind, result = self._receive(limit)
+        except BaseException:  # pytest-timeout's safety net, Ctrl+C: the call is abandoned
+            self.stop()
+            raise
         if prints.is_file():  # pytest shows them with the test's result
             sys.stdout.write(prints.read_text(encoding="utf-8", errors="replace"))
         if kind == "answer":
