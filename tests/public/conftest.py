@@ -26,7 +26,7 @@ import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Iterator
 
 import pytest
 
@@ -38,7 +38,7 @@ import course_rules  # noqa: E402
 import kanon_check as check  # noqa: E402
 from kanon_options import pytest_addoption  # noqa: E402,F401 (--solution, --in-process)
 from solution_import import import_failure, import_solution  # noqa: E402
-from student_calls import Answer, InProcess, Worker  # noqa: E402
+from student_calls import Answer, InProcess, Worker, exports  # noqa: E402
 from public_cases import (ADULT, INTERVALS, OPTIONAL, ROOT, SHORT, BadCall,  # noqa: E402
                           CostCase, Run, case_files)
 
@@ -48,10 +48,24 @@ TIMES: list[tuple[str, str, int, float, float]] = []
 
 
 
+EARLY: list[Worker] = []
+"""The process for the solution's calls, launched before collection (so that it starts while
+pytest collects the tests) and taken by the `solution` fixture."""
+
+
 def pytest_configure(config: pytest.Config) -> None:
     for function, marker in SHORT.items():
         config.addinivalue_line("markers", f"{marker}: public tests of {function}")
     config.addinivalue_line("markers", "timeout(seconds): time limit (pytest-timeout)")
+    path = solution_path(config).resolve()
+    if not in_process(config) and path.exists():
+        EARLY.append(Worker(path, course_rules.import_limit()))
+        EARLY[-1].launch()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    while EARLY:  # launched, but no test needed it
+        EARLY.pop().close()
 
 
 MARKER_FUNCTIONS = {marker: function for function, marker in SHORT.items()}
@@ -100,46 +114,50 @@ def solution_path(config: pytest.Config) -> Path:
 
 
 class Solution:
-    """The solution module, imported once here (and once in the process that runs its calls:
-    student_calls.py); or the one-line reason it could not be."""
+    """Your solution: imported once in the process that runs its calls (student_calls.py), or
+    here with --in-process; its functions' parameters, or the one-line reason it could not be
+    imported."""
 
     def __init__(self, path: Path, in_process: bool, scratch: Path):
         self.path = path.resolve()
-        self.module = None
         self.error: str | None = None
         self.calls: Worker | InProcess | None = None
+        self.defined: dict[str, str] = {}  # function name -> '(its, parameters)'
         unavailable = course_rules.unavailable_imports(self.path) if self.path.exists() else []
         if unavailable:
             more = f" (and {len(unavailable) - 1} more)" if len(unavailable) > 1 else ""
             self.error = f"could not import {self.path.name}: {unavailable[0]}{more}"
+            while EARLY:
+                EARLY.pop().close()
             return
-        if not in_process and self.path.exists():  # first where a loop can be stopped
-            worker = Worker(self.path, course_rules.import_limit(), scratch)
+        if not in_process and self.path.exists():  # where an endless loop can be stopped
+            worker = EARLY.pop() if EARLY else Worker(self.path, course_rules.import_limit())
+            worker.scratch = scratch
             self.error = worker.start()
-            if self.error:
-                return
-            self.calls = worker
+            self.calls, self.defined = worker, worker.defined
+            return
         try:
-            self.module = import_solution(self.path)
+            module = import_solution(self.path)
         except KeyboardInterrupt:
             raise
         except BaseException as e:  # SystemExit and pytest's timeout included
             self.error = import_failure(e, self.path)
-            self.close()
             return
-        self.calls = self.calls or InProcess(self.module, self.path)
+        self.calls, self.defined = InProcess(module, self.path), exports(module)
 
-    def function(self, name: str) -> Callable:
-        """The graded function `name`, or fail the test with one line."""
+    def function(self, name: str) -> None:
+        """Fail the test with one line unless the solution imported and defines `name`."""
         if self.error:
             pytest.fail(self.error, pytrace=False)
-        fn = getattr(self.module, name, None)
-        if not callable(fn):
+        if name not in self.defined:
             pytest.fail(f"{self.path.name} has no function {name}; keep the "
                         f"{course_rules.in_words(len(graded_functions()))} signatures of "
-                        f"skeleton.py",
-                        pytrace=False)
-        return fn
+                        f"skeleton.py", pytrace=False)
+
+    def parameters(self, name: str) -> str:
+        """'(a, b, c)': the parameters of the solution's function `name` (else fail)."""
+        self.function(name)
+        return self.defined[name]
 
     def close(self) -> None:
         if self.calls is not None:
@@ -252,8 +270,8 @@ class Runner:
                         + (f"the {wanted} variant" if wanted else "the handout's default rules")
                         + ", not "
                         + (f"the {variant} variant" if variant else "the handout's default rules"))
-        if not graded(function) and self.solution.module is not None and not callable(
-                getattr(self.solution.module, function, None)):
+        if (not graded(function) and self.solution.error is None
+                and function not in self.solution.defined):
             skip_ungraded(function, f"{self.solution.path.name} does not define it")
 
     def output(self, run: Run) -> Output:

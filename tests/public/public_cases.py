@@ -8,7 +8,6 @@ outputs live in `data/expected/`, `data/expected/costs.json` and `data/expected/
 """
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -292,11 +291,6 @@ SIGNATURES = {
     "mondrian": "(raw_dataset_file, DGH_folder, k, output_file)",
 }
 """The parameters every solution must have, in order."""
-
-
-def parameters_of(fn) -> str:
-    """'(a, b, c)': the parameter names of a function."""
-    return "(" + ", ".join(inspect.signature(fn).parameters) + ")"
 
 
 def _timeout(case: str):

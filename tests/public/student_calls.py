@@ -14,6 +14,7 @@ limits a call.
 """
 from __future__ import annotations
 
+import inspect
 import io
 import multiprocessing
 import os
@@ -54,6 +55,20 @@ def answer(module, solution: Path, name: str, args: list) -> Answer:
         return Answer("raised", time.process_time() - start, describe(e, solution),
                       value_error=str(e) if isinstance(e, ValueError) else None)
     return Answer("returned", time.process_time() - start, _shown(value), _number(value))
+
+
+def exports(module) -> dict[str, str]:
+    """'(a, b, c)', the parameters of each public function of the imported solution, by name
+    (the self-check reads signatures from this, so it needs no import of its own)."""
+    found = {}
+    for name, value in vars(module).items():
+        if name.startswith("_") or not callable(value):
+            continue
+        try:
+            found[name] = "(" + ", ".join(inspect.signature(value).parameters) + ")"
+        except (TypeError, ValueError):
+            found[name] = "(?)"
+    return found
 
 
 def _shown(value: object) -> str:
@@ -125,7 +140,7 @@ def _serve(conn, solution: str) -> None:
     except BaseException as e:  # SystemExit included
         conn.send(("failed", import_failure(e, path)))
         return
-    conn.send(("ready", None))
+    conn.send(("ready", exports(module)))
     while (request := conn.recv()) is not None:
         name, args, folder, prints = request
         os.chdir(folder)
@@ -141,25 +156,35 @@ def _serve(conn, solution: str) -> None:
 class Worker:
     """The child process that runs the solution's calls (see the module's docstring)."""
 
-    def __init__(self, solution: Path, import_limit: float, scratch: Path):
-        self.solution, self.import_limit, self.scratch = solution, import_limit, scratch
+    def __init__(self, solution: Path, import_limit: float):
+        self.solution, self.import_limit = solution, import_limit
+        self.scratch: Path | None = None  # where the calls' prints go (set before a call)
         self.process = self.conn = None
         self.calls = 0
+        self.defined: dict[str, str] = {}  # the solution's functions: exports()
+        self.broken: str | None = None  # why a restart failed: no further attempt
 
-    def start(self) -> str | None:
-        """Start the process and import the solution in it; None, or why that failed."""
+    def launch(self) -> None:
+        """Start the process, without waiting for it (it starts while pytest collects)."""
         context = multiprocessing.get_context(START_METHOD)
         self.conn, child = context.Pipe()
         self.process = context.Process(target=_serve, args=(child, str(self.solution)),
                                        daemon=True, name="kanon-solution")
         self.process.start()
         child.close()
+
+    def start(self) -> str | None:
+        """Wait until the process (launched now unless it was) has imported the solution;
+        None, or why that failed."""
+        if self.process is None:
+            self.launch()
         if self._receive(STARTUP_LIMIT)[0] != "started":
             self.stop()
             return (f"could not start a Python process for {self.solution.name} within "
                     f"{STARTUP_LIMIT:g} s")
         kind, detail = self._receive(self.import_limit)
         if kind == "ready":
+            self.defined = detail
             return None
         self.stop()
         if kind == "failed":
@@ -174,9 +199,9 @@ class Worker:
     def call(self, name: str, args: list, folder: Path, limit: float) -> Answer:
         """Run `name(*args)` in `folder`; stop it after `limit` seconds (wall clock)."""
         if self.process is None:
-            error = self.start()
-            if error:
-                return Answer("ended", text=error)
+            self.broken = self.broken or self.start()
+            if self.broken:
+                return Answer("ended", text=self.broken)
         self.calls += 1
         prints = self.scratch / f"prints-{self.calls}.txt"
         try:

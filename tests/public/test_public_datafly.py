@@ -3,7 +3,7 @@
 file defines datafly, and are skipped otherwise."""
 import pytest
 
-from public_cases import OPTIONAL_SIGNATURES, bad_calls, parameters_of, runs
+from public_cases import OPTIONAL_SIGNATURES, bad_calls, runs
 
 pytestmark = pytest.mark.datafly
 FUNCTION = "datafly"
@@ -12,7 +12,7 @@ FUNCTION = "datafly"
 @pytest.mark.timeout(120)
 def test_datafly_signature(runner, solution):
     runner.applies(FUNCTION)
-    got = parameters_of(solution.function(FUNCTION))
+    got = solution.parameters(FUNCTION)
     if got != OPTIONAL_SIGNATURES[FUNCTION]:
         pytest.fail(f"{FUNCTION} must take {OPTIONAL_SIGNATURES[FUNCTION]}, yours takes {got}",
                     pytrace=False)

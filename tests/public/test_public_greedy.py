@@ -3,7 +3,7 @@ grades it (tests/public/course.json); in a folder holding every part's tests, th
 when your file defines topdown_greedy, and are skipped otherwise."""
 import pytest
 
-from public_cases import OPTIONAL_SIGNATURES, bad_calls, parameters_of, runs
+from public_cases import OPTIONAL_SIGNATURES, bad_calls, runs
 
 pytestmark = pytest.mark.greedy
 FUNCTION = "topdown_greedy"
@@ -12,7 +12,7 @@ FUNCTION = "topdown_greedy"
 @pytest.mark.timeout(120)
 def test_greedy_signature(runner, solution):
     runner.applies(FUNCTION)
-    got = parameters_of(solution.function(FUNCTION))
+    got = solution.parameters(FUNCTION)
     if got != OPTIONAL_SIGNATURES[FUNCTION]:
         pytest.fail(f"{FUNCTION} must take {OPTIONAL_SIGNATURES[FUNCTION]}, yours takes {got}",
                     pytrace=False)

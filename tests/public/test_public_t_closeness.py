@@ -6,7 +6,7 @@ import json
 import pytest
 
 from public_cases import (BAD_MEASURES, CASES, EXPECTED, MEASURES, OPTIONAL_SIGNATURES,
-                          _timeout, parameters_of)
+                          _timeout)
 
 pytestmark = pytest.mark.t_closeness
 FUNCTION = "t_closeness"
@@ -16,7 +16,7 @@ EXPECTED_VALUES = json.loads((EXPECTED / "measures.json").read_text(encoding="ut
 @pytest.mark.timeout(120)
 def test_t_closeness_signature(runner, solution):
     runner.applies(FUNCTION)
-    got = parameters_of(solution.function(FUNCTION))
+    got = solution.parameters(FUNCTION)
     if got != OPTIONAL_SIGNATURES[FUNCTION]:
         pytest.fail(f"{FUNCTION} must take {OPTIONAL_SIGNATURES[FUNCTION]}, yours takes {got}",
                     pytrace=False)
