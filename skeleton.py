@@ -33,7 +33,7 @@ import numpy as np
 ##############################################################################
 
 ROW_INDEX = "#row"
-"""Key under which random_anonymizer tags each record with its row index (0-based)."""
+"""Key under which random_anonymizer tags each record with its position (0-based: data row - 1)."""
 
 
 def read_dataset(dataset_file: str) -> tuple[list[str], list[dict[str, str]]]:
@@ -171,9 +171,9 @@ def cost_MD(raw_dataset_file: str, anonymized_dataset_file: str,
 
     Cell: depth(raw value) - depth(generalized value) in the column's DGH; an interval cell
     `[lo-hi]` of a numeric QI counts as the LCA of every leaf whose label is a number in
-    [lo, hi]. Table: the sum over all rows and QIs. Raises ValueError naming the 1-based data
-    row and the column when a cell is not a valid generalization of its raw cell, or when the
-    two files differ in header or row count.
+    [lo, hi]. Table: the sum over all rows and QIs. Raises ValueError naming the data row
+    (from 1, the header not counted) and the column when a cell is not a valid generalization
+    of its raw cell, or when the two files differ in header or row count.
     """
     raise NotImplementedError("cost_MD")
 
@@ -194,7 +194,7 @@ def random_anonymizer(raw_dataset_file: str, DGH_folder: str, k: int,
                       s: int, output_file: str):
     """Random k-anonymization with seed s, written to output_file.
 
-    1. (given) records in file order, each tagged with its row index, go into a numpy array;
+    1. (given) records in file order, each tagged with its position, go into a numpy array;
        np.random.seed(s); np.random.shuffle(array).
     2. EC j takes shuffled positions [j*k, (j+1)*k) for j = 0 .. n//k - 2; the last EC takes all
        remaining positions (k .. 2k-1 records). n < k is a ValueError.
@@ -204,7 +204,7 @@ def random_anonymizer(raw_dataset_file: str, DGH_folder: str, k: int,
     header, raw_dataset = read_dataset(raw_dataset_file)
     DGHs = read_DGHs(DGH_folder)
 
-    for i in range(len(raw_dataset)):  # tag each record with its row index
+    for i in range(len(raw_dataset)):  # tag each record with its position (0-based)
         raw_dataset[i][ROW_INDEX] = i
 
     raw_dataset = np.array(raw_dataset)
@@ -238,10 +238,10 @@ def clustering_anonymizer(raw_dataset_file: str, DGH_folder: str, k: int,
                           output_file: str):
     """Greedy clustering k-anonymization, written to output_file.
 
-    dist(r1, r2) = LM_dist + MD_dist / (2 * sum of DGH heights). curr = record 0; while at least
+    dist(r1, r2) = LM_dist + MD_dist / (2 * sum of DGH heights). curr = record 1; while at least
     k records are unused: EC = curr + the k-1 unused records nearest to curr (ties: lowest row
-    index), generalized to their LCAs; curr becomes the EC's centroid; the next curr is the
-    unused record with the largest sum of dist to all centroids (ties: lowest row index). Each
+    number), generalized to their LCAs; curr becomes the EC's centroid; the next curr is the
+    unused record with the largest sum of dist to all centroids (ties: lowest row number). Each
     leftover record, in row order, joins the EC whose centroid is nearest (ties: earliest EC),
     which is generalized again. n < k is a ValueError.
     """
@@ -292,7 +292,7 @@ def mondrian(raw_dataset_file: str, DGH_folder: str, k: int, output_file: str):
 ##############################################################################
 
 def _parser() -> "argparse.ArgumentParser":
-    """The command line, the same as the reference's (`python -m reference`)."""
+    """The command line (HANDOUT.md, "Command line")."""
     import argparse
     parser = argparse.ArgumentParser(
         prog="python skeleton.py", description="Anonymize a dataset with your solution and "

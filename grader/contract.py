@@ -67,3 +67,10 @@ def call_args(function: str, ints: dict[str, int]) -> list[object]:
 
 def is_cost(function: str) -> bool:
     return function in COST_FUNCTIONS
+
+
+def data_rows(numbers: list[int] | tuple[int, ...]) -> str:
+    """'data row 3' / 'data rows 3, 4', saying which rows it counts: the handout's numbering
+    (HANDOUT.md, "Background"): data rows from 1, in file order, the header not counted."""
+    shown = ", ".join(map(str, numbers))
+    return f"data row{'s' if len(numbers) != 1 else ''} {shown} (the header is not counted)"

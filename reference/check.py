@@ -1,5 +1,6 @@
-"""Privacy, utility and risk report of an anonymized table (HANDOUT.md, "Beyond k-anonymity:
-privacy models and the checker"):
+"""Privacy, utility and risk report of an anonymized table (the models of HANDOUT.md's "Beyond
+k-anonymity: privacy models", in a course that grades a privacy measure; the section source is
+grader/publishing/materials/handout/beyond.md). A tool for course staff: students do not get it.
 
     python -m reference.check ANON.csv --raw RAW.csv --dghs DIR [--sensitive COLUMN]
         [--sensitive-dgh FILE] [--c C] [--k K] [--json]
@@ -8,7 +9,14 @@ The QIs are the columns with a hierarchy in DIR (except the sensitive column); t
 column is --sensitive, else the single other column. A hierarchy of the sensitive attribute
 (--sensitive-dgh, or DIR/<sensitive>.txt with --sensitive) orders its values and enables the
 hierarchical ground distance. Exit status: 0 report printed, 1 bad input (one line naming the
-file, row and column), 2 bad arguments.
+file, row and column), 2 bad arguments. The report gives every model, metric and risk of that
+section, as text or as JSON (--json); --k sets the k of the normalized average EC size (default:
+the k reached).
+
+Where it differs from the pyCANON library: pyCANON truncates e^H with int() (two equally
+frequent values give entropy l = 1), sorts counts upwards in recursive (c, l)-diversity (its
+r_1 is the smallest count), averages re-identification risk over ECs rather than rows, and
+treats ordinal strings such as the income ranges as unordered; it has no hierarchical distance.
 """
 from __future__ import annotations
 

@@ -135,9 +135,10 @@ class CaseRunner:
                         hint=self.keeper.hint(outcome.error))
         privacy = None
         if produced.data is not None and facts.expected.kind == "table":
-            folder = data_folder(ctx.rubric.cases_dir, case.data)
-            privacy = privacy_summary.summarize(produced.data, folder,
-                                                suppression=case.function == "samarati")
+            privacy = privacy_summary.summarize(
+                produced.data, data_folder(ctx.rubric.cases_dir, case.data),
+                suppression=case.function == "samarati",
+                distinct_l=privacy_summary.shows_l(p.function for p in ctx.rubric.parts))
         return verdict, privacy
 
 

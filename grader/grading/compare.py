@@ -21,7 +21,7 @@ from kanon.classes import group_rows
 from kanon.hierarchy import DGH, read_dgh_folder
 from kanon.table import Table, parse_table, read_table
 
-from ..contract import DGH_DIR, RAW_FILE
+from ..contract import DGH_DIR, RAW_FILE, data_rows
 
 PROPERTY = {
     "random_anonymizer": "k-anonymous",
@@ -132,14 +132,14 @@ def check_valid(out: Table, data: CaseData, intervals: bool, hidden: bool) -> st
             continue
         for number, (o, r) in enumerate(zip(out.rows, raw.rows), start=1):
             if o[c] != r[c]:
-                return (f"data row {number}, column {name!r}: non-QI cells must be copied "
+                return (f"{data_rows([number])}, column {name!r}: non-QI cells must be copied "
                         f"unchanged{'' if hidden else f' (raw {r[c]!r}, output {o[c]!r})'}")
     for c, column in zip(data.qi_columns, data.columns):
         for number, (row, raw_row) in enumerate(zip(out.rows, raw.rows), start=1):
             error = column.check(raw_row[c], row[c], intervals)
             if error is not None:
                 why = _why(error, intervals and column.numeric, hidden)
-                return f"data row {number}, column {raw.header[c]!r}: {why}"
+                return f"{data_rows([number])}, column {raw.header[c]!r}: {why}"
     return ""
 
 
@@ -170,7 +170,7 @@ def check_private(out: Table, data: CaseData, function: str, ints: dict[str, int
                     f"max_sup = {max_sup} and k = {k}")
     small = k_violation(groups, k, exempt)
     if small is not None:
-        return (f"the equivalence class of data row {small.first_row} has {small.size} "
+        return (f"the equivalence class of {data_rows([small.first_row])} has {small.size} "
                 f"row(s); k = {k}")
     if function == "bottomup_anonymizer":
         l_value = ints["l"]
@@ -179,7 +179,7 @@ def check_private(out: Table, data: CaseData, function: str, ints: dict[str, int
             return "the dataset has no single sensitive column"
         poor = l_violation(groups, out.rows, sensitive, l_value)
         if poor is not None:
-            return (f"the equivalence class of data row {poor.first_row} has {poor.distinct} "
+            return (f"the equivalence class of {data_rows([poor.first_row])} has {poor.distinct} "
                     f"distinct value(s) of {out.header[sensitive]!r}; l = {l_value}")
     return ""
 
@@ -189,7 +189,7 @@ def first_difference(out: Table, expected: Table, hidden: bool) -> str:
         if o != e:
             c = next(i for i, (a, b) in enumerate(zip(o, e)) if a != b)
             shown = "" if hidden else f": expected {e[c]!r}, got {o[c]!r}"
-            return f"first difference at data row {number}, column {out.header[c]!r}{shown}"
+            return f"first difference at {data_rows([number])}, column {out.header[c]!r}{shown}"
     return "the rows differ"
 
 

@@ -7,7 +7,8 @@
 k reached is the size of the smallest equivalence class (rows with identical QI cells, the
 QIs being the case's columns with a hierarchy); distinct l is the smallest number of distinct
 values of the sensitive column (the single non-QI column) in a class, left out when the
-dataset has no single sensitive column. Only counts are shown, never a cell value, so the
+dataset has no single sensitive column or the course grades no part about l-diversity
+(L_PARTS: its students never met l). Only counts are shown, never a cell value, so the
 line is safe for hidden cases. The function only reads data (compare.load_case_data,
 compare.parse_table); it never runs the reference's algorithms and never raises.
 """
@@ -19,8 +20,17 @@ from kanon.table import parse_table
 
 from .compare import load_case_data
 
+L_PARTS = ("bottomup_anonymizer", "entropy_l")
+"""The parts whose handout sections define l-diversity."""
 
-def summarize(output_bytes: bytes, case_folder: Path, suppression: bool = False) -> str | None:
+
+def shows_l(functions) -> bool:
+    """Whether a course grading `functions` shows distinct l in the summary."""
+    return any(f in L_PARTS for f in functions)
+
+
+def summarize(output_bytes: bytes, case_folder: Path, suppression: bool = False,
+              distinct_l: bool = True) -> str | None:
     """The summary line of one output file's bytes on the case in `case_folder` (which holds
     adult-hw1.csv and DGHs/); None when the output is not a readable table with the raw
     file's header and at least one data row, or the case's data cannot be read. With
@@ -32,7 +42,8 @@ def summarize(output_bytes: bytes, case_folder: Path, suppression: bool = False)
         if out.header != data.raw.header or not out.rows:
             return None
         roots = tuple(d.root_label for d in data.dghs) if suppression else None
-        return summary_of(out.rows, data.qi_columns, data.sensitive_column(), roots)
+        sensitive = data.sensitive_column() if distinct_l else None
+        return summary_of(out.rows, data.qi_columns, sensitive, roots)
     except Exception:  # noqa: BLE001 -- a summary is optional; a bad output has a verdict
         return None
 

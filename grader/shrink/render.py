@@ -11,7 +11,7 @@ from kanon.files import atomic_write_text
 from kanon.hierarchy import parse_dgh
 from kanon.table import parse_table, render_csv
 
-from ..contract import SIGNATURES, is_cost
+from ..contract import SIGNATURES, data_rows, is_cost
 
 SECTION = {"cost_MD": "cost_MD", "cost_LM": "cost_LM", "entropy_l": "entropy_l",
            "t_closeness": "t_closeness"}  # the handout's heading of each function: its name
@@ -24,7 +24,7 @@ def _table(header: list[str], rows: list[list[str]], numbers: list[int] | None =
     """A Markdown table; `marks` (row, column) cells are shown **bold**."""
     def cell(text: str) -> str:
         return (text or " ").replace("|", "\\|").replace("\n", " ")
-    head = (["row"] if numbers else []) + header
+    head = (["data row"] if numbers else []) + header
     lines = ["| " + " | ".join(map(cell, head)) + " |", "|" + "---|" * len(head)]
     for i, row in enumerate(rows):
         cells = [f"**{cell(v)}**" if (i, j) in marks else cell(v) for j, v in enumerate(row)]
@@ -114,9 +114,9 @@ def section(entry: dict, part: str, function: str, module: str) -> list[str]:
                 f"Look again at {where}, \"{entry['case']}\" (its name describes its structure), "
                 f"and at the handout's rules for `{function}`.", ""]
     ints = ", ".join(f"{k} = {v}" for k, v in entry["ints"].items()) or "none"
-    rows = ", ".join(map(str, entry["rows"]))
     lines = [f"### Counterexample for {part}", "", WHAT, "",
-             f"Input: rows {rows} of `{entry['source']}` ({len(entry['rows'])} rows); QIs kept: "
+             f"Input: {data_rows(entry['rows'])} of `{entry['source']}` "
+             f"({len(entry['rows'])} rows); QIs kept: "
              f"{', '.join(entry['qis'])}, with their public hierarchies; arguments: {ints}.", ""]
     lines += _table(entry["header"], entry["raw"], entry["rows"]) + [""]
     if entry.get("anonymized") is not None:

@@ -5,6 +5,7 @@ every failed test."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -90,3 +91,47 @@ def test_a_missing_module_names_the_real_problem(bundle: Path, tmp_path: Path) -
     assert done.returncode == 1
     assert "`my_helpers` is neither a helper module beside mine.py" in done.stdout
     assert "the grader has only the standard library and numpy" not in done.stdout
+
+
+def test_a_space_before_a_path_outside_is_answered_in_the_handout(bundle: Path) -> None:
+    """pytest reads no conftest.py of the bundle when the only path it is given lies outside
+    it, so nothing of the self-check can answer `--solution PATH` there: pytest's own error
+    names the option, and the handout says what to write instead (checked here)."""
+    done = pytest_in(bundle, "--solution", "../outside/bob/skeleton.py", "-k", "cost_MD")
+    assert done.returncode != 0
+    assert "unrecognized arguments: --solution" in done.stdout + done.stderr
+    handout = " ".join((bundle / "HANDOUT.md").read_text(encoding="utf-8").split())
+    assert ('stops with its own "unrecognized arguments: --solution"; `--solution=PATH` (or '
+            '`KANON_SOLUTION=PATH`) works') in handout
+    fixed = pytest_in(bundle, "--solution=../outside/bob/skeleton.py", "-k", "cost_MD")
+    assert fixed.returncode == 0, (fixed.stdout + fixed.stderr)[-2000:]
+
+
+PID_SOLUTION = '''import os
+
+
+def cost_MD(raw_dataset_file, anonymized_dataset_file, DGH_folder):
+    print("cost_MD runs in process", os.getpid())
+    return 0.0
+'''
+
+
+@pytest.mark.parametrize("option, same_process", [((), False), (("--in-process",), True)])
+def test_calls_run_in_a_child_process_unless_in_process(bundle: Path, tmp_path: Path,
+                                                        option: tuple, same_process: bool
+                                                        ) -> None:
+    """By default each call runs in the child process that the self-check can stop;
+    --in-process (for a debugger) runs it in pytest's own process. Prints are shown with the
+    test's result either way (here cost_MD's wrong answer fails the test)."""
+    (tmp_path / "pid.py").write_text(PID_SOLUTION, encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "KANON"))}
+    proc = subprocess.Popen([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
+                             f"--solution={tmp_path / 'pid.py'}", *option,
+                             "-k", "test_cost_MD and jobsex-anon-example"],
+                            cwd=bundle, env=env, stdout=subprocess.PIPE, text=True)
+    out, _ = proc.communicate(timeout=300)
+    assert proc.returncode == 1, out[-2000:]
+    assert "expected 12.0, got 0.0" in out, out[-2000:]
+    pids = {int(p) for p in re.findall(r"cost_MD runs in process (\d+)", out)}
+    assert len(pids) == 1, out[-2000:]  # the print, shown with the failure
+    assert (pids == {proc.pid}) == same_process

@@ -132,6 +132,33 @@ def test_a_wrong_submission_gets_a_counterexample_a_reader_can_check(bob: Path) 
     assert sum("### Counterexample for" in t["output"] for t in results["tests"]) == 2
 
 
+def _counterexample(feedback: str, part: str) -> tuple[list[int], str, list[list[str]]]:
+    """(the data rows its Input line names, the source file, its input table with the
+    header row)."""
+    section = feedback.split(f"### Counterexample for {part}")[1].split("\n### ")[0]
+    named = re.search(r"Input: data rows? ([\d, ]+) \(the header is not counted\) of `([^`]+)`",
+                      section)
+    table = section[section.index("| data row |"):].split("\n\n")[0].splitlines()
+    shown = [[c.strip() for c in line.strip("|").split("|")] for line in table[:1] + table[2:]]
+    return [int(n) for n in named.group(1).split(", ")], named.group(2), shown
+
+
+def test_a_counterexample_shows_the_data_rows_it_names(bob: Path) -> None:
+    """Rows are data rows from 1, the header not counted (HANDOUT.md, "Background"): the rows
+    the Input line names are the source file's rows the table shows, by number and content."""
+    feedback = (bob / "feedback" / "bob.md").read_text(encoding="utf-8")
+    for part in ("cost_LM", "clustering_anonymizer"):
+        numbers, source, (columns, *shown) = _counterexample(feedback, part)
+        with open(KIT / source, encoding="utf-8", newline="") as f:
+            header, *data = list(csv.reader(f))
+        assert [int(row[0]) for row in shown] == numbers, part
+        for number, row in zip(numbers, shown):
+            assert row[1:] == [data[number - 1][header.index(c)] for c in columns[1:]], part
+    numbers, source, (_, *shown) = _counterexample(feedback, "cost_LM")  # checked by hand:
+    assert (source, numbers) == ("tests/public/data/cases/jobsex/raw.csv", [3, 4])
+    assert [row[1] for row in shown] == ["Engineer", "Dancer"]  # lines 4 and 5 of the file
+
+
 def test_the_search_is_deterministic_and_never_changes_a_grade(bob: Path, tmp_path: Path) -> None:
     again = tmp_path / "again"
     r = rubric.load(EXAMPLES / "rubric.toml")

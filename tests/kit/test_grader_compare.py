@@ -97,7 +97,7 @@ def test_validity_failures_name_row_and_column_but_hide_hidden_values(tmp_path: 
     bad = write_rows(tmp_path / "bad.csv", rows, lineterminator="\n")
     hidden = compare_table(bad.read_bytes(), expected, data, "mondrian", {"k": 2}, hidden=True)
     assert hidden.status == "wrong"
-    assert "data row 3, column 'city'" in hidden.message
+    assert "data row 3 (the header is not counted), column 'city'" in hidden.message
     assert secret not in hidden.message and rows[3][city] not in hidden.message
     shown = compare_table(bad.read_bytes(), expected, data, "mondrian", {"k": 2}, hidden=False)
     assert repr(rows[3][city]) in shown.message

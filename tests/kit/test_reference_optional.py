@@ -119,7 +119,7 @@ def test_topdown_handout_example_k3(tmp_path):
     (4, [["Professional", "Any"]] * 4),
 ])
 def test_topdown_handout_one_child_and_column_order_example(tmp_path, k, wanted):
-    """HANDOUT.md, "topdown_anonymizer", the course staff's decisions: a one-child step is
+    """HANDOUT.md, "topdown_anonymizer", its second example: a one-child step is
     taken first (Artist is empty), and Job wins the 2-child, L1 = 0 tie with Sex (leftmost)."""
     job = "Any\n\tProfessional\n\t\tEngineer\n\t\tLawyer\n\tArtist\n\t\tDancer\n\t\tWriter\n"
     rows = [["Engineer", "Male"], ["Lawyer", "Male"], ["Engineer", "Female"],
@@ -163,8 +163,8 @@ def test_datafly_handout_example():
 
 
 def test_topdown_greedy_handout_example():
-    """HANDOUT.md, "topdown_greedy": the pairs, the tie that sends rows 0 and 8 to row 4's
-    group, the balancing costs (6 against 12) and the output."""
+    """HANDOUT.md, "topdown_greedy": the pairs, the tie that sends data rows 1 and 9 to row 5's
+    group, the balancing costs (6 against 12) and the output (0-based indices below)."""
     import sys
     from fractions import Fraction as F
 

@@ -3,10 +3,17 @@
     pytest                         # checks skeleton.py next to the tests/ folder
     pytest -k clustering           # only one function's tests
     pytest --solution path/to/x.py # another file (or a package folder); also KANON_SOLUTION
+    pytest --in-process -k NAME -s # calls in pytest's own process, for a debugger (below)
 
 Your solution is imported with its own folder first on sys.path, so helper modules beside it
 (`import my_helpers`) work here as they do in the grader, which copies every .py file you hand
 in.
+
+Your functions run in a child process that the self-check stops when a call runs past its
+limit, the same way on every system (student_calls.py): an endless loop is one failed test, and
+what your code printed is shown with it. To step through your code with a debugger or
+breakpoint(), run one test in pytest's own process with --in-process (or KANON_IN_PROCESS=1;
+--pdb and --trace imply it).
 
 Every failure is one stand-alone sentence naming the function, the case and what is wrong.
 Passing these tests is necessary, not sufficient: the grader also runs hidden cases.
@@ -14,15 +21,12 @@ Passing these tests is necessary, not sufficient: the grader also runs hidden ca
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import os
 import shutil
 import sys
-import time
-import traceback
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Iterator
 
 import pytest
 
@@ -32,7 +36,9 @@ if str(HERE) not in sys.path:  # the helpers below, whatever pytest's import mod
 
 import course_rules  # noqa: E402
 import kanon_check as check  # noqa: E402
-from kanon_options import pytest_addoption  # noqa: E402,F401 (--solution)
+from kanon_options import pytest_addoption  # noqa: E402,F401 (--solution, --in-process)
+from solution_import import import_failure, import_solution  # noqa: E402
+from student_calls import Answer, InProcess, Worker, exports  # noqa: E402
 from public_cases import (ADULT, INTERVALS, OPTIONAL, ROOT, SHORT, BadCall,  # noqa: E402
                           CostCase, Run, case_files)
 
@@ -42,10 +48,24 @@ TIMES: list[tuple[str, str, int, float, float]] = []
 
 
 
+EARLY: list[Worker] = []
+"""The process for the solution's calls, launched before collection (so that it starts while
+pytest collects the tests) and taken by the `solution` fixture."""
+
+
 def pytest_configure(config: pytest.Config) -> None:
     for function, marker in SHORT.items():
         config.addinivalue_line("markers", f"{marker}: public tests of {function}")
     config.addinivalue_line("markers", "timeout(seconds): time limit (pytest-timeout)")
+    path = solution_path(config).resolve()
+    if not in_process(config) and path.exists():
+        EARLY.append(Worker(path, course_rules.import_limit()))
+        EARLY[-1].launch()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    while EARLY:  # launched, but no test needed it
+        EARLY.pop().close()
 
 
 MARKER_FUNCTIONS = {marker: function for function, marker in SHORT.items()}
@@ -94,93 +114,71 @@ def solution_path(config: pytest.Config) -> Path:
 
 
 class Solution:
-    """The solution module, imported once; or the one-line reason it could not be."""
+    """Your solution: imported once in the process that runs its calls (student_calls.py), or
+    here with --in-process; its functions' parameters, or the one-line reason it could not be
+    imported."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, in_process: bool, scratch: Path):
         self.path = path.resolve()
-        self.module = None
         self.error: str | None = None
+        self.calls: Worker | InProcess | None = None
+        self.defined: dict[str, str] = {}  # function name -> '(its, parameters)'
         unavailable = course_rules.unavailable_imports(self.path) if self.path.exists() else []
         if unavailable:
             more = f" (and {len(unavailable) - 1} more)" if len(unavailable) > 1 else ""
             self.error = f"could not import {self.path.name}: {unavailable[0]}{more}"
+            while EARLY:
+                EARLY.pop().close()
+            return
+        if not in_process and self.path.exists():  # where an endless loop can be stopped
+            worker = EARLY.pop() if EARLY else Worker(self.path, course_rules.import_limit())
+            worker.scratch = scratch
+            self.error = worker.start()
+            self.calls, self.defined = worker, worker.defined
             return
         try:
-            self.module = _import(self.path)
+            module = import_solution(self.path)
         except KeyboardInterrupt:
             raise
         except BaseException as e:  # SystemExit and pytest's timeout included
-            self.error = f"could not import {self.path.name}: {describe(e, self.path)}"
-            if isinstance(e, SystemExit):
-                self.error += (" (importing your file must not run anything: keep experiments "
-                               "under `if __name__ == \"__main__\":`)")
-            elif isinstance(e, ImportError):
-                self.error += import_hint(e, self.path)
+            self.error = import_failure(e, self.path)
+            return
+        self.calls, self.defined = InProcess(module, self.path), exports(module)
 
-    def function(self, name: str) -> Callable:
-        """The graded function `name`, or fail the test with one line."""
+    def function(self, name: str) -> None:
+        """Fail the test with one line unless the solution imported and defines `name`."""
         if self.error:
             pytest.fail(self.error, pytrace=False)
-        fn = getattr(self.module, name, None)
-        if not callable(fn):
-            pytest.fail(f"{self.path.name} has no function {name}; keep the seven signatures "
-                        f"of skeleton.py", pytrace=False)
-        return fn
+        if name not in self.defined:
+            pytest.fail(f"{self.path.name} has no function {name}; keep the "
+                        f"{course_rules.in_words(len(graded_functions()))} signatures of "
+                        f"skeleton.py", pytrace=False)
+
+    def parameters(self, name: str) -> str:
+        """'(a, b, c)': the parameters of the solution's function `name` (else fail)."""
+        self.function(name)
+        return self.defined[name]
+
+    def close(self) -> None:
+        if self.calls is not None:
+            self.calls.close()
 
 
-def _import(path: Path):
-    """Import a .py file, or a package folder (its __init__.py), by path."""
-    if path.is_dir():
-        init = path / "__init__.py"
-        if not init.is_file():
-            raise FileNotFoundError(f"{path} is a folder without __init__.py")
-        spec = importlib.util.spec_from_file_location(path.name, init,
-                                                      submodule_search_locations=[str(path)])
-    elif path.is_file():
-        spec = importlib.util.spec_from_file_location(path.stem, path)
-    else:
-        raise FileNotFoundError(f"no such file: {path}")
-    folder = str(path.parent)  # helper modules beside the solution, as in the grader
-    if folder not in sys.path:
-        sys.path.insert(0, folder)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        del sys.modules[spec.name]
-        raise
-    return module
-
-
-def import_hint(error: ImportError, solution: Path) -> str:
-    """Why an import inside the solution failed, in words a student can act on."""
-    name = (getattr(error, "name", None) or "").split(".")[0]
-    if not name:
-        return ""
-    folder = solution.parent if solution.is_file() else solution
-    if (folder / name).is_dir() or (folder / f"{name}.py").is_file():
-        return f" (`{name}` is beside your file, but importing from it failed)"
-    return (f" (`{name}` is neither a helper module beside {solution.name} nor in the "
-            f"standard library or numpy, the only packages the grader has; hand in your "
-            f"helper modules with your solution)")
-
-
-def describe(error: BaseException, solution: Path) -> str:
-    """'ValueError: message (skeleton.py, line 12, in helper)'; the place is the innermost
-    frame inside the solution."""
-    text = f"{type(error).__name__}: {error}".rstrip(": ").replace("\n", " / ")
-    place = None
-    for frame in traceback.extract_tb(error.__traceback__):
-        file = Path(frame.filename).resolve()
-        if file == solution or solution in file.parents:
-            place = f"{file.name}, line {frame.lineno}, in {frame.name}"
-    return f"{text} ({place})" if place else text
+def in_process(config: pytest.Config) -> bool:
+    """Whether calls run in pytest's own process (for a debugger): --in-process,
+    KANON_IN_PROCESS=1, --pdb or --trace."""
+    return bool(config.getoption("--in-process") or config.getoption("usepdb", False)
+                or config.getoption("trace", False)
+                or os.environ.get("KANON_IN_PROCESS", "") not in ("", "0"))
 
 
 @pytest.fixture(scope="session")
-def solution(request: pytest.FixtureRequest) -> Solution:
-    return Solution(solution_path(request.config))
+def solution(request: pytest.FixtureRequest,
+             tmp_path_factory: pytest.TempPathFactory) -> Iterator[Solution]:
+    found = Solution(solution_path(request.config), in_process(request.config),
+                     tmp_path_factory.mktemp("prints"))
+    yield found
+    found.close()
 
 
 # ---------------------------------------------------------------------------- running calls
@@ -204,15 +202,18 @@ def case_folder(folder: Path, case: str) -> Iterator[None]:
         os.chdir(before)
 
 
-def call(solution: Solution, name: str, args: list, what: str) -> tuple[object, str | None]:
-    """Call a graded function; returns (its result, None) or (None, a one-line failure)."""
-    fn = solution.function(name)
-    try:
-        return fn(*args), None
-    except NotImplementedError:
-        return None, f"{name} is not implemented yet (it raises NotImplementedError)"
-    except (Exception, SystemExit) as e:
-        return None, f"{what}: raised {describe(e, solution.path)}"
+def failure_of(answer: Answer, name: str, what: str, limit: float) -> str | None:
+    """The one-line failure of a call that did not return, or None."""
+    if answer.kind == "not-implemented":
+        return f"{name} {NOT_IMPLEMENTED}"
+    if answer.kind == "raised":
+        return f"{what}: raised {answer.text}"
+    if answer.kind == "timeout":
+        return (f"{what}: did not return within {limit:g} s, so the self-check stopped it "
+                f"(an endless loop? HANDOUT.md, \"Time limits\")")
+    if answer.kind == "ended":
+        return f"{what}: {answer.text}"
+    return None
 
 
 @dataclass
@@ -232,6 +233,11 @@ NOT_IMPLEMENTED = "is not implemented yet (it raises NotImplementedError)"
 def graded(function: str) -> bool:
     """Whether your course grades `function` (tests/public/course.json)."""
     return course_rules.graded(function, optional=function in OPTIONAL)
+
+
+def graded_functions() -> list[str]:
+    """The functions your course grades, in skeleton.py's order."""
+    return [f for f in SHORT if graded(f)]
 
 
 def skip_ungraded(function: str, why: str) -> None:
@@ -264,8 +270,8 @@ class Runner:
                         + (f"the {wanted} variant" if wanted else "the handout's default rules")
                         + ", not "
                         + (f"the {variant} variant" if variant else "the handout's default rules"))
-        if not graded(function) and self.solution.module is not None and not callable(
-                getattr(self.solution.module, function, None)):
+        if (not graded(function) and self.solution.error is None
+                and function not in self.solution.defined):
             skip_ungraded(function, f"{self.solution.path.name} does not define it")
 
     def output(self, run: Run) -> Output:
@@ -287,11 +293,8 @@ class Runner:
     def _run(self, run: Run) -> Output:
         folder = self.tmp.mktemp(f"{SHORT[run.function]}-{run.id}")
         with case_folder(folder, run.case):
-            start = time.process_time()
-            _, failure = call(self.solution, run.function,
-                              run.args("adult-hw1.csv", "DGHs", "anonymized.csv"), run.describe())
-            seconds = time.process_time() - start
-        self.timed(run.describe(), run.function, run.case, seconds)
+            answer, failure = self.call(run.function, run.case, run.args(
+                "adult-hw1.csv", "DGHs", "anonymized.csv"), run.describe(), folder)
         if failure:
             return Output(failure=failure, not_implemented=failure.endswith(NOT_IMPLEMENTED))
         out = folder / "anonymized.csv"
@@ -302,7 +305,20 @@ class Runner:
             header, rows = check.read_csv(str(out))
         except (UnicodeDecodeError, ValueError) as e:
             return Output(failure=f"{run.describe()}: the output is not a UTF-8 CSV file ({e})")
-        return Output(header=header, rows=rows, seconds=seconds)
+        return Output(header=header, rows=rows, seconds=answer.seconds)
+
+    def call(self, name: str, case: str, args: list, what: str, folder: Path,
+             timed: bool = True) -> tuple[Answer, str | None]:
+        """Run one call of the solution in `folder` under the self-check's limit for it
+        (course_rules.stop_limit); (its answer, its one-line failure or None). Its CPU time
+        goes to the closing table when `timed`."""
+        self.solution.function(name)  # an import error or a missing function fails here
+        rows = len(self.table(case).rows)
+        limit = course_rules.stop_limit(name, rows, large=case == ADULT)
+        answer = self.solution.calls.call(name, args, folder, limit)
+        if timed and answer.kind != "timeout":
+            self.timed(what, name, case, answer.seconds)
+        return answer, failure_of(answer, name, what, limit)
 
     def timed(self, what: str, function: str, case: str, seconds: float) -> None:
         """Keep a call's CPU time next to the grader's limit for a dataset of that size."""
@@ -352,18 +368,15 @@ class Runner:
         shown = f"({', '.join(map(repr, args))})" if args else ""
         what = f"{name}{shown} on case {case.id!r}"
         with case_folder(folder, case.case):
-            start = time.process_time()
-            value, failure = call(self.solution, name,
-                                  ["adult-hw1.csv", "anonymized.csv", "DGHs", *args], what)
-            self.timed(what, name, case.case, time.process_time() - start)
-        if failure and failure.endswith(NOT_IMPLEMENTED) and not graded(name):
+            answer, failure = self.call(name, case.case, ["adult-hw1.csv", "anonymized.csv",
+                                                          "DGHs", *args], what, folder)
+        if answer.kind == "not-implemented" and not graded(name):
             skip_ungraded(name, "yours raises NotImplementedError")
         if failure:
             pytest.fail(failure, pytrace=False)
-        if isinstance(value, bool) or not isinstance(value, (int, float)) and not hasattr(
-                value, "__float__"):
-            pytest.fail(f"{what}: returned {value!r}, expected a number", pytrace=False)
-        number = float(value)
+        number = answer.number
+        if number is None:
+            pytest.fail(f"{what}: returned {answer.text}, expected a number", pytrace=False)
         if abs(number - expected) > 1e-6 * max(1.0, abs(expected)):
             pytest.fail(f"{what}: expected {expected!r}, got {number!r}", pytrace=False)
 
@@ -377,22 +390,18 @@ class Runner:
         what = f"{name}({', '.join(repr(a) for a in args)}) on case {case!r}"
         self.applies(name, any_variant=True)  # bad input is refused whatever the variant
         with case_folder(folder, case):
-            fn = self.solution.function(name)
+            answer, problem = self.call(name, case, args, what, folder, timed=False)
+        if answer.kind == "not-implemented" and not graded(name):
+            skip_ungraded(name, "yours raises NotImplementedError")
+        if answer.kind == "returned":
+            problem = f"{what}: expected ValueError ({reason}), but it returned normally"
+        elif answer.kind == "raised" and answer.value_error is None:
+            problem = f"{what}: expected ValueError ({reason}), got {answer.text}"
+        elif answer.kind == "raised":
             problem = None
-            try:
-                fn(*args)
-                problem = f"{what}: expected ValueError ({reason}), but it returned normally"
-            except NotImplementedError:
-                if not graded(name):
-                    skip_ungraded(name, "yours raises NotImplementedError")
-                problem = f"{name} is not implemented yet (it raises NotImplementedError)"
-            except ValueError as e:
-                if column is not None and column not in str(e):
-                    problem = (f"{what}: the ValueError should name the column {column!r} "
-                               f"(and the row), got: {e}")
-            except (Exception, SystemExit) as e:
-                problem = (f"{what}: expected ValueError ({reason}), got "
-                           f"{describe(e, self.solution.path)}")
+            if column is not None and column not in answer.value_error:
+                problem = (f"{what}: the ValueError should name the column {column!r} "
+                           f"(and the row), got: {answer.value_error}")
         if problem:
             pytest.fail(problem, pytrace=False)
         raw, _ = case_files(case)

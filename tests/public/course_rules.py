@@ -17,6 +17,10 @@ if os.environ.get("KANON_COURSE_FILE"):  # staff: check against another rubric's
 DEFAULT = {"allowed_packages": ["numpy"], "import_time_limit": 10.0,
            "time": {"default": {"time_limit": 10.0, "time_per_1000_rows": 20.0}}}
 CLOSE = 0.5  # warn when a call uses this share of its limit or more
+STOP_FACTOR = 3  # the self-check stops a call after this many times the grader's limit...
+STOP_CAP = {False: 60.0, True: 300.0}  # ... or these seconds (True: adult-hw1.csv), if fewer
+WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+         "eleven", "twelve", "thirteen")
 
 
 def course() -> dict:
@@ -97,6 +101,22 @@ def cpu_limit(function: str, rows: int) -> float:
     times = course().get("time", DEFAULT["time"])
     rule_ = times.get(function, times.get("default", DEFAULT["time"]["default"]))
     return round(rule_["time_limit"] + rule_["time_per_1000_rows"] * rows / 1000, 1)
+
+
+def stop_limit(function: str, rows: int, large: bool) -> float:
+    """Wall-clock seconds the self-check lets one call of `function` on `rows` rows run
+    before stopping it: STOP_FACTOR times the grader's CPU-time limit, at most STOP_CAP."""
+    return min(STOP_CAP[large], STOP_FACTOR * cpu_limit(function, rows))
+
+
+def import_limit() -> float:
+    """Wall-clock seconds the self-check lets importing the solution take (at most 30)."""
+    return min(30.0, STOP_FACTOR * float(course().get("import_time_limit", 10.0)))
+
+
+def in_words(number: int) -> str:
+    """'seven' for 7 (a figure from 14 up)."""
+    return WORDS[number] if 0 <= number < len(WORDS) else str(number)
 
 
 def graded(function: str, optional: bool = False) -> bool:

@@ -96,11 +96,16 @@ def _numeric_column(values: list[str]) -> bool:
     return bool(values)
 
 
+COUNTED = "(the header is not counted)"
+"""Rows in messages are data rows counted from 1 in file order (HANDOUT.md, "Ties")."""
+
+
 def rows_text(rows: list[int], limit: int = 8) -> str:
-    """'rows 3, 17' (1-based data rows), shortened after `limit` rows."""
+    """'data rows 3, 17 (the header is not counted)' for the 0-based list indices [2, 16],
+    shortened after `limit` rows."""
     shown = ", ".join(str(r + 1) for r in rows[:limit])
     more = f", ... ({len(rows)} rows)" if len(rows) > limit else ""
-    return f"row{'s' if len(rows) > 1 else ''} {shown}{more}"
+    return f"data row{'s' if len(rows) > 1 else ''} {shown}{more} {COUNTED}"
 
 
 @dataclass
@@ -148,9 +153,10 @@ def check_valid(raw: Table, header: list[str], rows: Rows, intervals: bool = Fal
     seen: set[tuple[int, str, str]] = set()  # (column, raw, cell) already found valid
     for r, (raw_row, row) in enumerate(zip(raw.rows, rows)):
         if len(row) != len(header):
-            return f"output row {r + 1} has {len(row)} cells, the header has {len(header)}"
+            return (f"output data row {r + 1} {COUNTED} has {len(row)} cells, the header has "
+                    f"{len(header)}")
         for c, (value, cell) in enumerate(zip(raw_row, row)):
-            where = f"output row {r + 1}, column {header[c]!r}"
+            where = f"output data row {r + 1} {COUNTED}, column {header[c]!r}"
             if c not in qi:
                 if cell != value:
                     return (f"{where}: non-QI cells must not change, got {cell!r} for the raw "
@@ -228,6 +234,7 @@ def first_difference(raw: Table, expected: Rows, rows: Rows) -> str | None:
         return None
     r = differing[0]
     c = next(c for c, (a, b) in enumerate(zip(expected[r], rows[r])) if a != b)
-    return (f"output row {r + 1}, column {raw.header[c]!r} (raw value {raw.rows[r][c]!r}): "
+    return (f"output data row {r + 1} {COUNTED}, column {raw.header[c]!r} (raw value "
+            f"{raw.rows[r][c]!r}): "
             f"expected {expected[r][c]!r}, got {rows[r][c]!r}; {len(differing)} of "
             f"{len(rows)} rows differ")

@@ -1,4 +1,5 @@
-"""The self-check's command-line option, `--solution PATH` (or `--solution=PATH`).
+"""The self-check's command-line options: `--solution PATH` (or `--solution=PATH`) and
+`--in-process` (student_calls.py).
 
 pytest knows an option only when the conftest.py that adds it is loaded before the command
 line is parsed. tests/public/conftest.py is, when pytest starts from the kit or the bundle
@@ -14,9 +15,16 @@ HELP = ("the solution to test: a .py file or a package folder, relative to where
         "starts (default: $KANON_SOLUTION, else skeleton.py next to the tests/ folder)")
 
 
+IN_PROCESS_HELP = ("run your functions in pytest's own process, for a debugger or "
+                   "breakpoint() (no time limit of the self-check's own; also "
+                   "KANON_IN_PROCESS=1; implied by --pdb and --trace)")
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
-    """Register --solution once, whichever conftest.py pytest loads first."""
+    """Register the options once, whichever conftest.py pytest loads first."""
     try:
         parser.addoption("--solution", default=None, metavar="PATH", help=HELP)
+        parser.addoption("--in-process", action="store_true", default=False,
+                         help=IN_PROCESS_HELP)
     except ValueError:  # "option names {'--solution'} already added": the other conftest did
         pass

@@ -1,18 +1,18 @@
-"""Public tests of datafly (HANDOUT.md, "datafly"), an optional part:
-they run when your course grades it (tests/public/course.json) or your file implements it,
-and are skipped otherwise."""
+"""Public tests of datafly (HANDOUT.md, "datafly"). They run when your course grades it
+(tests/public/course.json); in a folder holding every part's tests, they also run when your
+file defines datafly, and are skipped otherwise."""
 import pytest
 
-from public_cases import OPTIONAL_SIGNATURES, bad_calls, parameters_of, runs
+from public_cases import OPTIONAL_SIGNATURES, bad_calls, runs
 
 pytestmark = pytest.mark.datafly
 FUNCTION = "datafly"
 
 
-@pytest.mark.timeout(60)
+@pytest.mark.timeout(120)
 def test_datafly_signature(runner, solution):
     runner.applies(FUNCTION)
-    got = parameters_of(solution.function(FUNCTION))
+    got = solution.parameters(FUNCTION)
     if got != OPTIONAL_SIGNATURES[FUNCTION]:
         pytest.fail(f"{FUNCTION} must take {OPTIONAL_SIGNATURES[FUNCTION]}, yours takes {got}",
                     pytrace=False)
@@ -33,7 +33,7 @@ def test_datafly_rejects_bad_input(bad, runner):
     runner.check_bad_call(bad)
 
 
-@pytest.mark.timeout(60)
+@pytest.mark.timeout(120)
 def test_datafly_refuses_to_overwrite_the_raw_file(runner):
     runner.check_rejects(FUNCTION, "jobsex", ["adult-hw1.csv", "DGHs", 2, "adult-hw1.csv"],
                          "output_file is the raw dataset file itself")

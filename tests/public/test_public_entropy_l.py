@@ -1,22 +1,22 @@
-"""Public tests of entropy_l (HANDOUT.md, "entropy_l (optional)"), an optional part:
-they run when your course grades it (tests/public/course.json) or your file implements it,
-and are skipped otherwise."""
+"""Public tests of entropy_l (HANDOUT.md, "entropy_l"). They run when your course grades it
+(tests/public/course.json); in a folder holding every part's tests, they also run when your
+file defines entropy_l, and are skipped otherwise."""
 import json
 
 import pytest
 
 from public_cases import (BAD_MEASURES, CASES, EXPECTED, MEASURES, OPTIONAL_SIGNATURES,
-                          _timeout, parameters_of)
+                          _timeout)
 
 pytestmark = pytest.mark.entropy_l
 FUNCTION = "entropy_l"
 EXPECTED_VALUES = json.loads((EXPECTED / "measures.json").read_text(encoding="utf-8"))[FUNCTION]
 
 
-@pytest.mark.timeout(60)
+@pytest.mark.timeout(120)
 def test_entropy_l_signature(runner, solution):
     runner.applies(FUNCTION)
-    got = parameters_of(solution.function(FUNCTION))
+    got = solution.parameters(FUNCTION)
     if got != OPTIONAL_SIGNATURES[FUNCTION]:
         pytest.fail(f"{FUNCTION} must take {OPTIONAL_SIGNATURES[FUNCTION]}, yours takes {got}",
                     pytrace=False)

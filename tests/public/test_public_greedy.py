@@ -1,18 +1,18 @@
-"""Public tests of topdown_greedy (HANDOUT.md, "topdown_greedy"), an optional part:
-they run when your course grades it (tests/public/course.json) or your file implements it,
-and are skipped otherwise."""
+"""Public tests of topdown_greedy (HANDOUT.md, "topdown_greedy"). They run when your course
+grades it (tests/public/course.json); in a folder holding every part's tests, they also run
+when your file defines topdown_greedy, and are skipped otherwise."""
 import pytest
 
-from public_cases import OPTIONAL_SIGNATURES, bad_calls, parameters_of, runs
+from public_cases import OPTIONAL_SIGNATURES, bad_calls, runs
 
 pytestmark = pytest.mark.greedy
 FUNCTION = "topdown_greedy"
 
 
-@pytest.mark.timeout(60)
+@pytest.mark.timeout(120)
 def test_greedy_signature(runner, solution):
     runner.applies(FUNCTION)
-    got = parameters_of(solution.function(FUNCTION))
+    got = solution.parameters(FUNCTION)
     if got != OPTIONAL_SIGNATURES[FUNCTION]:
         pytest.fail(f"{FUNCTION} must take {OPTIONAL_SIGNATURES[FUNCTION]}, yours takes {got}",
                     pytrace=False)
@@ -33,7 +33,7 @@ def test_greedy_rejects_bad_input(bad, runner):
     runner.check_bad_call(bad)
 
 
-@pytest.mark.timeout(60)
+@pytest.mark.timeout(120)
 def test_greedy_refuses_to_overwrite_the_raw_file(runner):
     runner.check_rejects(FUNCTION, "jobsex", ["adult-hw1.csv", "DGHs", 2, "adult-hw1.csv"],
                          "output_file is the raw dataset file itself")

@@ -1,18 +1,18 @@
-"""Public tests of kaca (HANDOUT.md, "kaca"), an optional part:
-they run when your course grades it (tests/public/course.json) or your file implements it,
-and are skipped otherwise."""
+"""Public tests of kaca (HANDOUT.md, "kaca"). They run when your course grades it
+(tests/public/course.json); in a folder holding every part's tests, they also run when your
+file defines kaca, and are skipped otherwise."""
 import pytest
 
-from public_cases import OPTIONAL_SIGNATURES, bad_calls, parameters_of, runs
+from public_cases import OPTIONAL_SIGNATURES, bad_calls, runs
 
 pytestmark = pytest.mark.kaca
 FUNCTION = "kaca"
 
 
-@pytest.mark.timeout(60)
+@pytest.mark.timeout(120)
 def test_kaca_signature(runner, solution):
     runner.applies(FUNCTION)
-    got = parameters_of(solution.function(FUNCTION))
+    got = solution.parameters(FUNCTION)
     if got != OPTIONAL_SIGNATURES[FUNCTION]:
         pytest.fail(f"{FUNCTION} must take {OPTIONAL_SIGNATURES[FUNCTION]}, yours takes {got}",
                     pytrace=False)
@@ -33,7 +33,7 @@ def test_kaca_rejects_bad_input(bad, runner):
     runner.check_bad_call(bad)
 
 
-@pytest.mark.timeout(60)
+@pytest.mark.timeout(120)
 def test_kaca_refuses_to_overwrite_the_raw_file(runner):
     runner.check_rejects(FUNCTION, "jobsex", ["adult-hw1.csv", "DGHs", 2, "adult-hw1.csv"],
                          "output_file is the raw dataset file itself")

@@ -1,22 +1,22 @@
-"""Public tests of t_closeness (HANDOUT.md, "t_closeness (optional)"), an optional part:
-they run when your course grades it (tests/public/course.json) or your file implements it,
-and are skipped otherwise."""
+"""Public tests of t_closeness (HANDOUT.md, "t_closeness"). They run when your course grades it
+(tests/public/course.json); in a folder holding every part's tests, they also run when your
+file defines t_closeness, and are skipped otherwise."""
 import json
 
 import pytest
 
 from public_cases import (BAD_MEASURES, CASES, EXPECTED, MEASURES, OPTIONAL_SIGNATURES,
-                          _timeout, parameters_of)
+                          _timeout)
 
 pytestmark = pytest.mark.t_closeness
 FUNCTION = "t_closeness"
 EXPECTED_VALUES = json.loads((EXPECTED / "measures.json").read_text(encoding="utf-8"))[FUNCTION]
 
 
-@pytest.mark.timeout(60)
+@pytest.mark.timeout(120)
 def test_t_closeness_signature(runner, solution):
     runner.applies(FUNCTION)
-    got = parameters_of(solution.function(FUNCTION))
+    got = solution.parameters(FUNCTION)
     if got != OPTIONAL_SIGNATURES[FUNCTION]:
         pytest.fail(f"{FUNCTION} must take {OPTIONAL_SIGNATURES[FUNCTION]}, yours takes {got}",
                     pytrace=False)

@@ -14,6 +14,7 @@ import re
 import textwrap
 from pathlib import Path
 
+from ...contract import CHOICE_PARAMS, int_params
 from .course import ADULT_ROWS, CLI_NAMES, GROUPS, SIXTH, CourseView, points_text
 from .reflow import reflow
 from .template import render
@@ -27,7 +28,7 @@ TITLES = {"background": "Background", "files": "Files", "costs": "Costs", "ties"
           "command-line": "Command line", "checking": "Checking your work",
           "submission": "Submission", "grading": "How you are graded",
           "time-limits": "Time limits",
-          "beyond": "Beyond k-anonymity: privacy models and the checker"}
+          "beyond": "Beyond k-anonymity: privacy models"}
 WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
          8: "eight", 9: "nine", 10: "ten", 11: "eleven", 12: "twelve", 13: "thirteen"}
 DEFINITIONS = {"cost_MD": "The distortion metric (MD)", "cost_LM": "The loss metric (LM)"}
@@ -92,7 +93,7 @@ def order(course: CourseView) -> list[tuple[str, str | None]]:
     out += [(s, None) for s in BACK if s != "command-line" or course.anonymizers]
     out += [("report" if p.name == "report" else "staff-part", p.name)
             for p in course.staff_parts]
-    out += [(s, None) for s in END]
+    out += [(s, None) for s in END if s != "beyond" or "measures" in course.features]
     return out
 
 
@@ -146,6 +147,7 @@ def fields(course: CourseView) -> dict[str, str]:
     sixth = [SIXTH[f.name][0] for f in anonymizers if f.name in SIXTH]
     values["cli_sixth_usage"] = f" [{' | '.join(sixth)}]" if sixth else ""
     values["cli_examples"] = _cli_examples(course)
+    values["int_rule"] = _int_rule(course)
     values["include.lattice"] = (SOURCES / "_lattice.md").read_text(encoding="utf-8").rstrip()
     values["graded_list"] = _code_list(course.names)
     values["submission_files"] = _submission_files(course)
@@ -185,6 +187,18 @@ def _cli_examples(course: CourseView) -> str:
              if n in names][:1]
     return "\n".join(f"python skeleton.py {CLI_NAMES[n]} DGHs adult-hw1.csv anonymized.csv "
                      f"{CLI_EXAMPLES[n]}" for n in plain + extra)
+
+
+def _int_rule(course: CourseView) -> str:
+    """The bad-input rule on the course's integer parameters ('k, s and ... must be ...')."""
+    names = list(dict.fromkeys(p for f in course.names for p in int_params(f)
+                               if p not in CHOICE_PARAMS))
+    if not names:
+        return "Every argument is a file or folder path (`str`)."
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    verb = "must be an integer" if len(names) == 1 else "must be integers"
+    return (f"{listed} {verb}: Python `int` or numpy integers, but **not `bool`**. "
+            f"Otherwise `ValueError`.")
 
 
 def _contents_name(course: CourseView, source: str, subject: str | None) -> str:
