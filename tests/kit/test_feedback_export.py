@@ -182,7 +182,7 @@ def test_a_page_carries_the_counterexamples_tables_and_files(moodle_class) -> No
     bob = next(p.stem for p in (graded / "feedback").glob("*.md") if p.stem.startswith("Bob"))
     page = feedback_export.student_page(graded, bob)
     assert "<h3>Counterexample for cost_LM</h3>" in page
-    assert "<tr><th>row</th><th>Job</th><th>Disease</th></tr>" in page
+    assert "<tr><th>data row</th><th>Job</th><th>Disease</th></tr>" in page
     for name in ("counterexamples/cost_LM/raw.csv", "counterexamples/cost_LM/DGHs/Job.txt",
                  "counterexamples/cost_LM/expected.txt"):
         text = (graded / "feedback" / bob / name).read_text(encoding="utf-8")
