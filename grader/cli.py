@@ -94,10 +94,11 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     from .grading import export_command
     export_command.add_parser(commands)
 
-    r = commands.add_parser("regen", help="regenerate case datasets and expected outputs",
-                            description="Rebuild the hidden datasets and rerun the reference "
-                            "on every case of the rubrics, writing the expected outputs and "
-                            "their manifest.")
+    r = commands.add_parser("regen", help="draw a course's hidden cases, recompute expected "
+                            "outputs", description="Draw a course's hidden datasets for its "
+                            "term (--course DIR; --term for a new one) and rerun the reference "
+                            "on every case, writing its expected outputs and manifest into the "
+                            "course folder; without --course, the kit's own demo cases.")
     r.add_argument("--rubric", type=Path, action="append", default=None, metavar="TOML",
                    help="rubric(s) whose cases to produce (default: the built-in rubric, "
                         "grader/rubric-2025.toml, grader/rubric-optional.toml, "
@@ -111,9 +112,12 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                         "it in course.toml (default: the course's recorded term)")
     r.set_defaults(func=upkeep.regen)
 
-    c = commands.add_parser("check", help="fail when expected outputs are stale",
-                            description="Exit 0 when every stored expected output of the "
-                            "rubrics is fresh, 1 (listing them) when some are missing or stale.")
+    c = commands.add_parser("check", help="fail when a course's cases are stale, or a zip or "
+                            "graded folder belongs to another term",
+                            description="Exit 0 when the course's cases belong to its term and "
+                            "every expected output is fresh (and, with --against, the zip or "
+                            "graded folder carries the course's fingerprint); 1, listing what "
+                            "differs, otherwise.")
     c.add_argument("--rubric", type=Path, action="append", default=None, metavar="TOML",
                    help="rubric(s) to check (default: the built-in rubric, grader/rubric-2025.toml, "
                         "grader/rubric-optional.toml, grader/rubric-all.toml and "
