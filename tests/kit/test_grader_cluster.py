@@ -193,3 +193,27 @@ def test_each_worker_reports_its_sandbox_mode_and_a_forced_mode_it_lacks_is_refu
     assert found("auto")["sandbox"] == "none"
     assert cluster.refusal("w1", found("landlock"), {}) == (
         "worker w1 refused: --sandbox landlock, but landlock is not usable there")
+
+
+def test_a_course_folder_grades_on_the_workers_from_its_shared_path(cluster, tmp_path: Path
+                                                                     ) -> None:
+    """A course folder outside the kit (issue 24): the workers read its cases at the same path
+    (here: one machine, as on a shared filesystem), never from a task, and every record names
+    the course's fingerprint."""
+    from grader import cli
+    course = tmp_path / "course"
+    assert cli.main(["course", "new", str(course), "--from", "examples", "--term", "Dask"]) == 0
+    subs = tmp_path / "subs"
+    (subs / "staff").mkdir(parents=True)
+    assert cli.main(["solution", "--course", str(course), "--out",
+                     str(subs / "staff" / "skeleton.py")]) == 0
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "grader", "grade", str(subs), "--out", str(out),
+               "--course", str(course), "--sandbox", "none", "--run-as", "none",
+               "--cluster", cluster.address]
+    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0 and "on the Dask workers" in done.stderr, done.stderr
+    stamp = done.stderr.splitlines()[0].rsplit("fingerprint ", 1)[1]
+    record = json.loads((out / "results" / "staff" / "record.json").read_text())
+    assert record["worker"] and record["course"] == stamp
+    assert record["score"] == record["max"] == 100
