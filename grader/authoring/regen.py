@@ -84,6 +84,7 @@ def _choose(base: Case, term: dict, key: bytes, cases_dir: Path, taken: set[str]
                     f"true to its name; choose another term name")
 
 
+TERM_KEEPS = "--term draws new hidden datasets; it cannot be combined with --keep-datasets"
 NEEDS_COURSE = ("a term's hidden cases are drawn with a course's secret: make a course "
                 "folder with `python -m grader course new DIR --from default --term NAME` "
                 "and use --course DIR")
@@ -94,8 +95,7 @@ def _term_of(cases_dir: Path, term: str | None, datasets: bool, key: bytes | Non
     """The manifest's new term record: --term's, or with --keep-datasets the recorded one."""
     if not datasets:
         if term is not None:
-            raise UserError("--term draws new hidden datasets; it cannot be combined with "
-                            "--keep-datasets")
+            raise UserError(TERM_KEEPS)
         kept = load_manifest(cases_dir).get("term")
         term = kept["name"] if kept else None
     if term is None:

@@ -4,6 +4,7 @@ cases, written whole or not at all (built in a temporary folder beside DIR, then
 """
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import tempfile
@@ -57,7 +58,6 @@ def rubric_body(text: str) -> str:
 def course_toml(term: str, origin: str, body: str) -> str:
     """course.toml: the [course] table, then the rubric."""
     from ..authoring.terms import check_name
-    import json
     name = json.dumps(check_name(term), ensure_ascii=False)  # a valid TOML basic string
     return (f"# This course's homework: the [course] table (its term), then the rubric "
             f"(settings and parts).\n# After editing the parts or settings, run `python -m "

@@ -42,7 +42,7 @@ def set_term(text: str, name: str) -> str:
 def redraw(course: Course, term: str | None, keep_datasets: bool = False) -> dict:
     """Regenerate `course`'s cases for `term` (None: its recorded term); returns the new
     manifest. A public demo is regenerated as the kit's own cases (no term)."""
-    from ..authoring.regen import regenerate
+    from ..authoring.regen import TERM_KEEPS, regenerate
     from ..authoring.terms import check_name
     if course.public_demo:
         raise UserError(f"{course.file}: a public demo course's cases are the kit's own; "
@@ -55,8 +55,7 @@ def redraw(course: Course, term: str | None, keep_datasets: bool = False) -> dic
     if unknown:
         raise UserError(unknown[0])
     if keep_datasets and name != course.term:
-        raise UserError("--term draws new hidden datasets; it cannot be combined with "
-                        "--keep-datasets")
+        raise UserError(TERM_KEEPS)
     cases = course.folder / CASES
     work = Path(tempfile.mkdtemp(prefix=".cases-new-", dir=course.folder))
     try:
