@@ -24,7 +24,8 @@ KIT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(KIT), str(KIT / "tests" / "kit")]
 
 from grader import rubric  # noqa: E402
-from grader.grading.runner import run_batch  # noqa: E402
+from grader.commands.grade import grade_class  # noqa: E402
+from grader.grading.batch import BatchSettings  # noqa: E402
 from mutants import DEFAULT_MARKERS, MUTANTS, write_submission  # noqa: E402
 
 RUBRIC = KIT / "examples" / "rubric.toml"
@@ -91,12 +92,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         if not args.mutants_only:
-            examples = run_batch(KIT / "examples" / "submissions", tmp / "ex", r,
-                                 jobs=args.jobs, sandbox="none", progress=False)
+            examples = grade_class(BatchSettings(KIT / "examples" / "submissions", tmp / "ex", r,
+                                                 jobs=args.jobs, sandbox="none", progress=False))
             print(report("example class", figures(examples.records)))
         subs = tmp / "mutants"
         mutant_class(subs, tmp / "work")
-        graded = run_batch(subs, tmp / "mu", r, jobs=args.jobs, sandbox="none", progress=False)
+        graded = grade_class(BatchSettings(subs, tmp / "mu", r, jobs=args.jobs, sandbox="none", progress=False))
         print(report(f"{len(graded.records)} mutants", figures(graded.records)))
         for record in graded.records:
             missing = [k for k, e in (record.get("counterexamples") or {}).items()
@@ -116,8 +117,8 @@ def realistic(jobs: int) -> None:
         for student in students:
             shutil.copytree(folder / student, subs / student,
                             ignore=shutil.ignore_patterns("__pycache__"))
-        graded = run_batch(subs, Path(tmp) / "out", rubric.load(folder / "rubric.toml"),
-                           jobs=jobs, sandbox="none", progress=False)
+        graded = grade_class(BatchSettings(subs, Path(tmp) / "out", rubric.load(folder / "rubric.toml"),
+                                           jobs=jobs, sandbox="none", progress=False))
         print(report(f"realistic class ({len(graded.records)} submissions)",
                      figures(graded.records)))
         for record in graded.records:

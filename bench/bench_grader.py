@@ -23,7 +23,7 @@
 rubric: wall time, CPU seconds per submission (its code's CPU, as the sandbox measured it:
 median, 90th percentile, max; and the whole run's CPU, grader and Dask included, per
 submission) and submissions per core-hour, for --jobs 1, --jobs 2 and a two-worker Dask
-cluster on 127.0.0.1 (grader.grading.cluster_local), in one run. `--time-limit S` caps every
+cluster on 127.0.0.1 (grader.grading.executors.cluster_local), in one run. `--time-limit S` caps every
 call's CPU time (the default rubric's limits make a run take about an hour on two cores).
 """
 from __future__ import annotations
@@ -118,7 +118,7 @@ def throughput(tmp: Path, sandbox: str, time_limit: float | None) -> None:
     """The realistic class under the default rubric with --jobs 1, --jobs 2 and a two-worker
     loopback Dask cluster: wall, CPU per submission, submissions per core-hour."""
     sys.path.insert(0, str(REPO))
-    from grader.grading.cluster_local import loopback_cluster
+    from grader.grading.executors.cluster_local import loopback_cluster
     folder = REPO / "tests" / "kit" / "realistic_class"
     subs = tmp / "realistic-subs"
     for student in sorted(p.name for p in folder.iterdir() if p.is_dir()):

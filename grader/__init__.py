@@ -1,23 +1,40 @@
 """The kit's sandboxed grader: grade a class's submissions against a course's rubric.
 
-    python -m grader course new DIR --from default|fall2025|all|examples|RUBRIC --term NAME
-    python -m grader grade SUBMISSIONS --course DIR --out OUT [--jobs N] [--cluster ADDRESS]
-    python -m grader check --course DIR [--against ZIP|OUT]
-    python -m grader regen --course DIR [--term NAME]     (or the kit's demos: regen)
-    python -m grader materials --course DIR --out PREVIEW
-    python -m grader bundle --course DIR --out student.zip
-    python -m grader gradescope --course DIR --out autograder.zip
-    python -m grader solution --course DIR --out solution.py
-    python -m grader merge OUT --manual scores.csv --course DIR
-    python -m grader export OUT --format canvas|moodle|gradescope [--roster CSV] [--out FILE]
-          [--feedback ZIP]
-    python -m grader similarity SUBMISSIONS --out pairs.csv
+Commands (`python -m grader COMMAND --help` for each):
 
-Packages: courses (a course folder: rubric, term, secret, cases, fingerprint), authoring
-(cases and expected outputs, with the reference), grading (one submission and a batch),
-sandbox (running student code; knows nothing of grading), shrink (counterexamples),
-publishing (bundle, materials, Gradescope). `--rubric FILE` still takes the kit's example
-rubrics. The version is part of the resume cache's key (with a hash of the grader's own
-sources), so results cached by an older grader are never reused.
+    course new DIR --from default|fall2025|all|examples|RUBRIC|COURSE --term NAME
+    grade SUBMISSIONS --course DIR --out OUT [--jobs N] [--cluster ADDRESS] [--sandbox ...]
+    check --course DIR [--against ZIP|OUT]
+    regen --course DIR [--term NAME]          (without --course: the kit's demo cases)
+    materials --course DIR --out PREVIEW
+    bundle --course DIR --out student.zip
+    gradescope --course DIR --out autograder.zip
+    solution --course DIR --out solution.py
+    merge OUT --manual scores.csv --course DIR
+    export OUT --format canvas|moodle|gradescope [--roster CSV] [--out FILE] [--feedback ZIP]
+    similarity SUBMISSIONS --out pairs.csv [--archive DIR ...]
+
+`--rubric FILE` still takes the kit's example rubrics (public demos).
+
+The packages, lowest first; each imports only its own modules and those below it (the
+hygiene test checks it):
+
+  core        this folder's modules: errors, paths, prog (the program's name), contract (the
+              graded functions' signatures and files), imports, settings (the rubric's
+              validated [settings]), rubric, zipfiles (deterministic zips)
+  sandbox     running untrusted code in a child process; knows nothing of grading
+  grading     one submission and a batch of them (executors/: threads or Dask; shrink/:
+              counterexamples); writes records only
+  authoring   cases and expected outputs, with the reference
+  courses     a course folder: rubric, term, secret, cases; course, regen, check, solution
+  gradebook   grades.csv, feedback, summary, dashboard, LMS exports, manual scores (merge)
+  similarity  similar pairs of submissions, for a TA to look at
+  publishing  the student bundle, materials, the Gradescope autograder (and autograde,
+              what runs inside it)
+  commands    the commands that join packages (grade)
+  cli         cli.py parses and calls (__main__ runs it)
+
+The version is part of the resume cache's key (with a hash of the grader's own sources), so
+results cached by an older grader are never reused.
 """
 __version__ = "1.0.0"

@@ -27,17 +27,17 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import sys
 from pathlib import Path
 
 from . import __version__
+from .commands import grade as grade_command
 from .courses import option as course_option
 from .courses import upkeep
+from .errors import UserError
+from .grading.executors import cluster_option
 from .prog import prog_name
-from .errors import UserError, check_writable_file
-from .grading import cluster_option
-from .paths import KIT_ROOT
+from .similarity import command as similarity_command
 
 
 def first_paragraph(doc: str | None) -> str:
@@ -89,9 +89,9 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     g.add_argument("--only", nargs="+", metavar="ID", help="grade only these student ids")
     g.add_argument("--quiet", action="store_true", help="no progress output")
     cluster_option.add_arguments(g)
-    g.set_defaults(func=_grade)
+    g.set_defaults(func=grade_command.run)
 
-    from .grading import export_command
+    from .gradebook import export_command
     export_command.add_parser(commands)
 
     r = commands.add_parser("regen", help="draw a course's hidden cases, recompute expected "
@@ -146,10 +146,10 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     course_option.add(s)
     s.add_argument("--id-pattern", default=None, metavar="REGEX",
                    help="regular expression with a group (?P<id>...) for the student id")
-    s.set_defaults(func=_similarity)
+    s.set_defaults(func=similarity_command.run)
 
     from .courses import command as course_commands
-    from .grading import merge
+    from .gradebook import merge
     from .publishing import bundle, gradescope
     course_commands.add_parsers(commands)
     from .publishing.materials import command as materials
@@ -158,118 +158,6 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     materials.add_parser(commands)
     gradescope.add_parser(commands)
     return parser
-
-
-def _grade(args: argparse.Namespace) -> int:
-    from .grading.runner import run_batch
-    if args.jobs is not None and args.jobs < 1:
-        raise UserError("--jobs must be at least 1")
-    cluster_option.check(args)
-    if args.out.exists() and not args.out.is_dir():
-        raise UserError(f"--out {args.out} is a file; give a folder (new, or one a previous "
-                        f"run wrote)")
-    if not args.submissions.exists():
-        raise UserError(f"submissions not found: {args.submissions}")
-    if args.scratch is not None and not args.scratch.is_dir():
-        raise UserError(f"--scratch {args.scratch} is not a folder")
-    overrides = {"time_limit": args.time_limit, "import_time_limit": args.import_time_limit,
-                 "student_id_pattern": args.id_pattern, "run_as": args.run_as}
-    rubric, course = course_option.read(args, overrides)
-    from .courses.checks import demo_warning, require_ready
-    from .courses.fingerprint import fingerprint
-    from .grading.term_view import apply_term
-    if course is not None and not course.public_demo:
-        require_ready(course)
-    rubric = apply_term(rubric)
-    found = fingerprint(rubric)
-    created = not args.out.exists()
-    warned: list[str] = []
-
-    def warn(message: str) -> None:
-        if message in warned:
-            return
-        warned.append(message)
-        print(f"warning: {message}", file=sys.stderr, flush=True)
-
-    def start() -> None:  # the first line, once the submissions are found
-        if not args.quiet:
-            what = f"course {course.folder}" if course else f"rubric {rubric.path}"
-            term = f"term {rubric.term} (hidden cases drawn for this term)" if rubric.term \
-                else "the kit's default cases"
-            print(f"{what}: {term}; fingerprint {found['fingerprint']}", file=sys.stderr,
-                  flush=True)
-        public = demo_warning(course, rubric.path) if (
-            course.public_demo if course else _kit_cases(rubric)) else None
-        if public:
-            warn(public)
-
-    try:
-        result = run_batch(args.submissions, args.out, rubric, jobs=args.jobs,
-                           sandbox=args.sandbox, scratch=args.scratch,
-                           progress=not args.quiet, limit_to=args.only, on_warning=warn,
-                           cluster=args.cluster, on_start=start)
-    except UserError:
-        if created:
-            _remove_if_unused(args.out)
-        raise
-    for warning in [w for w in result.warnings or [] if w not in warned]:
-        warn(warning)  # one known only after grading; each warning is printed once
-    if result.interrupted:
-        print(f"interrupted after {len(result.records)} of the submissions; rerun the same "
-              f"command to resume (finished ones are kept)", file=sys.stderr)
-        return 130
-    if not args.quiet:
-        who = result.run_as or "the grader's user"
-        print(f"graded {result.graded}, reused {result.cached} in {result.seconds:.1f} s "
-              f"(sandbox: {result.sandbox}, student code runs as {who}"
-              + (f"; {len(warned)} warning(s) above" if warned else "") + "); see "
-              f"{args.out / 'grades.csv'}, {args.out / 'summary.md'} and "
-              f"{args.out / 'feedback'}/; for the LMS: {prog_name()} export {args.out} "
-              f"--format canvas|moodle|gradescope --out FILE [--feedback FILE.zip]",
-              file=sys.stderr)
-    if rubric.manual_parts and not args.quiet:
-        from .grading.export import TEMPLATE
-        print(f"graded by the course staff: {', '.join(p.key for p in rubric.manual_parts)}; "
-              f"fill in {args.out / TEMPLATE} and run {prog_name()} merge {args.out} --manual "
-              f"FILE" + (f" --course {args.course}" if args.course else
-                         f" --rubric {args.rubric}" if args.rubric else ""), file=sys.stderr)
-    return 0
-
-
-def _kit_cases(rubric) -> bool:
-    """Whether `rubric` reads its cases from the kit's own (public) cases folder."""
-    from .paths import KIT_CASES
-    return rubric.cases_dir == KIT_CASES.resolve()
-
-
-def _remove_if_unused(folder: Path) -> None:
-    """Remove a folder this run created when it holds no file outside `.work`."""
-    files = [p for p in folder.rglob("*") if p.is_file()
-             and ".work" not in p.relative_to(folder).parts]
-    if not files:
-        shutil.rmtree(folder, ignore_errors=True)
-
-
-def _similarity(args: argparse.Namespace) -> int:
-    from . import rubric as rubric_mod
-    from .grading.similarity import run_similarity
-    from .grading.similarity import INSTALL_HINT, copydetect_available
-    if args.threshold is not None and not 0 <= args.threshold <= 1:
-        raise UserError("--threshold must be between 0 and 1")
-    check_writable_file(args.out)
-    rubric, _ = course_option.read(args, {"student_id_pattern": args.id_pattern})
-    if args.engine == "auto" and not copydetect_available():
-        print(INSTALL_HINT, file=sys.stderr)
-    done = run_similarity(args.submissions, args.out, rubric, args.threshold, args.archive,
-                          args.engine)
-    if args.out.name == "pairs.csv" and (args.out.parent / "summary.json").is_file():
-        from .grading.dashboard import write_dashboard  # a graded folder: its dashboard lists the pairs
-        print(f"updated {write_dashboard(args.out.parent)}", file=sys.stderr)
-    print(f"{len(done.pairs)} pair(s) at or above {done.threshold:g} ({done.engine}, "
-          f"{done.compared} submissions" + (f", {done.archived} archived" if done.archived
-                                            else "") + f"); see {args.out} and {done.html}. "
-          "A pointer for a human, not a verdict.", file=sys.stderr)
-    return 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,6 +1,6 @@
 """The rubric's [settings]: one frozen, validated object. Each setting's type, default, bounds
-and help are declared once, in SETTINGS; the sandbox's limits and the intake's caps are
-derived from it (`Settings.limits`, `Settings.caps`).
+and help are declared once, in SETTINGS; the intake's caps are derived from it
+(`Settings.caps`), the sandbox's limits by grader.grading.host.sandbox_limits.
 
 Every error names the rubric file and the key, e.g. `rubric.toml: settings.memory_mb: must be
 at least 1, got 0`, and says where the value came from when a command-line option set it.
@@ -12,6 +12,22 @@ import re
 from dataclasses import asdict, dataclass, fields
 
 from .errors import UserError
+
+ENTRIES_PER_FILE = 50  # zip directory entries allowed per counted file (folders, __MACOSX, ...)
+
+
+@dataclass(frozen=True)
+class Caps:
+    """Limits on what one archive may unpack to (Settings.caps derives them)."""
+
+    max_bytes: int = 50 * 1024 * 1024
+    max_files: int = 500  # files written (ignored entries are not)
+    max_entries: int = ENTRIES_PER_FILE * 500  # directory entries, folders and ignored too
+
+    def times(self, n: int) -> "Caps":
+        """The caps of an archive holding `n` submissions."""
+        return Caps(n * self.max_bytes, n * self.max_files, n * self.max_entries)
+
 
 PACKAGE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 RUN_AS = re.compile(r"(?:[A-Za-z0-9_][A-Za-z0-9_.-]{0,31})?")  # "" (= none) or a user
@@ -92,16 +108,8 @@ class Settings:
     def id_pattern(self) -> re.Pattern:
         return re.compile(self.student_id_pattern)
 
-    def limits(self):
-        """The sandbox's resource limits of every child."""
-        from .sandbox import Limits
-        return Limits(memory_mb=self.memory_mb, file_size_mb=self.file_size_mb,
-                      processes=self.processes, open_files=self.open_files,
-                      output_kb=self.output_kb, disk_mb=self.disk_mb)
-
     def caps(self):
         """What one submission's archive or folder may unpack to."""
-        from .grading.intake import ENTRIES_PER_FILE, Caps
         return Caps(max_bytes=self.max_archive_mb * 2**20, max_files=self.max_archive_files,
                     max_entries=ENTRIES_PER_FILE * self.max_archive_files)
 

@@ -1,2 +1,14 @@
-"""Authoring cases: the hidden datasets (casegen), the expected outputs made by running the
-staff solution (regen, the only place the grader does), and the students' course file."""
+"""Authoring cases: what the course staff produce before grading, with the reference.
+
+  casegen         the hidden datasets of the default draw (seeded generators)
+  terms           a term's draw: sizes, rows and each hidden case's k, seeded by
+                  term_seed (HMAC of the course's secret)
+  privacy_inputs  the inputs of the privacy-measure parts' cases
+  pool            the counterexamples' public inputs and the reference's answers
+  regen           expected outputs by running the staff solution (the only place the
+                  grader does), and the manifest
+  course_file     the students' course file (what a bundle says of the course)
+
+Stands on grading (expected outputs, term views, the shrink pool's format) and the core.
+"""
+__all__ = ["casegen", "course_file", "pool", "privacy_inputs", "regen", "terms"]

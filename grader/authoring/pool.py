@@ -1,4 +1,4 @@
-"""Building the counterexample pool (grader/shrink/pool.py describes it) with the reference:
+"""Building the counterexample pool (grader/grading/shrink/pool.py describes it) with the reference:
 the only other place besides regen.py that runs it, and only from `python -m grader regen`.
 
 Why a precomputed pool rather than the reference in the grader: the grading side never
@@ -30,7 +30,7 @@ from kanon.table import read_table
 
 from ..contract import OUTPUT_FILE, SIGNATURES, VARIANTS, call_args, is_cost
 from ..paths import KIT_ROOT
-from ..shrink.pool import KIT_POOL, Chain, Member, Source, pool_key
+from ..grading.shrink.pool import KIT_POOL, Chain, Member, Source, pool_key
 
 BUILDER_VERSION = "1"
 PUBLIC = KIT_ROOT / "tests" / "public" / "data"

@@ -26,7 +26,7 @@ from ..contract import OUTPUT_FILE, call_args, is_cost
 from ..errors import UserError
 from ..grading.expected import MANIFEST, case_key, copy_inputs, load_manifest
 from ..grading.term_view import case_ident, term_case
-from ..shrink.pool import POOL_DIR
+from ..grading.shrink.pool import POOL_DIR
 from ..rubric import Case, Rubric
 from . import casegen, pool, terms
 
@@ -131,7 +131,7 @@ def regenerate(rubrics: list[Rubric], kit_root: Path, datasets: bool = True,
                         "them one at a time")
     cases_dir = dirs.pop()
     record = _term_of(cases_dir, term, datasets, secret)
-    _pool(cases_dir, public)  # the counterexamples' inputs and answers (grader/shrink)
+    _pool(cases_dir, public)  # the counterexamples' inputs and answers (grader/grading/shrink)
     if datasets:
         casegen.generate(cases_dir, kit_root,
                          terms.draws(record["name"], secret) if record else None, public)

@@ -30,10 +30,11 @@ none holds, regen stops with an error asking for another term name.
 """
 from __future__ import annotations
 
+import hashlib
+import hmac
 import random
 import unicodedata
 
-from ..courses.secret import term_seed
 from ..errors import UserError
 from ..grading.term_view import case_ident
 from ..rubric import Case
@@ -41,6 +42,13 @@ from .casegen import HIDDEN, Draw
 
 MAX_NAME = 64
 SMALL_K = 6
+
+
+def term_seed(key: bytes, term: str, what: str) -> int:
+    """The 64-bit seed of draw `what` of term `term` in the course with `key`: the first 8
+    bytes, big-endian, of HMAC-SHA256(key, b"kanon-kit term\\0" + term + b"\\0" + what)."""
+    message = b"kanon-kit term\0" + term.encode("utf-8") + b"\0" + what.encode("utf-8")
+    return int.from_bytes(hmac.new(key, message, hashlib.sha256).digest()[:8], "big")
 
 
 def check_name(name: object, where: str = "--term") -> str:

@@ -1,6 +1,6 @@
 """`python -m grader check --course DIR --against PATH`: whether a built zip (the Gradescope
 autograder, a student bundle) or a graded folder belongs to the course's current term, by the
-fingerprint it recorded (grader/courses/fingerprint.py)."""
+fingerprint it recorded (grader/grading/fingerprint.py)."""
 from __future__ import annotations
 
 import json
@@ -8,7 +8,7 @@ import zipfile
 from pathlib import Path
 
 from ..errors import UserError
-from .fingerprint import FINGERPRINT_FILE, differences
+from ..grading.fingerprint import FINGERPRINT_FILE, differences
 
 
 def recorded(path: Path) -> dict:

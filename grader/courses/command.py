@@ -46,7 +46,7 @@ def add_parsers(commands: "argparse._SubParsersAction") -> None:
 
 def _new(args: argparse.Namespace) -> int:
     folder = new_course(args.folder, args.origin, args.term)
-    from .fingerprint import fingerprint
+    from ..grading.fingerprint import fingerprint
     from .folder import load_course
     from ..grading.term_view import apply_term
     course = load_course(folder)

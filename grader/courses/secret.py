@@ -1,14 +1,12 @@
 """A course's secret: a random 256-bit key in DIR/secret, made once by `course new` and never
 overwritten. Every draw of a term (hidden rows, sizes, arguments) is seeded from
 HMAC-SHA256(key, "kanon-kit term" NUL term NUL what), so a term's hidden cases cannot be
-derived from the public kit and the term's name alone, and two courses with the same term
+derived from the public kit and the term's name alone (grader.authoring.terms.term_seed), and two courses with the same term
 name draw different cases. The key stays in the course folder: nothing the grader writes or
 publishes carries it.
 """
 from __future__ import annotations
 
-import hashlib
-import hmac
 import os
 import secrets
 from pathlib import Path
@@ -59,13 +57,6 @@ def read_key(folder: Path) -> bytes:
         raise UserError(f"{path}: not a course secret (expected {2 * KEY_BYTES} hex digits); "
                         f"{fix}")
     return key
-
-
-def term_seed(key: bytes, term: str, what: str) -> int:
-    """The 64-bit seed of draw `what` of term `term` in the course with `key`: the first 8
-    bytes, big-endian, of HMAC-SHA256(key, b"kanon-kit term\\0" + term + b"\\0" + what)."""
-    message = b"kanon-kit term\0" + term.encode("utf-8") + b"\0" + what.encode("utf-8")
-    return int.from_bytes(hmac.new(key, message, hashlib.sha256).digest()[:8], "big")
 
 
 def refuse_secret(entries: list, key: bytes, what: str) -> None:

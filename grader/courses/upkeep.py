@@ -49,7 +49,7 @@ def regen(args: argparse.Namespace) -> int:
 
 
 def _regen_course(args: argparse.Namespace) -> int:
-    from .fingerprint import fingerprint
+    from ..grading.fingerprint import fingerprint
     from .folder import load_course
     from .redraw import redraw
     from ..grading.term_view import apply_term
@@ -93,7 +93,7 @@ def check(args: argparse.Namespace) -> int:
 def _check_course(args: argparse.Namespace) -> int:
     from .against import compare
     from .checks import problems
-    from .fingerprint import fingerprint
+    from ..grading.fingerprint import fingerprint
     from .folder import load_course
     from ..grading.freshness import stale
     from ..grading.term_view import apply_term
@@ -123,7 +123,7 @@ def _check_course(args: argparse.Namespace) -> int:
 def require_same_term(course_dir: Path, graded: Path) -> None:
     """UserError unless the graded folder's fingerprint is the course's current one."""
     from .against import compare
-    from .fingerprint import fingerprint
+    from ..grading.fingerprint import fingerprint
     from .folder import resolve
     from ..grading.term_view import apply_term
     rubric, _ = resolve(course_dir)

@@ -1,3 +1,26 @@
-"""Grading a class: intake, choosing and checking the solution, running it in the sandbox,
-judging each case, recording and exporting the results. Never runs the staff solution: it
-stands on the kit's core (kanon) and the stored expected outputs."""
+"""Grading: one submission and a batch of them, never running an algorithm (it stands on the
+kit's core, kanon, and the stored expected outputs) and never writing a gradebook (finished
+records leave through the `Reports` seam of `batch`; grader.gradebook writes them).
+
+Intake and the solution: `intake` (find and unpack submissions safely), `solution` (choose
+the file, by parsing), `static` (static checks), `manual_check` (a staff-graded part's file).
+One submission: `grade` (unpack, check, run, total), `session_keeper` (its sandbox session:
+import, retry, restart), `case_runner` (its cases, in order), `time_policy` (limits after a
+timeout), `host` (one host's setup, the sandbox limits, grading one submission).
+Judging: `judge` (pure: outcome -> status), `compare` (one output against the contract),
+`expected` (stored outputs, manifest), `freshness` (are they current?), `term_view` (a
+term's cases), `privacy_summary` (k and l reached, no points), `statuses` (the one list).
+The record: `results` (typed results, the record's JSON), `manual_scores` (manual parts in
+a record), `scores_text` (scores as people read them), `fingerprint` (the course term
+graded against).
+The batch: `batch` (BatchSettings, the one settings object; Reports; Listeners), `runner`
+(run_batch: resume cache, progress, interrupt), `executors/` (threads, or a Dask cluster).
+Counterexamples: `shrink/` (small failing inputs from the public pool).
+
+Imports only the core modules (grader.errors, paths, rubric, settings, contract), kanon and
+the sandbox: nothing of the gradebook, similarity, authoring, courses or publishing.
+"""
+__all__ = ["batch", "case_runner", "compare", "executors", "expected", "fingerprint",
+           "freshness", "grade", "host", "intake", "judge", "manual_check", "manual_scores",
+           "privacy_summary", "results", "runner", "scores_text", "session_keeper", "shrink",
+           "solution", "static", "statuses", "term_view", "time_policy"]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..contract import OUTPUT_FILE, SIGNATURES, call_args, is_cost
 from ..rubric import Case, Rubric
-from ..shrink.hook import find_counterexamples
+from .shrink.hook import find_counterexamples
 from . import compare, privacy_summary
 from .expected import copy_inputs, data_folder
 from .judge import CaseFacts, Judgement, Produced, judge
@@ -62,7 +62,7 @@ class CaseRunner:
                 results[i] = self.run_case(case, plan)
                 policy.record(case, self.rows(case), plan.limit, results[i].status)
         self.result.cases = results
-        self.result.counterexamples = find_counterexamples(self, results)  # grader/shrink
+        self.result.counterexamples = find_counterexamples(self, results)  # grader/grading/shrink
 
     def run_case(self, case: Case, plan: Plan) -> CaseResult:
         """One call of `case` under the plan's CPU-time limit, judged."""

@@ -1,6 +1,6 @@
 """Grading on one host: its setup (Python, the user children run as, the sandbox mode, the
 expected outputs: the Context its submissions share) and grading one submission there. Both
-the batch runner (threads) and a cluster's worker (grader/grading/cluster_task.py) stand on
+the batch runner (threads) and a cluster's worker (grader/grading/executors/cluster_task.py) stand on
 it, so neither imports the other."""
 from __future__ import annotations
 
@@ -18,16 +18,24 @@ from .. import __version__
 from ..errors import UserError
 from ..paths import GRADER_DIR
 from ..rubric import Rubric
-from ..sandbox import (Cancelled, RunAs, bwrap_available, landlock_available, python_problem,
-                       reaper, site_dirs)
+from ..settings import Settings
+from ..sandbox import (Cancelled, Limits, RunAs, bwrap_available, landlock_available,
+                       python_problem, reaper, site_dirs)
 from ..sandbox.packages import check_installed
-from .executors import grader_error
+from .executors.threads import grader_error
 from .expected import load_manifest, lookup
 from .grade import Context, grade
 from .intake import Submission
 
 __all__ = ["HostSetup", "grade_one", "grader_fingerprint", "host_setup", "resolve_run_as",
            "sandbox_mode"]
+
+
+def sandbox_limits(settings: Settings) -> Limits:
+    """The sandbox's resource limits of every child, from the rubric's settings."""
+    return Limits(memory_mb=settings.memory_mb, file_size_mb=settings.file_size_mb,
+                  processes=settings.processes, open_files=settings.open_files,
+                  output_kb=settings.output_kb, disk_mb=settings.disk_mb)
 
 
 def grader_fingerprint() -> str:
@@ -153,7 +161,7 @@ def host_setup(rubric: Rubric, sandbox: str, scratch_base: Path, private: list[P
     if run_as is not None and mode == "none":  # bubblewrap or Landlock hides them anyway
         warnings += hidden_exposed([rubric.cases_dir, *home, *private,
                                     GRADER_DIR.parent / "reference"], run_as)
-    ctx = Context(rubric, expected, settings.limits(), settings.caps(), scratch_base,
+    ctx = Context(rubric, expected, sandbox_limits(settings), settings.caps(), scratch_base,
                   bwrap_hidden=deny if mode == "bwrap" else None, cancel=cancel, deny=deny,
                   run_as=run_as, landlock=mode == "landlock")
     return HostSetup(ctx, mode, warnings, run_as.name if run_as else None)

@@ -21,6 +21,7 @@ from pathlib import Path, PurePosixPath
 from kanon.files import safe_name
 
 from ..errors import UserError
+from ..settings import Caps
 
 IGNORED_DIRS = {"__MACOSX", "__pycache__", ".git", ".svn", ".hg", ".idea", ".vscode",
                 ".ipynb_checkpoints", "venv", ".venv", "env", "node_modules", ".pytest_cache"}
@@ -37,21 +38,7 @@ class ArchiveProblem(Exception):
         self.status = status
 
 
-ENTRIES_PER_FILE = 50  # zip directory entries allowed per counted file (folders, __MACOSX, ...)
 CLASS_ARCHIVE_SUBMISSIONS = 2000  # a class's "download all" zip holds at most this many
-
-
-@dataclass(frozen=True)
-class Caps:
-    """Limits on what one archive may unpack to (grader.settings derives them)."""
-
-    max_bytes: int = 50 * 1024 * 1024
-    max_files: int = 500  # files written (ignored entries are not)
-    max_entries: int = ENTRIES_PER_FILE * 500  # directory entries, folders and ignored too
-
-    def times(self, n: int) -> "Caps":
-        """The caps of an archive holding `n` submissions."""
-        return Caps(n * self.max_bytes, n * self.max_files, n * self.max_entries)
 
 
 @dataclass

@@ -1,10 +1,10 @@
 """Grading a whole class: parallel workers, progress, atomic per-student results, resume.
 
-Each finished submission's record (results/<id>/record.json), feedback and results.json are
-written atomically as soon as it finishes. A record is reused on a rerun when its key (the
-submission's content, the rubric, the stored expected outputs, the grader's version and
-sources, and the sandbox settings) is unchanged, so an interrupted run (Ctrl-C, crash, power
-loss) resumes where it stopped. The class-wide files are written once everything is graded.
+Each finished submission's record (results/<id>/record.json) is written atomically as soon as
+it finishes, and handed to the batch's `Reports` (the gradebook writes its feedback). A record
+is reused on a rerun when its key (the submission's content, the rubric, the stored expected
+outputs, the grader's version and sources, and the sandbox settings) is unchanged, so an
+interrupted run (Ctrl-C, crash, power loss) resumes where it stopped. `Reports.batch` gets the class once everything is graded.
 """
 from __future__ import annotations
 
@@ -15,22 +15,22 @@ import sys
 import tempfile
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable
 
 from kanon.files import atomic_write_text, dump_json, sha256_bytes, sha256_file
 
-from ..courses.fingerprint import fingerprint as course_fingerprint
 from ..errors import UserError
 from ..rubric import Rubric
 from ..sandbox import reaper
-from . import export
-from .executors import Executor, ThreadExecutor
+from .batch import BatchSettings, Listeners, Reports
+from .executors.threads import Executor, ThreadExecutor
+from .fingerprint import fingerprint as course_fingerprint
 from .grade import Context, grade
-from .host import HostSetup, grade_one, grader_fingerprint, host_setup
+from .host import HostSetup, grade_one, grader_fingerprint, host_setup, sandbox_limits
 from .intake import Submission, discover
 from .manual_scores import apply_saved, load_saved
+from .scores_text import fmt
 from .term_view import apply_term
 
 
@@ -59,7 +59,7 @@ class Progress:
         if not self.enabled:
             return
         what = (f"{record['student']}: {record['status']} "
-                f"{export.fmt(record['score'])}/{export.fmt(record['max'])}"
+                f"{fmt(record['score'])}/{fmt(record['max'])}"
                 + (" (cached)" if cached else ""))
         if self.tty:
             width = 30
@@ -76,77 +76,66 @@ class Progress:
         sys.stderr.flush()
 
 
-def run_batch(submissions: Path, out: Path, rubric: Rubric, *, jobs: int | None = None,
-              sandbox: str = "auto", scratch: Path | None = None, progress: bool = True,
-              limit_to: list[str] | None = None,
-              on_warning: Callable[[str], None] | None = None,
-              cluster: str | None = None,
-              on_start: Callable[[], None] | None = None) -> BatchResult:
-    """Grade every submission in `submissions` into `out`; see the module docstring.
-    `on_start` is called once the submissions are found (before any warning), `on_warning`
-    receives each warning as soon as it is known, before grading starts.
-    `cluster` (a Dask scheduler's address) grades on its workers instead of `jobs` threads."""
-    reaper.remove_stale(Path(scratch or tempfile.gettempdir()))
-    scratch_base = Path(tempfile.mkdtemp(prefix="kanon-grader-", dir=scratch))
+def run_batch(batch: BatchSettings, reports: Reports | None = None,
+              listeners: Listeners = Listeners()) -> BatchResult:
+    """Grade every submission of `batch` into `batch.out`; see the module docstring. Each
+    record goes to `reports` as it finishes (and the class once all are graded)."""
+    reaper.remove_stale(Path(batch.scratch or tempfile.gettempdir()))
+    scratch_base = Path(tempfile.mkdtemp(prefix="kanon-grader-", dir=batch.scratch))
     reaper.claim(scratch_base)
     try:
-        return _run_batch(submissions, out, rubric, jobs, sandbox, progress, limit_to,
-                          scratch_base, on_warning, cluster, on_start)
+        return _run_batch(batch, reports, listeners, scratch_base)
     finally:
         shutil.rmtree(scratch_base, ignore_errors=True)
 
 
-def _run_batch(submissions: Path, out: Path, rubric: Rubric, jobs: int | None, sandbox: str,
-               progress: bool, limit_to: list[str] | None, scratch_base: Path,
-               on_warning: Callable[[str], None] | None = None,
-               cluster: str | None = None,
-               on_start: Callable[[], None] | None = None) -> BatchResult:
+def _run_batch(batch: BatchSettings, reports: Reports | None, listeners: Listeners,
+               scratch_base: Path) -> BatchResult:
     started = time.monotonic()
-    out = out.resolve()
-    rubric = apply_term(rubric)  # the cases as drawn for the cases folder's term, if any
+    batch = replace(batch, out=batch.out.resolve(),
+                    rubric=apply_term(batch.rubric))  # the cases as drawn for the term, if any
     cancel = threading.Event()
     executor: Executor
-    if cluster:
-        from .cluster import DaskExecutor  # Dask is imported only here
-        executor = DaskExecutor(cluster, rubric, sandbox)
+    if batch.cluster:
+        from .executors.cluster import DaskExecutor  # Dask is imported only here
+        executor = DaskExecutor(batch)
         setup = executor.setup
         key_parts = executor.key_parts
     else:
-        setup = host_setup(rubric, sandbox, scratch_base, [submissions.resolve(), out], cancel)
-        executor = ThreadExecutor(jobs, lambda sub, key: _grade_one(sub, setup.ctx, key),
-                                  cancel)
+        setup = host_setup(batch.rubric, batch.sandbox, scratch_base,
+                           [batch.submissions.resolve(), batch.out], cancel)
+        executor = ThreadExecutor(batch.jobs,
+                                  lambda sub, key: _grade_one(sub, setup.ctx, key), cancel)
         key_parts = {"sandbox": setup.mode, "python": sys.version, "run_as": setup.run_as}
     try:
-        return _grade_all(submissions, out, rubric, setup, executor, key_parts, progress,
-                          limit_to, on_warning, started, on_start)
+        return _grade_all(batch, reports, listeners, setup, executor, key_parts, started)
     finally:
         executor.close()
 
 
-def _grade_all(submissions: Path, out: Path, rubric: Rubric, setup: HostSetup,
-               executor: Executor, key_parts: dict, progress: bool,
-               limit_to: list[str] | None, on_warning: Callable[[str], None] | None,
-               started: float, on_start: Callable[[], None] | None = None) -> BatchResult:
+def _grade_all(batch: BatchSettings, reports: Reports | None, listeners: Listeners,
+               setup: HostSetup, executor: Executor, key_parts: dict,
+               started: float) -> BatchResult:
+    out, rubric = batch.out, batch.rubric
     warnings = setup.warnings
     if setup.ctx is not None and setup.ctx.run_as is not None and not out.exists():
         out.mkdir(parents=True, mode=0o700)  # other students' results: not for children
     out.mkdir(parents=True, exist_ok=True)
-    subs = discover(submissions.resolve(), out / ".work", rubric.id_pattern,
-                    rubric.settings.caps())
-    if limit_to:
-        subs = [s for s in subs if s.student in set(limit_to)]
+    subs = discover(batch.submissions.resolve(), out / ".work", rubric.id_pattern, rubric.settings.caps())
+    if batch.only:
+        subs = [s for s in subs if s.student in set(batch.only)]
     if not subs:
-        raise UserError(f"no submissions found in {submissions}")
-    if on_start is not None:
-        on_start()
+        raise UserError(f"no submissions found in {batch.submissions}")
+    if listeners.start is not None:
+        listeners.start()
     base_key = sha256_bytes(json.dumps({
         "rubric": rubric.sha256, "manifest": sha256_file(rubric.cases_dir / "manifest.json"),
-        "grader": grader_fingerprint(), "limits": rubric.settings.limits().__dict__,
+        "grader": grader_fingerprint(), "limits": sandbox_limits(rubric.settings).__dict__,
         **key_parts}, sort_keys=True).encode())
-    for warning in warnings if on_warning else []:
-        on_warning(warning)
+    for warning in warnings if listeners.warning else []:
+        listeners.warning(warning)
     merged = load_saved(out)  # the staff's scores of the manual parts, when merged
-    bar = Progress(len(subs), progress)
+    bar = Progress(len(subs), batch.progress)
     records: dict[str, dict] = {}
     todo: list[tuple[Submission, str]] = []
     cached = 0
@@ -169,7 +158,7 @@ def _grade_all(submissions: Path, out: Path, rubric: Rubric, setup: HostSetup,
         for sub, record in executor.results(todo):
             record["course"] = stamp  # the course term it was graded with
             apply_saved(record, rubric, merged)
-            _save(out, record, rubric)
+            _save(out, record, rubric, reports)
             records[sub.student] = record
             bar.update(record)
     except KeyboardInterrupt:
@@ -180,8 +169,8 @@ def _grade_all(submissions: Path, out: Path, rubric: Rubric, setup: HostSetup,
         if in_main:
             signal.signal(signal.SIGTERM, previous)
     ordered = [records[s.student] for s in subs if s.student in records]
-    if not interrupted:
-        export.write_batch(out, ordered, rubric)
+    if not interrupted and reports is not None:
+        reports.batch(out, ordered, rubric)
     return BatchResult(ordered, len(todo), cached, time.monotonic() - started, setup.mode,
                        interrupted, setup.run_as, warnings)
 
@@ -206,6 +195,7 @@ def _read_record(out: Path, student: str) -> dict | None:
         return None
 
 
-def _save(out: Path, record: dict, rubric: Rubric) -> None:
-    export.write_student(out, record, rubric)
+def _save(out: Path, record: dict, rubric: Rubric, reports: Reports | None) -> None:
+    if reports is not None:
+        reports.student(out, record, rubric)
     atomic_write_text(_record_path(out, record["student"]), dump_json(record))

@@ -1,2 +1,14 @@
-"""Publishing: the students' bundle and the Gradescope autograder zip, checked so that
-nothing secret (reference code, hidden cases) reaches students."""
+"""Publishing: what leaves the course staff's hands, checked so that nothing secret
+(reference code, hidden cases, the course's secret) reaches students.
+
+  materials/  the course's HANDOUT.md and skeleton.py from section sources (`materials`)
+  bundle      the students' zip (`bundle`): materials, public tests and data
+  leaks       what must never be in a published zip
+  gradescope  the Gradescope autograder zip (`gradescope`), verified after it is built
+  autograde   what runs inside that autograder for each submission (grading + gradebook)
+  templates/  the files both zips start from
+
+Stands on every package below it (courses, authoring, grading, gradebook, the sandbox's
+package list) and on grader.zipfiles for deterministic zips.
+"""
+__all__ = ["autograde", "bundle", "gradescope", "leaks", "materials"]

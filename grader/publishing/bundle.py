@@ -10,7 +10,7 @@ packages, pytest.ini, tests/public/course.json from the rubric). Before
 anything is written the list is verified (grader.publishing.leaks): no path under reference/,
 kanon/ or grader/, no Python file importing them, no file equal to (or containing) a hidden
 case's secret files, no file carrying the reference solution's code. The zip is deterministic
-(grader.publishing.zipfiles) and written atomically.
+(grader.zipfiles) and written atomically.
 """
 from __future__ import annotations
 
@@ -26,12 +26,12 @@ from ..errors import UserError
 from ..sandbox.packages import requirements
 from ..imports import absolute_imports
 from ..paths import KIT_ROOT, PUBLIC_TESTS, TEMPLATES
-from ..courses.fingerprint import FINGERPRINT_FILE, file_text, fingerprint
+from ..grading.fingerprint import FINGERPRINT_FILE, file_text, fingerprint
 from ..courses.folder import resolve
 from ..grading.term_view import apply_term
 from .materials import course_materials, public_users, view, wanted
 from .leaks import hidden_leak, hidden_secrets, reference_fingerprints, reference_leak
-from .zipfiles import Entry, zip_bytes
+from ..zipfiles import Entry, zip_bytes
 
 DEFAULT_FOLDER = "kanon-hw1"
 

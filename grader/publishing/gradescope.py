@@ -19,7 +19,7 @@ The staff solution (reference/) is not shipped: expected outputs are precomputed
 For each submission run_autograder calls `autograde_main`, which grades
 /autograder/submission exactly as `python -m grader grade` would (same rubric, sandbox and
 scoring, through grader.grading.runner.run_batch) and writes /autograder/results/results.json with
-grader.grading.export's Gradescope record (plus execution_time). KANON_AUTOGRADER_ROOT moves the
+grader.gradebook.export's Gradescope record (plus execution_time). KANON_AUTOGRADER_ROOT moves the
 /autograder root, so the unpacked zip can be tried locally.
 
 A rubric's manual parts (kind = "manual") are not scored there: Gradescope grades them as its
@@ -42,11 +42,11 @@ from kanon.files import atomic_write_bytes
 from .. import paths
 from ..errors import UserError
 from ..sandbox.packages import requirements
-from ..courses.fingerprint import FINGERPRINT_FILE, file_text, fingerprint
+from ..grading.fingerprint import FINGERPRINT_FILE, file_text, fingerprint
 from ..courses.secret import refuse_secret
 from ..grading.term_view import apply_term
 from .bundle import kit_root, print_listing
-from .zipfiles import Entry, zip_bytes
+from ..zipfiles import Entry, zip_bytes
 
 TEMPLATES = paths.TEMPLATES / "gradescope"
 EXECUTABLES = ("setup.sh", "run_autograder")
@@ -137,7 +137,7 @@ def _kit_material(rubric) -> list[Entry]:
     """What a course reads from the kit rather than its own folder: the public datasets its
     cases use and, unless it has its own, the counterexample pool."""
     from ..grading.expected import data_folder
-    from ..shrink.pool import KIT_POOL, POOL_DIR
+    from ..grading.shrink.pool import KIT_POOL, POOL_DIR
     entries: list[Entry] = []
     for data in sorted({c.data for c in rubric.cases()}):
         folder = data_folder(rubric.cases_dir, data)
@@ -149,7 +149,7 @@ def _kit_material(rubric) -> list[Entry]:
 
 
 IMPORT_PROBE = ("import sys; sys.path.insert(0, sys.argv[1]); "
-                "import grader.grading.autograde, grader.grading.compare")
+                "import grader.publishing.autograde, grader.grading.compare")
 
 
 def verify(data: bytes) -> None:

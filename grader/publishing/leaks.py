@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..errors import UserError
 from ..paths import HIDDEN_CASES, PUBLIC_TESTS
-from .zipfiles import Entry
+from ..zipfiles import Entry
 
 
 # A file carries the reference's code when it holds at least REF_MODULE_SHARE of one reference

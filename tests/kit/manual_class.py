@@ -85,12 +85,13 @@ def build_class(folder: Path) -> Path:
     return subs
 
 
-def grade_class(folder: Path) -> tuple[Path, Path]:
+def grade_manual_class(folder: Path) -> tuple[Path, Path]:
     """Grade the class into folder/graded; returns (graded folder, rubric)."""
     from grader import rubric as rubric_mod
-    from grader.grading.runner import run_batch
+    from grader.commands.grade import grade_class
+    from grader.grading.batch import BatchSettings
     rubric = write_rubric(folder)
     out = folder / "graded"
-    run_batch(build_class(folder), out, rubric_mod.load(rubric, {"run_as": "none"}), jobs=2,
-              sandbox="none", progress=False)
+    grade_class(BatchSettings(build_class(folder), out, rubric_mod.load(rubric, {"run_as": "none"}), jobs=2,
+                              sandbox="none", progress=False))
     return out, rubric

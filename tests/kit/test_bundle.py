@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.publishing import bundle, leaks, zipfiles
+from grader.publishing import bundle, leaks
+from grader import zipfiles
 from grader.errors import UserError
 
 FOLDER = bundle.DEFAULT_FOLDER

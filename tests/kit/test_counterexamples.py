@@ -12,9 +12,10 @@ import pytest
 
 from grader import rubric
 from grader.authoring import pool as builder
-from grader.grading.runner import run_batch
-from grader.shrink.pool import KIT_POOL, Chain, Member, Source, load_chains
-from grader.shrink.search import Answer, search
+from grader.commands.grade import grade_class
+from grader.grading.batch import BatchSettings
+from grader.grading.shrink.pool import KIT_POOL, Chain, Member, Source, load_chains
+from grader.grading.shrink.search import Answer, search
 from mutants import MUTANTS, write_submission
 
 KIT = Path(__file__).resolve().parents[2]
@@ -112,8 +113,8 @@ def _strings(data: object):
 @pytest.fixture(scope="module")
 def bob(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("bob")
-    run_batch(EXAMPLES / "submissions", out, rubric.load(EXAMPLES / "rubric.toml"),
-              sandbox="none", progress=False, limit_to=["bob"])
+    grade_class(BatchSettings(EXAMPLES / "submissions", out, rubric.load(EXAMPLES / "rubric.toml"),
+                              sandbox="none", progress=False, only=("bob",)))
     return out
 
 
@@ -162,8 +163,8 @@ def test_a_counterexample_shows_the_data_rows_it_names(bob: Path) -> None:
 def test_the_search_is_deterministic_and_never_changes_a_grade(bob: Path, tmp_path: Path) -> None:
     again = tmp_path / "again"
     r = rubric.load(EXAMPLES / "rubric.toml")
-    run_batch(EXAMPLES / "submissions", again, r, sandbox="none", progress=False,
-              limit_to=["bob"])
+    grade_class(BatchSettings(EXAMPLES / "submissions", again, r, sandbox="none", progress=False,
+                              only=("bob",)))
     def record(out: Path) -> dict:
         return json.loads((out / "results" / "bob" / "record.json").read_text())
     first, second = record(bob), record(again)
@@ -171,8 +172,8 @@ def test_the_search_is_deterministic_and_never_changes_a_grade(bob: Path, tmp_pa
     assert ({k: strip(e) for k, e in first["counterexamples"].items()}
             == {k: strip(e) for k, e in second["counterexamples"].items()})
     off = tmp_path / "off"
-    run_batch(EXAMPLES / "submissions", off, rubric.load(EXAMPLES / "rubric.toml",
-              {"counterexample_calls": 0}), sandbox="none", progress=False, limit_to=["bob"])
+    grade_class(BatchSettings(EXAMPLES / "submissions", off, rubric.load(EXAMPLES / "rubric.toml",
+                              {"counterexample_calls": 0}), sandbox="none", progress=False, only=("bob",)))
     assert "counterexamples" not in record(off)
     assert (record(off)["parts"], record(off)["status"]) == (first["parts"], first["status"])
 
@@ -183,8 +184,8 @@ def test_seeded_single_bug_variants_get_small_counterexamples(tmp_path: Path) ->
     for n, mutant in enumerate(chosen):
         write_submission(mutant, KIT / "reference", tmp_path / "subs" / f"m{n}",
                          tmp_path / "work" / f"m{n}")
-    batch = run_batch(tmp_path / "subs", tmp_path / "out", rubric.load(EXAMPLES / "rubric.toml"),
-                      jobs=2, sandbox="none", progress=False)
+    batch = grade_class(BatchSettings(tmp_path / "subs", tmp_path / "out", rubric.load(EXAMPLES / "rubric.toml"),
+                                      jobs=2, sandbox="none", progress=False))
     entries = [e for r in batch.records for e in (r.get("counterexamples") or {}).values()]
     small = [e for e in entries if e["found"] and len(e["rows"]) <= 12 and len(e["qis"]) <= 3]
     assert len(entries) >= len(chosen) and len(small) >= FLOOR * len(entries)

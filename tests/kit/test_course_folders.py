@@ -20,9 +20,10 @@ import pytest
 
 from grader import cli
 from grader.courses.folder import load_course
-from grader.courses.secret import term_seed
-from grader.grading.cluster import refusal
-from grader.grading.cluster_task import COURSE_DIR, BatchSpec, host_identity, worker_identity
+from grader.authoring.terms import term_seed
+from grader.grading.executors.cluster import refusal
+from grader.grading.executors.cluster_task import (COURSE_DIR, BatchSpec, host_identity,
+                                                   worker_identity)
 from grader.grading.term_view import apply_term
 
 REPO = Path(__file__).resolve().parents[2]
@@ -107,7 +108,7 @@ def test_the_known_good_solution_gets_full_marks_and_every_record_names_the_fing
                      *QUIET[:-1]]) == 0
     first = capsys.readouterr().err.splitlines()[0]
     course = load_course(two["a"])
-    from grader.courses.fingerprint import fingerprint
+    from grader.grading.fingerprint import fingerprint
     stamp = fingerprint(apply_term(course.rubric))["fingerprint"]
     assert first == (f"course {two['a']}: term {TERM} (hidden cases drawn for this term); "
                      f"fingerprint {stamp}")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.grading.dashboard import render, write_dashboard
+from grader.gradebook.dashboard import render, write_dashboard
 
 REPO = Path(__file__).resolve().parents[2]
 SUMMARY = {
@@ -123,7 +123,7 @@ def test_parts_cases_and_functions_follow_the_rubric_not_the_alphabet(tmp_path: 
 
 
 def test_summary_json_keeps_the_rubrics_order(repo: Path) -> None:
-    from grader.grading.export import summary
+    from grader.gradebook.export import summary
     from grader.rubric import load
     rubric = load(repo / "examples" / "rubric.toml")
     _, data = summary([], rubric)

@@ -18,9 +18,10 @@ import pytest
 
 from grader import cli
 from grader import rubric as rubric_mod
-from grader.grading import feedback_export
-from grader.grading.runner import run_batch
-from grader.publishing.zipfiles import ZIP_DATE
+from grader.gradebook import feedback_export
+from grader.commands.grade import grade_class
+from grader.grading.batch import BatchSettings
+from grader.zipfiles import ZIP_DATE
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
@@ -91,7 +92,7 @@ def canvas_download(folder: Path) -> dict[str, tuple[str, str]]:
 def grade(submissions: Path, out: Path, pattern: str | None = None) -> Path:
     rubric = rubric_mod.load(EXAMPLES / "rubric.toml",
                              {"run_as": "none", "student_id_pattern": pattern})
-    run_batch(submissions, out, rubric, jobs=2, sandbox="none", progress=False)
+    grade_class(BatchSettings(submissions, out, rubric, jobs=2, sandbox="none", progress=False))
     return out
 
 
@@ -266,7 +267,7 @@ def test_gradescope_without_a_roster_says_which_column_keys_it(tmp_path: Path, c
 
 
 def test_moodle_folder_names_keep_the_plugin_and_never_an_underscore_in_the_name() -> None:
-    from grader.grading.lms import Grade
+    from grader.gradebook.lms import Grade
     grades = [Grade("Ann", "moodle", "7", "Ann_Lee", "Ann_Lee_7_assignsubmission_onlinetext_",
                     "1", "1", "ok"),
               Grade("Bo", "moodle", "8", "Bo Li", "Bo Li_8_assignsubmission_file_x.py", "1",

@@ -1,9 +1,9 @@
 """Grading on a Dask cluster (`grade --cluster`): a real scheduler and `dask worker` processes
-on 127.0.0.1 only (no dashboard), started by the tests (grader.grading.cluster_local).
+on 127.0.0.1 only (no dashboard), started by the tests (grader.grading.executors.cluster_local).
 
 The example class gives exactly examples/expected-grades.csv; killing a worker (kill -9)
 mid-batch loses and doubles nothing; a worker with another grader fingerprint is refused (test
-hook: the KANON_WORKER_FINGERPRINT variable, grader.grading.cluster_task); a submission that
+hook: the KANON_WORKER_FINGERPRINT variable, grader.grading.executors.cluster_task); a submission that
 kills its workers becomes a grader-error after the scheduler's allowed-failures. Without Dask
 these tests skip, saying so; the import checks run always.
 """
@@ -67,7 +67,7 @@ def test_without_dask_the_cluster_option_says_how_to_install_it(tmp_path: Path) 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
     pytest.importorskip("distributed", reason=NO_DASK)
-    from grader.grading.cluster_local import loopback_cluster
+    from grader.grading.executors.cluster_local import loopback_cluster
     with loopback_cluster(tmp_path_factory.mktemp("cluster"), workers=2) as running:
         yield running
 
@@ -139,7 +139,7 @@ def test_a_worker_with_another_grader_is_refused(cluster, tmp_path: Path) -> Non
 
 def test_no_matching_worker_is_one_error_line(tmp_path: Path) -> None:
     pytest.importorskip("distributed", reason=NO_DASK)
-    from grader.grading.cluster_local import LoopbackCluster
+    from grader.grading.executors.cluster_local import LoopbackCluster
     lonely = LoopbackCluster(tmp_path / "cluster")
     try:
         lonely.add_worker(env={"KANON_WORKER_FINGERPRINT": "0.9.0+other"})
@@ -157,7 +157,7 @@ def test_no_matching_worker_is_one_error_line(tmp_path: Path) -> None:
 
 def test_a_submission_killing_its_workers_is_a_grader_error(tmp_path: Path) -> None:
     pytest.importorskip("distributed", reason=NO_DASK)
-    from grader.grading.cluster_local import loopback_cluster
+    from grader.grading.executors.cluster_local import loopback_cluster
     r = tiny_rubric(tmp_path)
     a = answers(r)
     subs = tmp_path / "subs"
@@ -178,8 +178,9 @@ def test_each_worker_reports_its_sandbox_mode_and_a_forced_mode_it_lacks_is_refu
         monkeypatch) -> None:
     """Runs without Dask: what `client.run(worker_identity, ...)` returns on a worker."""
     from grader import rubric as rubric_mod
-    from grader.grading import cluster, host
-    from grader.grading.cluster_task import BatchSpec, worker_identity
+    from grader.grading.executors import cluster
+    from grader.grading import host
+    from grader.grading.executors.cluster_task import BatchSpec, worker_identity
     r = rubric_mod.load(EXAMPLES / "rubric.toml", {"run_as": "none"})
     cases_rel = r.cases_dir.relative_to(REPO).as_posix()
 

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from grader import rubric
-from grader.grading.runner import run_batch
+from grader.commands.grade import grade_class
+from grader.grading.batch import BatchSettings
 from grader.sandbox import bwrap_available, landlock_available
 
 REPO = Path(__file__).resolve().parents[2]
@@ -61,8 +62,8 @@ def test_every_sandbox_mode_gives_the_golden_grades(tmp_path: Path, mode: str) -
     """The same statuses and points confined by bubblewrap or Landlock as with neither (the
     module's fixture); judy's hunt is still named `forbidden` by the audit hook."""
     r = rubric.load(EXAMPLES / "rubric.toml", {"run_as": "none"})
-    result = run_batch(EXAMPLES / "submissions", tmp_path / "out", r, jobs=2, sandbox=mode,
-                       progress=False)
+    result = grade_class(BatchSettings(EXAMPLES / "submissions", tmp_path / "out", r, jobs=2, sandbox=mode,
+                                       progress=False))
     assert result.sandbox == mode and result.graded == 13
     assert read(tmp_path / "out" / "grades.csv") == read(EXAMPLES / "expected-grades.csv")
     assert json.loads((tmp_path / "out" / "summary.json").read_text())["sandbox"] == [mode]

@@ -13,7 +13,8 @@ from grader.sandbox import packages
 
 from grader import rubric
 from grader.errors import UserError
-from grader.grading.runner import run_batch
+from grader.commands.grade import grade_class
+from grader.grading.batch import BatchSettings
 from grader.sandbox import WORKER_SOURCE, wall_backstop
 
 REPO = Path(__file__).resolve().parents[2]
@@ -72,8 +73,8 @@ def grade_one(tmp_path: Path, name: str, source: str) -> dict:
     into tmp_path / "out"; its record."""
     r = make_rubric(tmp_path)
     submit(tmp_path / "subs", name, source)
-    result = run_batch(tmp_path / "subs", tmp_path / "out", r, jobs=1, sandbox="none",
-                       progress=False)
+    result = grade_class(BatchSettings(tmp_path / "subs", tmp_path / "out", r, jobs=1, sandbox="none",
+                                       progress=False))
     return result.records[0]
 
 
@@ -98,8 +99,8 @@ def test_an_allowed_package_that_is_not_installed_stops_the_batch_with_one_line(
     submit(tmp_path / "subs", "ann", "def mondrian(a, b, k, o):\n    pass\n")
     with pytest.raises(UserError, match=r"allowed_packages: 'no_such_package_kanon' does not "
                                         r"import in .*pip install no_such_package_kanon"):
-        run_batch(tmp_path / "subs", tmp_path / "out", r, jobs=1, sandbox="none",
-                  progress=False)
+        grade_class(BatchSettings(tmp_path / "subs", tmp_path / "out", r, jobs=1, sandbox="none",
+                                  progress=False))
     with pytest.raises(UserError, match=r"settings.allowed_packages: expected a list"):
         make_rubric(tmp_path, 'allowed_packages = "numpy"')
 
@@ -197,7 +198,7 @@ def test_an_import_exit_graded_through_the_retry_reads_as_what_cost_the_points(
 
 
 def test_gradescope_scores_add_up_to_the_parts_points(tmp_path: Path) -> None:
-    from grader.grading import export
+    from grader.gradebook import export
     cases = "".join(f"""
 [[part.case]]
 name = "case {n}"

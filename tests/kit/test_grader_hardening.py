@@ -15,7 +15,8 @@ import pytest
 from grader.sandbox import reaper
 
 from grader import rubric
-from grader.grading.runner import run_batch
+from grader.commands.grade import grade_class
+from grader.grading.batch import BatchSettings
 from grader.sandbox import Limits, Session, bwrap_available
 from test_grader_runner import TINY as RUNNER_TINY
 
@@ -160,8 +161,8 @@ def test_judy_reads_forbidden_in_both_modes(tmp_path: Path) -> None:
         golden = {row["student"]: row for row in csv.DictReader(f)}["judy"]
     modes = ["none"] + (["bwrap"] if bwrap_available() else [])
     for mode in modes:
-        run_batch(EXAMPLES / "submissions", tmp_path / mode, r, jobs=1, sandbox=mode,
-                  progress=False, limit_to=["judy"])
+        grade_class(BatchSettings(EXAMPLES / "submissions", tmp_path / mode, r, jobs=1, sandbox=mode,
+                                  progress=False, only=("judy",)))
         assert grades(tmp_path / mode)["judy"] == golden, mode
     if len(modes) == 1:
         pytest.skip(f"judy graded without bubblewrap only: {NO_BWRAP}")
@@ -215,7 +216,7 @@ def test_kill_9_of_the_grader_leaves_nothing_running_and_the_next_run_cleans(
     (subs / "sam" / "skeleton.py").write_text(SLEEPER.replace("time.sleep(120)", "pass"),
                                               encoding="utf-8")
     r = rubric.load(tmp_path / "tiny.toml", {"run_as": "none"})
-    run_batch(subs, tmp_path / "out", r, jobs=1, sandbox=mode, scratch=base, progress=False)
+    grade_class(BatchSettings(subs, tmp_path / "out", r, jobs=1, sandbox=mode, scratch=base, progress=False))
     assert not stale[0].exists() and live.is_dir()
     assert wait_until_gone(base) == set()
     assert "sam" in grades(tmp_path / "out")
@@ -293,8 +294,8 @@ def test_a_platform_without_subreaper_is_named_in_the_warnings(tmp_path: Path,
     (tmp_path / "tiny.toml").write_text(TINY, encoding="utf-8")
     r = rubric.load(tmp_path / "tiny.toml", {"run_as": "none"})
     monkeypatch.setattr(reaper, "subreaper_supported", lambda: False)
-    result = run_batch(tmp_path / "subs", tmp_path / "out", r, sandbox="none", progress=False)
+    result = grade_class(BatchSettings(tmp_path / "subs", tmp_path / "out", r, sandbox="none", progress=False))
     assert [w for w in result.warnings if "no child subreaper" in w]
     monkeypatch.undo()
-    result = run_batch(tmp_path / "subs", tmp_path / "out2", r, sandbox="none", progress=False)
+    result = grade_class(BatchSettings(tmp_path / "subs", tmp_path / "out2", r, sandbox="none", progress=False))
     assert not [w for w in result.warnings if "subreaper" in w]

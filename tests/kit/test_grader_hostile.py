@@ -16,7 +16,8 @@ import pytest
 from grader.sandbox import reaper
 
 from grader import rubric
-from grader.grading.runner import run_batch
+from grader.commands.grade import grade_class
+from grader.grading.batch import BatchSettings
 from grader.grading import host
 from grader.sandbox import bwrap_available, landlock_available
 
@@ -67,8 +68,8 @@ def test_the_hostile_class_gets_fair_verdicts_and_nothing_escapes(tmp_path: Path
     base = tmp_path / "scratch"
     base.mkdir()
     r = rubric.load(HOSTILE / "rubric.toml", {"run_as": "none"})
-    result = run_batch(HOSTILE / "submissions", tmp_path / "out", r, jobs=2, sandbox=choice,
-                       scratch=base, progress=False)
+    result = grade_class(BatchSettings(HOSTILE / "submissions", tmp_path / "out", r, jobs=2, sandbox=choice,
+                                       scratch=base, progress=False))
     assert result.sandbox == mode and not result.interrupted
     assert (host.UNCONFINED in result.warnings) == (mode == "none")
     assert f"\nSandbox: {mode}.\n" in (tmp_path / "out" / "summary.md").read_text()

@@ -13,7 +13,7 @@ import pytest
 from grader import rubric
 from grader.errors import UserError
 from grader.grading import manual_check
-from manual_class import DOCX, RUBRIC, grade_class, pdf, write_rubric
+from manual_class import DOCX, RUBRIC, grade_manual_class, pdf, write_rubric
 
 REPO = Path(__file__).resolve().parents[2]
 CASES = (REPO / "grader" / "cases").as_posix()
@@ -154,7 +154,7 @@ def test_without_pypdf_the_pages_are_not_counted(tmp_path: Path, monkeypatch) ->
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out, _ = grade_class(tmp_path_factory.mktemp("manual"))
+    out, _ = grade_manual_class(tmp_path_factory.mktemp("manual"))
     return out
 
 

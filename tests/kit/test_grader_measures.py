@@ -15,7 +15,8 @@ from staff_submission import staff_submission
 
 from grader import rubric
 from grader.errors import UserError
-from grader.grading.runner import run_batch
+from grader.commands.grade import grade_class
+from grader.grading.batch import BatchSettings
 
 REPO = Path(__file__).resolve().parents[2]
 OPTIONAL = (REPO / "grader" / "rubric-optional.toml").read_text(encoding="utf-8")
@@ -55,7 +56,7 @@ def test_measures_are_graded_like_costs(tmp_path: Path) -> None:
     subs = tmp_path / "subs"
     for name, source in STUDENTS.items():
         staff_submission(subs / name, source)
-    result = run_batch(subs, tmp_path / "out", r, jobs=1, sandbox="none", progress=False)
+    result = grade_class(BatchSettings(subs, tmp_path / "out", r, jobs=1, sandbox="none", progress=False))
     records = {rec["student"]: rec for rec in result.records}
     full = records["full"]
     assert all(c["status"] == "passed" for c in full["cases"]), full["cases"]

@@ -14,8 +14,9 @@ import pytest
 
 from grader import cli
 from grader import rubric as rubric_mod
-from grader.grading.runner import run_batch
-from manual_class import grade_class
+from grader.commands.grade import grade_class
+from grader.grading.batch import BatchSettings
+from manual_class import grade_manual_class
 
 REPO = Path(__file__).resolve().parents[2]
 SCORES = 'student,report,comment\nalice,8.5,"Clear tables; label the axes"\nbob,4,\ndave,0,' \
@@ -24,7 +25,7 @@ SCORES = 'student,report,comment\nalice,8.5,"Clear tables; label the axes"\nbob,
 
 @pytest.fixture(scope="module")
 def graded_once(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    return grade_class(tmp_path_factory.mktemp("merge"))
+    return grade_manual_class(tmp_path_factory.mktemp("merge"))
 
 
 @pytest.fixture()
@@ -136,9 +137,9 @@ def test_a_regrade_keeps_the_merged_scores(graded, graded_once, capsys) -> None:
     out, rubric = graded
     assert merge(graded, SCORES, capsys)[0] == 0
     (out / "results" / "alice" / "record.json").unlink()  # alice is graded again
-    done = run_batch(graded_once[0].parent / "submissions", out,
-                     rubric_mod.load(rubric, {"run_as": "none"}), jobs=1, sandbox="none",
-                     progress=False)
+    done = grade_class(BatchSettings(graded_once[0].parent / "submissions", out,
+                                     rubric_mod.load(rubric, {"run_as": "none"}), jobs=1, sandbox="none",
+                                     progress=False))
     assert (done.graded, done.cached) == (1, 4)
     assert grades(out)[0] == ("alice", "8.5", "13.5", "90")
     assert "- Comment: Clear tables" in (out / "feedback" / "alice.md").read_text("utf-8")
@@ -200,7 +201,7 @@ def test_merge_needs_the_rubric_the_class_was_graded_with(graded, capsys) -> Non
 
 def test_the_gradescope_zip_scores_the_autograded_parts_only(graded_once, tmp_path: Path,
                                                              monkeypatch) -> None:
-    from grader.grading import autograde
+    from grader.publishing import autograde
     from grader.publishing import gradescope
     rubric = graded_once[1]
     target = tmp_path / "autograder.zip"
@@ -224,7 +225,7 @@ def test_the_gradescope_zip_scores_the_autograded_parts_only(graded_once, tmp_pa
 
 
 def test_a_merge_of_two_parts_says_what_each_got_and_left() -> None:
-    from grader.grading.merge import Merged
+    from grader.gradebook.merge import Merged
     done = Merged(["report", "slides"], {"report": ["ann", "bob"], "slides": []},
                   {"report": [], "slides": ["cat"]},
                   {"report": ["cat"], "slides": ["ann", "bob", "cat"]})

@@ -13,7 +13,8 @@ from grader import contract, rubric
 
 from grader.grading import static
 from grader.errors import UserError
-from grader.grading.runner import run_batch
+from grader.commands.grade import grade_class
+from grader.grading.batch import BatchSettings
 
 REPO = Path(__file__).resolve().parents[2]
 CASES = REPO / "grader" / "cases"
@@ -70,8 +71,8 @@ def test_rubric_grades_topdown_and_the_lm_only_variant(tmp_path: Path) -> None:
     r = rubric.load(path)
     _submit(tmp_path / "subs", "full", FULL)
     _submit(tmp_path / "subs", "old", OLD)
-    result = run_batch(tmp_path / "subs", tmp_path / "out", r, jobs=1, sandbox="none",
-                       progress=False)
+    result = grade_class(BatchSettings(tmp_path / "subs", tmp_path / "out", r, jobs=1, sandbox="none",
+                                       progress=False))
     records = {rec["student"]: rec for rec in result.records}
     full = {c["name"]: c for c in records["full"]["cases"]}
     assert all(c["status"] == "passed" for c in full.values()), full

@@ -11,7 +11,8 @@ import pytest
 from staff_submission import staff_submission
 
 from grader import rubric
-from grader.grading.runner import run_batch
+from grader.commands.grade import grade_class
+from grader.grading.batch import BatchSettings
 
 REPO = Path(__file__).resolve().parents[2]
 CASES = REPO / "grader" / "cases"
@@ -100,8 +101,8 @@ def test_rubric_grades_topdown_greedy_and_kaca(tmp_path: Path) -> None:
     r = rubric.load(path)
     for name, source in (("full", FULL), ("wrong", WRONG), ("none", NONE)):
         _submit(tmp_path / "subs", name, source)
-    result = run_batch(tmp_path / "subs", tmp_path / "out", r, jobs=1, sandbox="none",
-                       progress=False)
+    result = grade_class(BatchSettings(tmp_path / "subs", tmp_path / "out", r, jobs=1, sandbox="none",
+                                       progress=False))
     records = {rec["student"]: rec for rec in result.records}
     full = {(c["function"], c["name"]): c for c in records["full"]["cases"]}
     assert len(full) == 4 and all(c["status"] == "passed" for c in full.values()), full

@@ -13,8 +13,9 @@ from staff_submission import staff_submission
 from grader.grading import privacy_summary
 
 from grader import rubric
-from grader.grading.export import feedback_md, gradescope_json
-from grader.grading.runner import run_batch
+from grader.gradebook.export import feedback_md, gradescope_json
+from grader.commands.grade import grade_class
+from grader.grading.batch import BatchSettings
 
 REPO = Path(__file__).resolve().parents[2]
 CASES = REPO / "grader" / "cases"
@@ -188,8 +189,8 @@ def _grade(tmp_path: Path, tag: str) -> dict:
         staff_submission(subs / name, source)
     path = tmp_path / "rubric.toml"
     path.write_text(RUBRIC, encoding="utf-8")
-    result = run_batch(subs, tmp_path / f"out-{tag}", rubric.load(path), jobs=1,
-                       sandbox="none", progress=False)
+    result = grade_class(BatchSettings(subs, tmp_path / f"out-{tag}", rubric.load(path), jobs=1,
+                                       sandbox="none", progress=False))
     return {rec["student"]: rec for rec in result.records}
 
 

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from grader import rubric as rubric_mod
-from grader.grading.runner import run_batch
+from grader.commands.grade import grade_class
+from grader.grading.batch import BatchSettings
 
 CLASS = Path(__file__).resolve().parent / "realistic_class"
 FUNCTIONS = ("cost_MD", "cost_LM", "random_anonymizer", "clustering_anonymizer",
@@ -33,7 +34,7 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, rubric_mod.R
         shutil.copytree(CLASS / student, subs / student,
                         ignore=shutil.ignore_patterns("__pycache__"))
     r = rubric_mod.load(CLASS / "rubric.toml")
-    result = run_batch(subs, tmp / "out", r, jobs=2, sandbox="none", progress=False)
+    result = grade_class(BatchSettings(subs, tmp / "out", r, jobs=2, sandbox="none", progress=False))
     assert result.graded == len(labels())
     return tmp / "out", r
 

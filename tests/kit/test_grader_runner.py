@@ -16,7 +16,8 @@ import pytest
 from grader.grading import grade as grade_mod
 from grader import rubric
 from grader.grading.expected import load_manifest, lookup
-from grader.grading.runner import run_batch
+from grader.commands.grade import grade_class
+from grader.grading.batch import BatchSettings
 
 REPO = Path(__file__).resolve().parents[2]
 CASES = REPO / "grader" / "cases"
@@ -98,7 +99,7 @@ RUN_TIMES = re.compile(rb"<h2>Run time per function</h2>.*?<h2>", re.DOTALL)
 
 def test_batch_outputs_and_same_bytes_on_every_run(batch, tmp_path: Path) -> None:
     r, subs = batch
-    first = run_batch(subs, tmp_path / "out1", r, jobs=2, sandbox="none", progress=False)
+    first = grade_class(BatchSettings(subs, tmp_path / "out1", r, jobs=2, sandbox="none", progress=False))
     assert (first.graded, first.cached) == (3, 0)
     grades = read_grades(tmp_path / "out1" / "grades.csv")
     assert [(g["student"], g["cost_MD"], g["cost_LM"], g["total"], g["percent"], g["status"])
@@ -120,7 +121,7 @@ def test_batch_outputs_and_same_bytes_on_every_run(batch, tmp_path: Path) -> Non
     summary = json.loads((tmp_path / "out1" / "summary.json").read_text())
     assert summary["status_counts"] == {"error": 1, "ok": 2}
     assert summary["distribution"]["40-49"] == 1 and summary["distribution"]["90-100"] == 1
-    second = run_batch(subs, tmp_path / "out2", r, jobs=1, sandbox="none", progress=False)
+    second = grade_class(BatchSettings(subs, tmp_path / "out2", r, jobs=1, sandbox="none", progress=False))
     assert second.graded == 3
     assert tree_bytes(tmp_path / "out1") == tree_bytes(tmp_path / "out2")
 
@@ -137,7 +138,7 @@ def test_printed_output_and_messages_of_hidden_cases_are_redacted(tmp_path: Path
         (subs / "dee" / "skeleton.py").read_text().replace(
             "def cost_MD(raw_dataset_file, anonymized_dataset_file, DGH_folder):\n    return 0.0",
             "def unused():\n    return 0.0"), encoding="utf-8")
-    run_batch(subs, tmp_path / "out", r, sandbox="none", progress=False)
+    grade_class(BatchSettings(subs, tmp_path / "out", r, sandbox="none", progress=False))
     text = (tmp_path / "out" / "feedback" / "dee.md").read_text(encoding="utf-8")
     raw = (CASES / "hidden" / "unbalanced" / "adult-hw1.csv").read_text(encoding="utf-8")
     assert ",<hidden>,<hidden>,<hidden>\n" in text  # values of 3+ characters are redacted
@@ -149,15 +150,15 @@ def test_printed_output_and_messages_of_hidden_cases_are_redacted(tmp_path: Path
 def test_rerun_reuses_unchanged_submissions_only(batch, tmp_path: Path) -> None:
     r, subs = batch
     out = tmp_path / "out"
-    run_batch(subs, out, r, jobs=2, sandbox="none", progress=False)
-    again = run_batch(subs, out, r, jobs=2, sandbox="none", progress=False)
+    grade_class(BatchSettings(subs, out, r, jobs=2, sandbox="none", progress=False))
+    again = grade_class(BatchSettings(subs, out, r, jobs=2, sandbox="none", progress=False))
     assert (again.graded, again.cached) == (0, 3)
     student(subs / "ben", "0.0", "0.0")
-    changed = run_batch(subs, out, r, jobs=2, sandbox="none", progress=False)
+    changed = grade_class(BatchSettings(subs, out, r, jobs=2, sandbox="none", progress=False))
     assert (changed.graded, changed.cached) == (1, 2)
     assert read_grades(out / "grades.csv")[1]["total"] == "0"
     other = rubric.load(r.path, {"time_limit": 1.5})
-    assert run_batch(subs, out, other, sandbox="none", progress=False).graded == 3
+    assert grade_class(BatchSettings(subs, out, other, sandbox="none", progress=False)).graded == 3
 
 
 def test_a_grader_failure_on_one_submission_does_not_stop_the_batch(batch, tmp_path: Path,
@@ -170,10 +171,10 @@ def test_a_grader_failure_on_one_submission_does_not_stop_the_batch(batch, tmp_p
             raise RuntimeError("grader bug")
         return real(sub, ctx)
     monkeypatch.setattr("grader.grading.runner.grade", flaky)
-    result = run_batch(subs, tmp_path / "out", r, jobs=2, sandbox="none", progress=False)
+    result = grade_class(BatchSettings(subs, tmp_path / "out", r, jobs=2, sandbox="none", progress=False))
     assert [x["status"] for x in result.records] == ["ok", "grader-error", "error"]
     monkeypatch.setattr("grader.grading.runner.grade", real)
-    again = run_batch(subs, tmp_path / "out", r, jobs=2, sandbox="none", progress=False)
+    again = grade_class(BatchSettings(subs, tmp_path / "out", r, jobs=2, sandbox="none", progress=False))
     assert (again.graded, again.cached) == (1, 2)  # a grader-error is never cached
 
 

@@ -508,9 +508,10 @@ def test_a_child_that_cannot_confine_itself_runs_no_student_code(child, monkeypa
     assert "could not confine itself" in c.imported.error["grader_error"]
     assert "/nonexistent-kanon-scratch is missing" in c.imported.error["grader_error"]
     # graded: a grader-error record for the TA, not a verdict on the student
-    from grader.grading.runner import run_batch
+    from grader.commands.grade import grade_class
+    from grader.grading.batch import BatchSettings
     from test_grader_runner import student, tiny_rubric
     student(c.tmp / "subs" / "amy", "1.0", "2.0")
-    result = run_batch(c.tmp / "subs", c.tmp / "out", tiny_rubric(c.tmp), jobs=1,
-                       sandbox="landlock", progress=False)
+    result = grade_class(BatchSettings(c.tmp / "subs", c.tmp / "out", tiny_rubric(c.tmp), jobs=1,
+                                       sandbox="landlock", progress=False))
     assert [r["status"] for r in result.records] == ["grader-error"]

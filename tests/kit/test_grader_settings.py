@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from grader.errors import UserError
+from grader.grading.host import sandbox_limits
 from grader.grading.intake import Caps
 from grader.sandbox import Limits
 from grader.settings import SETTINGS, Settings, read_settings
@@ -56,7 +57,7 @@ def test_overrides_win_and_none_means_not_given() -> None:
 def test_limits_and_caps_are_derived() -> None:
     settings = read_settings(Path("r.toml"), {"memory_mb": 512, "output_kb": 4,
                                               "max_archive_mb": 2, "max_archive_files": 10}, {})
-    assert settings.limits() == Limits(memory_mb=512, file_size_mb=64, processes=64,
-                                       open_files=256, output_kb=4, disk_mb=1024)
+    assert sandbox_limits(settings) == Limits(memory_mb=512, file_size_mb=64, processes=64,
+                                           open_files=256, output_kb=4, disk_mb=1024)
     assert settings.caps() == Caps(max_bytes=2 * 2**20, max_files=10, max_entries=500)
     assert Caps().times(3) == Caps(3 * 50 * 2**20, 1500, 3 * 25000)

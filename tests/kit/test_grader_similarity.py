@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from grader import rubric as rubric_mod
-from grader.grading.similarity import copydetect_available, fingerprint, normalized_tokens, run_similarity
+from grader.similarity.run import (copydetect_available, fingerprint, normalized_tokens,
+                                   run_similarity)
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -128,7 +129,7 @@ def test_archive_pairs_a_student_with_a_past_year(tmp_path: Path) -> None:
 def test_without_copydetect_the_token_matcher_runs_with_a_hint(tmp_path: Path, monkeypatch,
                                                                  capsys) -> None:
     from grader import cli
-    from grader.grading import similarity
+    from grader.similarity import run as similarity
     monkeypatch.setattr(similarity, "copydetect_available", lambda: False)
     subs = _class(tmp_path)
     assert cli.main(["similarity", str(subs), "--out", str(tmp_path / "p.csv")]) == 0

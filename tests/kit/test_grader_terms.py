@@ -26,7 +26,7 @@ from grader.authoring import casegen, terms
 from grader.authoring.regen import _run_reference, regenerate
 from grader.courses.folder import load_course
 from grader.courses.redraw import redraw
-from grader.courses.secret import term_seed
+from grader.authoring.terms import term_seed
 from grader.errors import UserError
 from grader.grading.expected import load_manifest
 from grader.grading.freshness import stale
@@ -220,7 +220,7 @@ def test_the_manifest_records_the_term_and_every_name_tells_the_truth(made) -> N
 
 def test_the_gradescope_zip_carries_the_term(made) -> None:
     from grader.publishing import gradescope
-    from grader.publishing.zipfiles import zip_bytes
+    from grader.zipfiles import zip_bytes
     entries = gradescope.collect(REPO, made[TERMS[0]])
     manifest = next(e for e in entries if e.name == "grader/cases/manifest.json")
     assert json.loads(manifest.data)["term"]["name"] == TERMS[0]

@@ -11,7 +11,8 @@ import pytest
 from timeout_patterns import write_pattern
 
 from grader import rubric
-from grader.grading.runner import run_batch
+from grader.commands.grade import grade_class
+from grader.grading.batch import BatchSettings
 from grader.grading.statuses import Status
 from grader.grading.time_policy import TimePolicy
 
@@ -75,8 +76,8 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     (tmp / "rubric.toml").write_text(RUBRIC, encoding="utf-8")
     for name in ("interval_cost", "interval_mondrian", "loop_everywhere"):
         write_pattern(tmp / "subs", name)
-    result = run_batch(tmp / "subs", tmp / "out", rubric.load(tmp / "rubric.toml"), jobs=2,
-                       sandbox="none", progress=False)
+    result = grade_class(BatchSettings(tmp / "subs", tmp / "out", rubric.load(tmp / "rubric.toml"), jobs=2,
+                                       sandbox="none", progress=False))
     records = {r["student"]: r for r in result.records}
     for name, record in records.items():
         record["feedback"] = (tmp / "out" / "feedback" / f"{name}.md").read_text("utf-8")

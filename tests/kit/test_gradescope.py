@@ -155,7 +155,7 @@ def test_zip_has_gradescope_layout_and_only_what_grading_needs(autograder_zip: P
     assert requirements.split() == ["numpy>=1.24", "pypdf>=4"]  # pypdf: the report's pages
     assert 'cases_dir = "cases"' in rubric
     names = set(infos)
-    assert {"grader/grading/runner.py", "grader/grading/export.py", "grader/sandbox/worker.py",
+    assert {"grader/grading/runner.py", "grader/gradebook/export.py", "grader/sandbox/worker.py",
             "grader/cases/manifest.json"} <= names
     assert not any(n.startswith("reference/") for n in names)  # no algorithm, no staff solution
     assert {"kanon/__init__.py", "kanon/cells.py", "kanon/table.py",

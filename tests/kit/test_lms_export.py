@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.grading import export as export_mod, lms
+from grader.gradebook import export as export_mod
+from grader.gradebook import lms
 from grader.grading.intake import lms_identity
 from grader.rubric import load
 

@@ -2,7 +2,7 @@
 the input ever becomes markup (a student's printed output is quoted in their feedback)."""
 from __future__ import annotations
 
-from grader.grading.markdown_html import page, to_html
+from grader.gradebook.markdown_html import page, to_html
 
 HOSTILE = '<script>alert("x")</script><img src=x onerror=y> & <a href="http://e.vil">'
 

@@ -8,7 +8,8 @@ import shlex
 from pathlib import Path
 
 from grader import cli
-from grader.grading import feedback_export, lms
+from grader.gradebook import feedback_export
+from grader.gradebook import lms
 
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
 
@@ -30,7 +31,7 @@ def test_every_export_command_of_the_readme_parses() -> None:
     parser = cli._parser("python -m grader")
     for command in commands:
         args = parser.parse_args(shlex.split(command))
-        assert args.func.__module__ == "grader.grading.export_command"
+        assert args.func.__module__ == "grader.gradebook.export_command"
 
 
 def test_the_feedback_zip_names_shown_are_those_written() -> None:

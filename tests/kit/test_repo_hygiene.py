@@ -98,7 +98,7 @@ def _imports_of(repo: Path) -> dict[str, set[str]]:
 def test_no_import_circles_between_modules(repo: Path) -> None:
     """Two modules never import each other, directly or around a circle (a lazy import inside
     a function included): shared types live in a module of their own (e.g.
-    grader/grading/similarity_pairs.py, reference/experiment_series.py)."""
+    grader/similarity/pairs.py, reference/experiment_series.py)."""
     graph = _imports_of(repo)
     circles, index, low, stack, on_stack = [], {}, {}, [], set()
 
@@ -138,3 +138,53 @@ def test_the_sandbox_stands_on_nothing_of_the_grading_side(repo: Path) -> None:
     wrong = {m: sorted(d for d in graph[m] if d.startswith("grader.grading"))
              for m in sandbox}
     assert not any(wrong.values()), wrong
+
+
+# The packages of grader/, lowest first (issue 27): a module imports only modules of its own
+# package or of one below it. "core" is grader's top-level modules (errors, paths, prog,
+# contract, imports, settings, rubric, zipfiles); "cli" is grader.cli and grader.__main__.
+LAYERS = ["core", "sandbox", "grading", "authoring", "courses", "gradebook", "similarity",
+          "publishing", "commands", "cli"]
+
+
+def _layer(module: str) -> str:
+    parts = module.split(".")
+    if parts[0] != "grader":
+        return "kit"  # kanon and reference: outside grader's layers
+    if len(parts) == 1 or parts[1] in ("cli", "__main__"):
+        return "cli" if len(parts) > 1 else "core"
+    return parts[1] if parts[1] in LAYERS else "core"
+
+
+def test_each_package_imports_only_its_own_or_those_below(repo: Path) -> None:
+    """grader's packages stack as LAYERS says: grading imports nothing of the gradebook,
+    similarity, authoring, courses or publishing; the sandbox and the core nothing of
+    grading. Every package of grader/ is in the list."""
+    graph = _imports_of(repo)
+    packages = {p.name for p in (repo / "grader").iterdir()
+                if (p / "__init__.py").is_file()}
+    assert packages == set(LAYERS) - {"core", "cli"}, packages
+    upward = sorted(f"{m} -> {d}" for m, deps in graph.items() if m.startswith("grader")
+                    for d in deps if d.startswith("grader.") and _layer(d) != "kit"
+                    and LAYERS.index(_layer(d)) > LAYERS.index(_layer(m)))
+    assert not upward, upward
+
+
+def test_each_package_has_a_face(repo: Path) -> None:
+    """Every package of grader/ says in its docstring which modules it holds, and `__all__`
+    names exactly those modules (or what the face re-exports)."""
+    import ast
+    for init in sorted((repo / "grader").rglob("__init__.py")):
+        if "templates" in init.parts:
+            continue
+        tree = ast.parse(init.read_text(encoding="utf-8"))
+        doc = ast.get_docstring(tree) or ""
+        modules = sorted(p.stem if p.is_file() else p.name for p in init.parent.iterdir()
+                         if (p.suffix == ".py" and p.name != "__init__.py")
+                         or (p / "__init__.py").is_file())
+        where = init.relative_to(repo)
+        missing = [m for m in modules if m not in doc]
+        assert doc and not missing, f"{where}: the docstring does not name {missing}"
+        has_all = any(isinstance(n, (ast.Assign, ast.AnnAssign)) and "__all__" in ast.dump(n)
+                      for n in tree.body)
+        assert has_all or init.parent == repo / "grader", f"{where}: no __all__"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.grading.similarity import KIT_SKELETON, copydetect_available, find_pairs
+from grader.similarity.run import KIT_SKELETON, copydetect_available, find_pairs
 
 HERE = Path(__file__).resolve().parent
 SET = HERE / "similarity_set"

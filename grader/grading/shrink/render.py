@@ -2,7 +2,7 @@
 Gradescope's results), and its files under `feedback/<student>/counterexamples/<part>/`:
 raw.csv, DGHs/, anonymized.csv (functions that read one), expected.csv and yours.csv (or
 expected.txt and yours.txt for a number). Everything comes from the record entry
-(grader/shrink/hook.py), so a cached record renders the same bytes."""
+(grader/grading/shrink/hook.py), so a cached record renders the same bytes."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,7 +11,7 @@ from kanon.files import atomic_write_text
 from kanon.hierarchy import parse_dgh
 from kanon.table import parse_table, render_csv
 
-from ..contract import SIGNATURES, data_rows, is_cost
+from ...contract import SIGNATURES, data_rows, is_cost
 
 SECTION = {"cost_MD": "cost_MD", "cost_LM": "cost_LM", "entropy_l": "entropy_l",
            "t_closeness": "t_closeness"}  # the handout's heading of each function: its name

@@ -1,8 +1,8 @@
 """What runs inside the Gradescope autograder for every submission (run_autograder calls
 `autograde_main`): grade /autograder/submission exactly as `python -m grader grade` would
-(same rubric, sandbox and scoring, through grader.grading.runner.run_batch) and write
-/autograder/results/results.json with grader.grading.export's Gradescope record (plus
-execution_time), whatever happens. KANON_AUTOGRADER_ROOT moves the /autograder root, so the
+(same rubric, sandbox and scoring, through grader.grading.runner.run_batch and the gradebook)
+and write /autograder/results/results.json with grader.gradebook.export's Gradescope record
+(plus execution_time), whatever happens. KANON_AUTOGRADER_ROOT moves the /autograder root, so the
 unpacked zip can be tried locally. grader.publishing.gradescope builds the zip.
 """
 from __future__ import annotations
@@ -21,9 +21,11 @@ from kanon.files import atomic_write_bytes
 
 from .. import rubric as rubric_mod
 from ..errors import UserError
-from . import export
-from .manual_scores import auto_score
-from .runner import run_batch
+from ..gradebook import export
+from ..gradebook.writer import Gradebook
+from ..grading.batch import SANDBOXES, BatchSettings
+from ..grading.manual_scores import auto_score
+from ..grading.runner import run_batch
 
 ROOT_ENV = "KANON_AUTOGRADER_ROOT"
 SANDBOX_ENV = "KANON_AUTOGRADER_SANDBOX"  # auto (default), bwrap, landlock or none: `--sandbox`
@@ -62,11 +64,12 @@ def grade_submission(root: Path) -> dict:
             raise NothingSubmitted(f"{submission} is empty")
         _stage_submission(submission, Path(tmp) / "submissions")
         sandbox = os.environ.get(SANDBOX_ENV) or "auto"
-        if sandbox not in ("auto", "bwrap", "landlock", "none"):
+        if sandbox not in SANDBOXES:
             raise UserError(f"{SANDBOX_ENV} must be auto, bwrap, landlock or none, not "
                             f"{sandbox!r}")
-        result = run_batch(Path(tmp) / "submissions", Path(tmp) / "out", rubric, jobs=1,
-                           sandbox=sandbox, progress=False)
+        batch = BatchSettings(Path(tmp) / "submissions", Path(tmp) / "out", rubric, jobs=1,
+                              sandbox=sandbox, progress=False)
+        result = run_batch(batch, Gradebook())
         if result.interrupted or len(result.records) != 1:
             raise RuntimeError(f"the grader returned {len(result.records)} records")
         record = result.records[0]

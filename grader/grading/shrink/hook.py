@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import time
 
-from ..contract import is_cost
-from ..grading.statuses import Status
+from ...contract import is_cost
+from ..statuses import Status
 from .pool import Member, load_chains, pool_folder
 from .probe import Budget, SandboxProbe
 from .search import Found, search

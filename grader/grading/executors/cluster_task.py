@@ -1,5 +1,5 @@
 """What travels to a Dask worker and what runs there (no Dask import: plain functions that
-`grader.grading.cluster` submits).
+`grader.grading.executors.cluster` submits).
 
 A task carries one submission's bytes (`pack`) and the batch's `BatchSpec`: the rubric (its
 cases' names and arguments, never their data), where the cases are (inside the kit for the
@@ -24,11 +24,11 @@ from pathlib import Path
 
 from kanon.files import sha256_file
 
-from .. import __version__
-from ..errors import UserError
-from ..paths import KIT_ROOT
-from ..rubric import Rubric
-from .intake import Caps, Submission, is_ignored
+from ... import __version__
+from ...errors import UserError
+from ...paths import KIT_ROOT
+from ...rubric import Rubric
+from ..intake import Caps, Submission, is_ignored
 
 # Test hook: a worker started with this variable claims it as its grader fingerprint, so a
 # test can show that a worker with other grader sources is refused.
@@ -58,7 +58,7 @@ class BatchSpec:
 
 def package_versions(allowed: tuple[str, ...]) -> str:
     """"numpy 2.1.0, scipy not installed": the allowed packages' installed versions."""
-    from ..sandbox.packages import PIP_NAMES
+    from ...sandbox.packages import PIP_NAMES
     found = []
     for name in sorted(allowed):
         try:
@@ -71,8 +71,8 @@ def package_versions(allowed: tuple[str, ...]) -> str:
 def host_identity(rubric: Rubric) -> dict[str, str]:
     """What must be the same on the coordinator and every worker (`rubric` reading this
     host's cases)."""
-    from ..courses.fingerprint import fingerprint
-    from .host import grader_fingerprint
+    from ..fingerprint import fingerprint
+    from ..host import grader_fingerprint
     allowed = rubric.settings.allowed_packages
     manifest = rubric.cases_dir / "manifest.json"
     return {"grader version": __version__, "grader fingerprint": grader_fingerprint(),
@@ -87,7 +87,7 @@ def host_identity(rubric: Rubric) -> dict[str, str]:
 def worker_identity(spec: BatchSpec) -> dict[str, str]:
     """This worker's identity (run by `client.run` on every worker), with its sandbox mode
     under "sandbox" (not compared: recorded)."""
-    from .host import sandbox_mode
+    from ..host import sandbox_mode
     found = host_identity(spec.local_rubric())
     if os.environ.get(FINGERPRINT_OVERRIDE):
         found["grader fingerprint"] = os.environ[FINGERPRINT_OVERRIDE]
@@ -152,8 +152,8 @@ class _Batches:
         self.setups: dict[str, tuple[object, Path, Path]] = {}
 
     def get(self, spec: BatchSpec):
-        from ..sandbox import reaper
-        from .host import host_setup
+        from ...sandbox import reaper
+        from ..host import host_setup
         with self.lock:
             if spec.batch not in self.setups:
                 reaper.remove_stale(Path(tempfile.gettempdir()))
@@ -181,7 +181,7 @@ BATCHES = _Batches()
 def grade_task(payload: dict, key: str, spec: BatchSpec) -> dict:
     """The task: grade one packed submission on this worker. Returns {"record": the record
     (None when the batch was cancelled), "manifest": this kit's manifest hash, "host"}."""
-    from .host import grade_one as _grade_one
+    from ..host import grade_one as _grade_one
     setup, _, staging = BATCHES.get(spec)
     folder = Path(tempfile.mkdtemp(prefix="sub-", dir=staging))
     try:

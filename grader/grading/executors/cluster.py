@@ -1,7 +1,7 @@
 """`grade --cluster tcp://HOST:8786`: each submission is one task on a Dask cluster.
 
 The coordinator (this process) keeps the intake, the resume cache, the atomic writes and the
-class-wide files (grader.grading.runner); workers grade (grader.grading.cluster_task). At the
+class-wide files (grader.grading.runner); workers grade (grader.grading.executors.cluster_task). At the
 start every worker's identity (grader version and source fingerprint, expected outputs'
 manifest hash, allowed packages, Python version) is compared with the coordinator's; a worker
 that differs is refused in one line and gets no task (`workers=` with
@@ -27,12 +27,13 @@ try:
 except ImportError:  # the optional extra is not installed
     distributed = None  # type: ignore[assignment]
 
-from ..errors import UserError
-from ..paths import KIT_ROOT
-from ..rubric import Rubric
+from ...errors import UserError
+from ...paths import KIT_ROOT
+from ...rubric import Rubric
+from ..batch import BatchSettings
 from .cluster_task import BatchSpec, end_batch, grade_task, host_identity, pack, worker_identity
-from .executors import grader_error
-from .intake import Submission
+from .threads import grader_error
+from ..intake import Submission
 
 INSTALL = 'pip install -e ".[cluster]"'
 RETRIES = 1  # a task that raised (not a grading failure: that is a record) runs once more
@@ -75,8 +76,9 @@ def checked_record(sub: Submission, future, rubric: Rubric, wanted: dict[str, st
 class DaskExecutor:
     """Grades on a Dask cluster's checked workers; see the module docstring."""
 
-    def __init__(self, address: str, rubric: Rubric, sandbox: str):
-        from .host import HostSetup
+    def __init__(self, batch: BatchSettings):
+        from ..host import HostSetup
+        address, rubric = batch.cluster, batch.rubric
         if distributed is None:
             raise UserError(f"--cluster {address}: Dask is not installed; install it with "
                             f"{INSTALL}")
@@ -85,7 +87,7 @@ class DaskExecutor:
         except ValueError:  # a course folder: the same path, or the worker's KANON_COURSE_DIR
             cases_rel = str(rubric.cases_dir)
         identity = host_identity(rubric)
-        self.spec = BatchSpec(uuid.uuid4().hex, rubric, cases_rel, sandbox, identity)
+        self.spec = BatchSpec(uuid.uuid4().hex, rubric, cases_rel, batch.sandbox, identity)
         self.rubric, self.address = rubric, address
         try:
             self.client = distributed.Client(address, timeout=f"{CONNECT_SECONDS}s",

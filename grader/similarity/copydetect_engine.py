@@ -20,7 +20,7 @@ import numpy as np
 from copydetect import CodeFingerprint, compare_files
 from copydetect.utils import get_token_coverage
 
-from .similarity_pairs import Pair
+from .pairs import Pair
 
 NOISE = 25  # characters of filtered code per hashed run (copydetect's default)
 THRESHOLD = 0.5  # default score for a pair to be listed (see the README's measurements)

@@ -1,5 +1,5 @@
 """What the similarity engines share: a pair of alike submissions and the caveat every report
-carries (no module of the engines or the report imports grader.grading.similarity, which
+carries (no module of the engines or the report imports grader.similarity.run, which
 imports them)."""
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """`python -m grader export DIR --format canvas|moodle|gradescope [--roster CSV] [--out CSV]
-[--feedback ZIP] [--course DIR]`: the grades CSV the LMS imports (grader.grading.lms) and,
+[--feedback ZIP] [--course DIR]`: the grades CSV the LMS imports (grader.gradebook.lms) and,
 for Moodle and Canvas, the students' feedback pages in the zip the LMS takes back
-(grader.grading.feedback_export).
+(grader.gradebook.feedback_export).
 
 Everything is computed before anything is written; each file is written atomically. What
 could not be matched is listed on stderr; an export that would name no student is refused
@@ -16,8 +16,9 @@ from pathlib import Path
 from kanon.files import atomic_write_bytes, atomic_write_text
 
 from ..errors import UserError, check_writable_file
-from . import feedback_export, lms
-from .manual_scores import pending_note
+from . import feedback_export
+from . import lms
+from ..grading.manual_scores import pending_note
 
 
 def add_parser(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParser:

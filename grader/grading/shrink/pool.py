@@ -18,8 +18,8 @@ from pathlib import Path
 from kanon.files import atomic_write_text
 from kanon.table import render_csv
 
-from ..contract import ANONYMIZED_INPUT, DGH_DIR, RAW_FILE
-from ..paths import GRADER_DIR
+from ...contract import ANONYMIZED_INPUT, DGH_DIR, RAW_FILE
+from ...paths import GRADER_DIR
 
 POOL_DIR = "counterexamples"
 KIT_POOL = GRADER_DIR / "cases" / POOL_DIR

@@ -1,10 +1,10 @@
 """`grade --cluster ADDRESS`: the option's wiring (Dask itself is imported only when it is
-given, by grader.grading.cluster)."""
+given, by grader.grading.executors.cluster)."""
 from __future__ import annotations
 
 import argparse
 
-from ..errors import UserError
+from ...errors import UserError
 
 
 def add_arguments(grade: argparse.ArgumentParser) -> None:

@@ -16,7 +16,7 @@ zip layout the course's LMS takes back, matched on the identity grades.csv keeps
           attaches the page to a comment on that submission; a submission whose name carries
           no attachment id (not from Canvas's download) cannot be sent this way.
 
-The page is feedback/<id>.md rendered by grader.grading.markdown_html, followed by the
+The page is feedback/<id>.md rendered by grader.gradebook.markdown_html, followed by the
 files of its counterexamples (feedback/<id>/counterexamples/), so it needs nothing beside it.
 The zip has sorted entries and fixed timestamps: the same graded folder gives the same bytes.
 """
@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import UserError
-from ..publishing import zipfiles
+from .. import zipfiles
 from . import lms
-from .intake import CANVAS_NAME
+from ..grading.intake import CANVAS_NAME
 from .markdown_html import page, to_html
 
 PAGE = "feedback.html"

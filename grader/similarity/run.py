@@ -9,7 +9,7 @@ highlighted. A student of an --archive folder (past years' submissions, any layo
 accepts) is named `<folder name>/<id>`; archived submissions are compared with this class,
 not with each other. Same inputs, same output bytes.
 
-Engines: copydetect (similarity_copydetect.py) when installed (the similarity extra), else
+Engines: copydetect (copydetect_engine.py) when installed (the similarity extra), else
 this module's token matcher, with a one-line message saying how to install copydetect. The
 token matcher: each submission's Python files (the chosen solution and the .py files beside
 it) are tokenized; comments, docstrings and layout are dropped, identifiers become ID,
@@ -38,9 +38,9 @@ from kanon.files import atomic_write_text
 from ..errors import UserError
 from ..paths import KIT_SKELETON
 from ..rubric import Rubric
-from .intake import ArchiveProblem, discover, unpack
-from .similarity_pairs import Pair
-from .solution import choose
+from ..grading.intake import ArchiveProblem, discover, unpack
+from .pairs import Pair
+from ..grading.solution import choose
 
 K = 12  # tokens per fingerprinted run
 THRESHOLD = 0.8  # the token matcher's default threshold
@@ -170,7 +170,7 @@ def find_pairs(current: dict[str, str], archive: dict[str, str], engine: str,
     """(pairs, engine used, threshold used). engine "auto" is copydetect when installed."""
     skeleton = KIT_SKELETON.read_text(encoding="utf-8") if KIT_SKELETON.is_file() else ""
     if engine == "copydetect" or (engine == "auto" and copydetect_available()):
-        from . import similarity_copydetect as cd
+        from . import copydetect_engine as cd
         used = cd.THRESHOLD if threshold is None else threshold
         return cd.similar_pairs(current, archive, skeleton, used), "copydetect", used
     used = THRESHOLD if threshold is None else threshold
@@ -192,7 +192,7 @@ def run_similarity(submissions: Path, out: Path, rubric: Rubric, threshold: floa
                    archives: list[Path] | tuple[Path, ...] = (), engine: str = "auto"
                    ) -> Outcome:
     """Write the CSV of similar pairs and its HTML report (same name, .html) beside it."""
-    from .similarity_report import report_html
+    from .report import report_html
     if engine not in ENGINES:
         raise UserError(f"--engine must be one of {', '.join(ENGINES)}")
     if engine == "copydetect" and not copydetect_available():

@@ -6,7 +6,7 @@ Files under DIR (all written atomically, deterministic bytes: sorted, no timesta
   feedback/<student>.md          what each case did, the first failing property or row
   results/<student>/results.json Gradescope's format (tests with name, score, max_score, ...)
   summary.md, summary.json       counts per status, score distribution, per-case pass rates
-  summary.html                   the class dashboard (grader/grading/dashboard.py)
+  summary.html                   the class dashboard (grader/gradebook/dashboard.py)
   timings.csv                    seconds per import and call (varies run to run; kept apart)
   manual-template.csv            with manual parts: the scores.csv `merge --manual` reads,
                                  every student listed, to fill in
@@ -20,14 +20,14 @@ from pathlib import Path
 
 from kanon.files import atomic_write_text, dump_json
 
-from ..courses.fingerprint import fingerprint as course_fingerprint, summary_line
+from ..grading.fingerprint import fingerprint as course_fingerprint, summary_line
+from ..grading.intake import lms_identity
+from ..grading.manual_scores import auto_score, manual_score, unscored
+from ..grading.scores_text import fmt, percent
+from ..grading.shrink import render as counterexample
+from ..grading.statuses import SUBMISSION_ORDER
+from ..grading.term_view import apply_term
 from ..rubric import Rubric
-from ..shrink import render as counterexample
-from .intake import lms_identity
-from .manual_scores import auto_score, manual_score, unscored
-from .scores_text import fmt, percent
-from .statuses import SUBMISSION_ORDER
-from .term_view import apply_term
 
 OUTPUT_SHOWN = 3000  # characters of a case's printed output shown in feedback
 LABEL = {"passed": "PASS", "partial": "PARTIAL"}

@@ -18,7 +18,7 @@ from dataclasses import asdict
 from kanon.files import sha256_bytes
 
 from .. import __version__
-from ..grading.expected import load_manifest
+from .expected import load_manifest
 from ..rubric import Rubric
 
 FINGERPRINT_FILE = "course-fingerprint.json"

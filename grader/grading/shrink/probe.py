@@ -11,8 +11,8 @@ from pathlib import Path
 
 from kanon.table import parse_table
 
-from ..contract import OUTPUT_FILE, SIGNATURES, call_args, is_cost
-from ..grading import compare
+from ...contract import OUTPUT_FILE, SIGNATURES, call_args, is_cost
+from .. import compare
 from .pool import Member
 from .search import Answer
 

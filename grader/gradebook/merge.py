@@ -1,7 +1,7 @@
 """`python -m grader merge OUT --manual scores.csv`: put the course staff's scores of the
 manual parts (rubric `kind = "manual"`) into a graded folder.
 
-It reads scores.csv (grader.grading.scores_csv), refuses with every problem listed and
+It reads scores.csv (grader.gradebook.scores_csv), refuses with every problem listed and
 nothing changed, else fills the manual columns of OUT/grades.csv, the records
 (results/<id>/record.json), recomputes the totals and rewrites every student's feedback and
 results.json, summary.md/.json and summary.html, each file atomically. The scores of the
@@ -23,7 +23,7 @@ from kanon.files import atomic_write_text, dump_json
 from ..errors import UserError
 from ..rubric import Rubric
 from . import export
-from .manual_scores import load_saved, manual_score, save, set_scores
+from ..grading.manual_scores import load_saved, manual_score, save, set_scores
 from .scores_csv import read_scores
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import html
 
-from .similarity_pairs import CAVEAT, Pair
+from .pairs import CAVEAT, Pair
 
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}

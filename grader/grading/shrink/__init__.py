@@ -16,3 +16,4 @@ feedback text and files. Every value shown comes from the pool, hence from publi
   render.py  the feedback text (Markdown) and the files under feedback/<id>/counterexamples
   hook.py    what the case runner calls: pick the functions, search, store in the result
 """
+__all__ = ["hook", "pool", "probe", "render", "search"]

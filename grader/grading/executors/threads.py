@@ -1,9 +1,8 @@
-"""The batch runner's executor seam: where submissions are graded.
+"""The executor protocol, and grading on this host with threads (the default).
 
-An executor takes the submissions still to grade (each with its resume-cache key) and yields
-(submission, record) as each one finishes, in any order; the runner alone writes results.
-`ThreadExecutor` grades on this host with threads (the default); `grader.grading.cluster`'s
-`DaskExecutor` sends each submission to a Dask worker (imported only with `--cluster`).
+`ThreadExecutor` grades `--jobs` submissions at a time on this host; the package's docstring
+says what every executor promises (grader.grading.executors.cluster's `DaskExecutor` is the
+other one).
 """
 from __future__ import annotations
 
@@ -12,8 +11,8 @@ import threading
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Callable, Iterator, Protocol
 
-from ..rubric import Rubric
-from .intake import Submission
+from ...rubric import Rubric
+from ..intake import Submission
 
 GradeOne = Callable[[Submission, str], "dict | None"]
 

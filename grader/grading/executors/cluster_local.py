@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from ..paths import KIT_ROOT
+from ...paths import KIT_ROOT
 
 START_SECONDS = 60
 

@@ -1,0 +1,20 @@
+"""The gradebook and the staff's reports, from a batch's records (grader.grading writes only
+the records; this package writes everything people read and LMSs import).
+
+  writer           Gradebook: the batch's Reports (feedback and results.json per student as
+                   soon as graded; the class files once all are)
+  export           the files of a graded folder: grades.csv, feedback/<id>.md, results.json
+                   (Gradescope), summary.md/.json, timings.csv, manual-template.csv
+  dashboard        summary.html, the class dashboard (redrawn from the folder's own files)
+  lms              `export --format canvas|moodle|gradescope`: the grades CSV an LMS imports
+  feedback_export  `export --feedback ZIP`: feedback pages in the zip layout the LMS takes
+  markdown_html    the small, safe Markdown-to-HTML renderer of those pages
+  export_command   the `export` command
+  scores_csv       reading the staff's scores of the manual parts
+  merge            the `merge` command: those scores into a graded folder
+
+Every file is written atomically with deterministic bytes. Imports grading, courses and the
+core; nothing of similarity or publishing.
+"""
+__all__ = ["dashboard", "export", "export_command", "feedback_export", "lms", "markdown_html",
+           "merge", "scores_csv", "writer"]
