@@ -8,7 +8,7 @@ bundle, on the untouched skeleton and on the staff solution, for this checkout a
 
 Each bundle is built by its own kit (`python -m grader bundle --course ...` run there),
 unpacked into a temporary folder and checked on skeleton.py as shipped and on the course's
-staff submission (a copy of this checkout's reference/, as tests/kit/test_courses.py builds
+staff submission (a copy of this checkout's reference/, as tests/kit/courses/test_courses.py builds
 it). The runs of both checkouts alternate, so a busy machine slows both alike; each figure is
 the best of --repeat runs, interpreter start-up included, as a student sees it. The ratio
 after/before is printed; nothing is asserted.

@@ -3,7 +3,7 @@
     python examples/make_hostile.py
 
 Graded with examples/hostile/rubric.toml (two cases, short limits), each must get the verdict
-in examples/hostile/expected-grades.csv in both sandbox modes (tests/kit/test_grader_hostile.py),
+in examples/hostile/expected-grades.csv in both sandbox modes (tests/kit/sandbox/test_grader_hostile.py),
 and nothing it starts may outlive its case. Nothing here sends network traffic.
 
 amy      correct (the control)

@@ -2,7 +2,7 @@
 the only other place besides regen.py that runs it, and only from `python -m grader regen`.
 
 Why a precomputed pool rather than the reference in the grader: the grading side never
-imports `reference/` (tests/kit/test_core.py) and the Gradescope autograder ships without it,
+imports `reference/` (tests/kit/core/test_core.py) and the Gradescope autograder ships without it,
 yet its results must carry the same counterexamples; a pool of public inputs with their
 reference outputs is data like the public expected outputs, so it ships everywhere, and the
 same submission always meets the same inputs. Every subset the search may try must have its

@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
 
     def start() -> None:  # the first line, once the submissions are found
         if not args.quiet:
-            what = f"course {course.folder}" if course else f"rubric {rubric.path}"
+            what = f"course {batch.course}" if batch.course else f"rubric {rubric.path}"
             term = f"term {rubric.term} (hidden cases drawn for this term)" if rubric.term \
                 else "the kit's default cases"
             print(f"{what}: {term}; fingerprint {found['fingerprint']}", file=sys.stderr,

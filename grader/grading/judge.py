@@ -3,7 +3,7 @@ expects and what the call wrote, to a status, a message and the share of the cas
 
 Nothing here runs code, reads files or keeps state: the case runner reads the output file
 (`Produced`) and passes everything in, so every status has a table-driven test
-(tests/kit/test_grader_judge.py).
+(tests/kit/grading/test_grader_judge.py).
 """
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ import sys
 from ..courses import option as course_option
 from ..errors import UserError, check_writable_file
 from ..gradebook.dashboard import write_dashboard
-from .run import INSTALL_HINT, copydetect_available, run_similarity
+from . import run as similarity
 
 
 def run(args: argparse.Namespace) -> int:
@@ -17,9 +17,9 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--threshold must be between 0 and 1")
     check_writable_file(args.out)
     rubric, _ = course_option.read(args, {"student_id_pattern": args.id_pattern})
-    if args.engine == "auto" and not copydetect_available():
-        print(INSTALL_HINT, file=sys.stderr)
-    done = run_similarity(args.submissions, args.out, rubric, args.threshold, args.archive,
+    if args.engine == "auto" and not similarity.copydetect_available():
+        print(similarity.INSTALL_HINT, file=sys.stderr)
+    done = similarity.run_similarity(args.submissions, args.out, rubric, args.threshold, args.archive,
                           args.engine)
     if args.out.name == "pairs.csv" and (args.out.parent / "summary.json").is_file():
         # a graded folder: its dashboard lists the pairs

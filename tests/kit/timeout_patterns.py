@@ -1,5 +1,5 @@
 """Submissions that run out of time the way real students' code does, for the time policy's
-tests (tests/kit/test_grader_time_policy.py) and bench/bench_timeouts.py.
+tests (tests/kit/grading/test_grader_time_policy.py) and bench/bench_timeouts.py.
 
 Two real patterns, each looping forever only on the hidden case "unbalanced" (53 rows), never
 on adult-hw1.csv: a cost_MD whose own lowest-common-ancestor helper loops when an interval

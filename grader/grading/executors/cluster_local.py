@@ -3,7 +3,9 @@ scheduler` and `dask worker` processes, as README's laptop commands start them. 
 cluster tests and bench/bench_grader.py; a TA can use it to try `--cluster` on one machine:
 
     with loopback_cluster(Path("/tmp/c"), workers=2) as cluster:
-        run_batch(..., cluster=cluster.address)
+        grade_class(BatchSettings(subs, out, rubric, cluster=cluster.address))
+
+(grade_class: grader.commands.grade; BatchSettings: grader.grading.batch.)
 """
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ For each one this writes copies/<name>-<disguise>.py:
              block (the hardest: no long run of the original is left intact)
 
 A copy and its original (and two copies of one original) form a positive pair; solutions of
-different originals a negative one. tests/kit/test_similarity_set.py builds a class from
+different originals a negative one. tests/kit/similarity/test_similarity_set.py builds a class from
 them (the skeleton's text first, as a student's file has it) and measures precision and
 recall of `python -m grader similarity`'s engine.
 """

@@ -1,0 +1,241 @@
+"""Quality gate of the public self-check (tests/public/).
+
+The public tests pass against the reference, fail cleanly (one line each, no collection error)
+against the untouched skeleton.py and against a solution that dies on import, catch every
+mutant of tests/kit/mutants.py with the test it names, work from a student bundle's root, and
+their expected outputs are what the reference produces today.
+"""
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from mutants import MUTANTS, VARIANT_SOLUTION, Mutant, apply
+
+ROOT = Path(__file__).resolve().parents[3]
+PUBLIC = ROOT / "tests" / "public"
+NOT_GRADED = ("test_public_api.py::test_signature",  # pass on the untouched skeleton
+              "test_public_topdown.py::test_topdown_signature",
+              "test_public_datafly.py::test_datafly_signature",
+              "test_public_entropy_l.py::test_entropy_l_signature",
+              "test_public_t_closeness.py::test_t_closeness_signature",
+              "test_public_greedy.py::test_greedy_signature",
+              "test_public_kaca.py::test_kaca_signature")
+OPTIONAL_MARKS = ("topdown", "datafly", "entropy_l", "t_closeness", "greedy", "kaca",
+                  "lm-only")  # optional parts and variants the default course skips
+# No cache files in the tree; unrelated plugins that may be installed would double each
+# run's start-up time (blocking a plugin that is not installed is harmless).
+FAST = ["-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-p", "no:benchmark"]
+
+
+@dataclass
+class Report:
+    """Outcome of one public-test run: test id ('file.py::name[param]') -> (outcome, message)."""
+
+    results: dict[str, tuple[str, str]]
+    stdout: str
+
+    def with_outcome(self, outcome: str) -> list[str]:
+        return sorted(t for t, (o, _) in self.results.items() if o == outcome)
+
+
+def run_public(tmp: Path, *args: str, cwd: Path = ROOT, tests: Path | None = PUBLIC,
+               env: dict[str, str] | None = None) -> Report:
+    """Run the public tests (`tests`, else the configured testpaths) in a subprocess and
+    parse its JUnit XML."""
+    xml = tmp / f"report-{len(list(tmp.glob('report-*')))}.xml"
+    environment = {k: v for k, v in os.environ.items() if k != "KANON_SOLUTION"}
+    environment.update(env or {})
+    completed = subprocess.run(
+        [sys.executable, "-m", "pytest", *([str(tests)] if tests else []), *FAST, "-q",
+         f"--junitxml={xml}", *args], cwd=cwd, env=environment, capture_output=True, text=True,
+        timeout=600)
+    results: dict[str, tuple[str, str]] = {}
+    for case in ET.parse(xml).iter("testcase"):
+        module = case.get("classname", "").rsplit(".", 1)[-1]
+        name = f"{module}.py::{case.get('name')}" if module else case.get("name", "")
+        outcome, message = "passed", ""
+        for child in case:
+            if child.tag in ("failure", "error", "skipped"):
+                outcome = {"failure": "failed"}.get(child.tag, child.tag)
+                message = child.get("message", "")
+        results[name] = (outcome, message.removeprefix("Failed: "))
+    return Report(results, completed.stdout)
+
+
+def course_file(tmp: Path, rubric_path: str) -> dict[str, str]:
+    """The environment that makes the public tests use `rubric_path`'s course.json."""
+    from grader.authoring import course_file as course_mod
+    from grader import rubric
+    path = tmp / f"course-{Path(rubric_path).stem}.json"
+    path.write_text(course_mod.course_json(rubric.load(ROOT / rubric_path)), encoding="utf-8")
+    return {"KANON_COURSE_FILE": str(path)}
+
+
+def test_public_tests_pass_against_the_reference(tmp_path):
+    """Under the course that grades every part (grader/rubric-all.toml): all pass, none is
+    skipped or left out."""
+    report = run_public(tmp_path, "--solution", "reference",
+                        env=course_file(tmp_path, "grader/rubric-all.toml"))
+    assert report.with_outcome("passed") == sorted(report.results)
+    for marker in ("topdown", "datafly", "entropy_l", "t_closeness", "greedy", "kaca",
+                   "mondrian", "bottomup"):
+        assert any(marker in t for t in report.results), marker
+    assert not any("lm-only" in t for t in report.results)  # not this course's rules
+    assert len(report.results) >= 150
+    assert (f"{len(report.results)} public tests passed, 0 failed \N{EM DASH} "
+            f"the grader also runs hidden cases") in report.stdout
+    assert "left out" not in report.stdout
+
+
+def test_default_course_leaves_out_the_parts_it_does_not_grade(tmp_path):
+    report = run_public(tmp_path, "--solution", "reference")
+    assert report.results and report.with_outcome("passed") == sorted(report.results)
+    assert not any(any(m in t for m in OPTIONAL_MARKS) for t in report.results)
+    assert "public tests of parts or rule variants your course does not grade were left " \
+           "out" in report.stdout
+
+
+def variant_solution(package: Path) -> Path:
+    """A solution beside `package` (a copy of the reference) with the variants swapped in."""
+    path = package.parent / "solution2025.py"
+    path.write_text(VARIANT_SOLUTION, encoding="utf-8")
+    return path
+
+
+def course_skeleton(tmp: Path, rubric_path: str) -> Path:
+    """The untouched skeleton.py of the course graded by `rubric_path`."""
+    from grader.publishing.materials import course_materials
+    from grader import rubric
+    path = tmp / f"skeleton-{Path(rubric_path).stem}" / "skeleton.py"
+    path.parent.mkdir()
+    path.write_bytes(course_materials(rubric.load(ROOT / rubric_path), ROOT)["skeleton.py"])
+    return path
+
+
+def test_fall_2025_course_runs_topdown_and_the_lm_only_variant(tmp_path):
+    package = tmp_path / "reference"
+    shutil.copytree(ROOT / "reference", package, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "kanon", tmp_path / "kanon", ignore=shutil.ignore_patterns("__pycache__"))
+    report = run_public(tmp_path, f"--solution={variant_solution(package)}",
+                        "-k", "clustering or topdown",
+                        env=course_file(tmp_path, "grader/rubric-2025.toml"))
+    passed = report.with_outcome("passed")
+    assert any("lm-only" in t for t in passed) and any("topdown" in t for t in passed)
+    assert passed == sorted(report.results)
+    runs = [t for t in report.results if "matches_reference" in t and "clustering" in t]
+    assert runs and all("lm-only" in t for t in runs)  # the default distance's: left out
+    on_skeleton = run_public(tmp_path, "-k", "topdown",
+                             f"--solution={course_skeleton(tmp_path, 'grader/rubric-2025.toml')}",
+                             env=course_file(tmp_path, "grader/rubric-2025.toml"))
+    assert on_skeleton.results and on_skeleton.with_outcome("failed") == sorted(
+        t for t in on_skeleton.results if "signature" not in t)  # graded: a stub fails
+    assert "all tests passed" not in report.stdout.lower()
+
+
+def test_untouched_skeleton_fails_every_graded_test_cleanly(tmp_path):
+    report = run_public(tmp_path)  # the default solution: skeleton.py at the root
+    assert not report.with_outcome("skipped")  # other parts are left out, not skipped
+    graded = [t for t in report.results if not t.startswith(NOT_GRADED)]
+    assert graded and report.with_outcome("failed") == sorted(graded)
+    for test in graded:
+        message = report.results[test][1]
+        assert "\n" not in message and message.endswith(
+            "is not implemented yet (it raises NotImplementedError)"), (test, message)
+    assert f"{len(report.results) - len(graded)} public tests passed, " \
+        f"{len(graded)} failed" in report.stdout
+
+
+@pytest.mark.parametrize("source, says", [
+    ("import sys\nprint('running experiments')\nsys.exit(3)\n", "SystemExit: 3"),
+    ("def cost_MD(:\n", "SyntaxError"),
+    ("import pluggy\n", "pluggy is not available: this course allows only numpy and the "
+                        "standard library (broken.py, line 1)"),  # installed here, not allowed
+    ("import os\nimport pytest\n", "pytest is not available: this course allows only numpy "
+                                    "and the standard library (broken.py, line 2)"),
+])
+def test_a_solution_that_dies_on_import_gets_one_clear_message(tmp_path, source, says):
+    solution = tmp_path / "broken.py"
+    solution.write_text(source, encoding="utf-8")
+    report = run_public(tmp_path, f"--solution={solution}", "-k", "cost_MD or random")
+    assert report.results and report.with_outcome("failed") == sorted(report.results)
+    messages = {message for _, message in report.results.values()}
+    assert len(messages) == 1
+    message = messages.pop()
+    assert message.startswith("could not import broken.py: ") and says in message
+    assert "\n" not in message
+
+
+def test_solution_from_environment_variable(tmp_path):
+    report = run_public(tmp_path, "-k", "cost_LM", env={"KANON_SOLUTION": "reference"})
+    assert report.results and report.with_outcome("passed") == sorted(report.results)
+
+
+def test_runs_from_a_student_bundle_root(tmp_path):
+    bundle = tmp_path / "bundle"
+    shutil.copytree(PUBLIC, bundle / "tests" / "public",
+                    ignore=shutil.ignore_patterns("__pycache__", "make_expected.py"))
+    for name in ("skeleton.py", "adult-hw1.csv"):
+        shutil.copyfile(ROOT / name, bundle / name)
+    shutil.copytree(ROOT / "DGHs", bundle / "DGHs")
+    (bundle / "pytest.ini").write_text("[pytest]\ntestpaths = tests/public\n", encoding="utf-8")
+    on_skeleton = run_public(tmp_path, "-k", "mondrian", cwd=bundle, tests=None)
+    assert on_skeleton.results and on_skeleton.with_outcome("failed") == sorted(
+        t for t in on_skeleton.results if not t.startswith(NOT_GRADED))
+    on_reference = run_public(tmp_path, "-k", "mondrian", f"--solution={ROOT / 'reference'}",
+                              cwd=bundle, tests=None)
+    assert on_reference.results.keys() == on_skeleton.results.keys()
+    assert on_reference.with_outcome("passed") == sorted(on_reference.results)
+
+
+def test_expected_outputs_are_what_the_reference_produces():
+    spec = importlib.util.spec_from_file_location("make_expected", PUBLIC / "make_expected.py")
+    make_expected = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_expected)
+    assert make_expected.stale() == []
+
+
+@pytest.fixture(scope="module")
+def mutant_reports(tmp_path_factory) -> dict[str, Report]:
+    """Every mutant's report of the public test that should catch it, two runs at a time."""
+    def run(mutant: Mutant) -> Report:
+        folder = tmp_path_factory.mktemp("mutant")
+        package = apply(mutant, ROOT / "reference", folder)
+        if mutant.course:  # a variant: the course's rules, the reference's variant functions
+            return run_public(folder, f"--solution={variant_solution(package)}",
+                              tests=PUBLIC / mutant.caught_by,
+                              env=course_file(folder, mutant.course))
+        return run_public(folder, f"--solution={package}", tests=PUBLIC / mutant.caught_by,
+                          env=course_file(folder, "grader/rubric-all.toml"))  # every part
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return dict(zip((m.name for m in MUTANTS), pool.map(run, MUTANTS)))
+
+
+@pytest.mark.parametrize("mutant", MUTANTS, ids=[m.name for m in MUTANTS])
+def test_mutant_is_caught_by_a_public_test(mutant, mutant_reports):
+    report = mutant_reports[mutant.name]
+    assert list(report.results) == [mutant.caught_by]
+    outcome, message = report.results[mutant.caught_by]
+    assert outcome == "failed" and "\n" not in message, (outcome, message)
+
+
+def test_at_least_eight_mutants_over_every_function():
+    assert len(MUTANTS) >= 8
+    assert {m.marker for m in MUTANTS} == {"cost_MD", "cost_LM", "random", "clustering",
+                                           "bottomup", "samarati", "mondrian", "topdown",
+                                           "datafly", "entropy_l", "t_closeness", "greedy",
+                                           "kaca"}
+    assert sum(m.marker == "topdown" for m in MUTANTS) >= 2
+    for optional in ("datafly", "entropy_l", "t_closeness", "greedy", "kaca"):
+        assert sum(m.marker == optional for m in MUTANTS) >= 2
+    assert any(m.course for m in MUTANTS)  # the LM-only variant
