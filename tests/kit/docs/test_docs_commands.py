@@ -204,7 +204,7 @@ LITERAL = [
     Run("python -m reference clustering DGHs adult-hw1.csv anonymized.csv 4", "kit", 0,
         "MD cost:"),
     Run("python -m reference.check anonymized.csv --raw adult-hw1.csv --dghs DGHs", "kit", 0,
-        "k-anonymity"),
+        "k (smallest class):"),
     Run("python -m reference.check anonymized.csv --raw adult-hw1.csv --dghs DGHs --json", "kit",
         0, "{"),
     Run("python -m reference.data ../shared/adult-model.json adult-hw1.csv", "kit", 0,
