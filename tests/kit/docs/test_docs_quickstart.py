@@ -49,6 +49,11 @@ def _in_repo_venv(checkout: Path) -> Path:
 
 def test_the_readme_commands_pass_in_a_venv_inside_the_checkout(repo: Path,
                                                                  tmp_path: Path) -> None:
+    quick = (repo / "README.md").read_text(encoding="utf-8").split("## Quick start", 1)[1]
+    quick = quick.split("\n## ", 1)[0]
+    assert "python3 -m venv .venv && . .venv/bin/activate\n" in quick
+    assert ("python -m pip install -e \".[test]\" && python -m reference clustering DGHs "
+            "adult-hw1.csv anonymized.csv 4\npython -m pytest\n") in quick
     checkout = tmp_path / "kanon-kit"
     checkout.mkdir()
     _copy_checkout(repo, checkout)
@@ -61,7 +66,7 @@ def test_the_readme_commands_pass_in_a_venv_inside_the_checkout(repo: Path,
     assert first.returncode == 0, first.stderr
     assert "MD cost: 54321" in first.stdout
     second = subprocess.run([str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                             "tests/kit/test_grader_sandbox.py", "-k",
+                             "tests/kit/sandbox/test_grader_sandbox.py", "-k",
                              "clean_environment or cannot_be_imported"],
                             cwd=checkout, env=env, capture_output=True, text=True, timeout=300)
     assert second.returncode == 0, second.stdout[-3000:] + second.stderr[-2000:]

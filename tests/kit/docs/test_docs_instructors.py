@@ -1,4 +1,4 @@
-"""The README's "Instructors: set up your course", run literally in a fresh copy of the kit:
+"""docs/instructors.md's "Set up your course", run literally in a fresh copy of the kit:
 its seven commands in order (course new, check, materials, bundle, gradescope, solution, check
 --against) for one course, then the same for a second course side by side (its folder and
 origin changed); points edited as an instructor would, then regen; a new term for one course
@@ -20,17 +20,17 @@ from pathlib import Path
 import pytest
 
 from staff_submission import staff_submission
-from test_readme_quickstart import _copy_checkout
+from test_docs_quickstart import _copy_checkout
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 COPIED = ["adult-hw1.csv", "DGHs", "kanon", "reference", "grader", "tests", "pyproject.toml",
-          "skeleton.py", "HANDOUT.md", "README.md"]
+          "skeleton.py", "HANDOUT.md", "README.md", "docs"]
 
 
-def section_commands(readme: str) -> list[list[str]]:
+def section_commands(guide: str) -> list[list[str]]:
     """The shell commands of the instructors' section's bash blocks, in order."""
-    section = readme[readme.index("<!-- instructors:start -->"):
-                     readme.index("<!-- instructors:end -->")]
+    section = guide[guide.index("<!-- instructors:start -->"):
+                    guide.index("<!-- instructors:end -->")]
     blocks = re.findall(r"```bash\n(.*?)```", section, re.S)
     return [shlex.split(line) for block in blocks for line in block.splitlines()
             if line.strip() and not line.lstrip().startswith("#")]
@@ -77,7 +77,7 @@ def _grade_solution(kit: Path, folder: str, tmp: Path) -> dict:
 
 
 def test_the_instructors_commands_set_up_two_courses(kit: Path, tmp_path: Path) -> None:
-    commands = section_commands((kit / "README.md").read_text(encoding="utf-8"))
+    commands = section_commands((kit / "docs" / "instructors.md").read_text(encoding="utf-8"))
     setup, merge = commands[:7], commands[7:]
     assert [c[:4] for c in setup] == [["python", "-m", "grader", w] for w in (
         "course", "check", "materials", "bundle", "gradescope", "solution", "check")]
@@ -98,7 +98,7 @@ def test_the_instructors_commands_set_up_two_courses(kit: Path, tmp_path: Path) 
     assert "## topdown_anonymizer (30 points)" in handout and "bottomup_anonymizer" not in handout
     with zipfile.ZipFile(kit / "student.zip") as archive:
         assert archive.read("kanon-hw1/HANDOUT.md").decode() == handout
-    # 2. choose parts and points, then regen, as the README says
+    # 2. choose parts and points, then regen, as the guide says
     toml = course / "course.toml"
     text = toml.read_text(encoding="utf-8")
     text = text.replace('function = "topdown_anonymizer"\npoints = 30',
@@ -139,7 +139,7 @@ def test_the_instructors_commands_set_up_two_courses(kit: Path, tmp_path: Path) 
 
 
 def test_the_merge_command_fills_in_the_report(kit: Path, tmp_path: Path) -> None:
-    """After grading with the course's rubric: the README's merge command, literally."""
+    """After grading with the course's rubric: the guide's merge command, literally."""
     folder = kit.parent / "merge-course"
     done = run(["python", "-m", "grader", "course", "new", str(folder), "--from", "fall2025",
                 "--term", "Merge"], kit)
@@ -161,7 +161,7 @@ def test_the_merge_command_fills_in_the_report(kit: Path, tmp_path: Path) -> Non
     assert "no report: no file matching *.pdf" in grades  # ben handed in no report
     (kit / "scores.csv").write_text("student,report,comment\nada,7,clear plots\nben,0,\n",
                                     encoding="utf-8")
-    merge = section_commands((kit / "README.md").read_text(encoding="utf-8"))[7]
+    merge = section_commands((kit / "docs" / "instructors.md").read_text(encoding="utf-8"))[7]
     merge = [str(folder) if word == "../fall2026" else word for word in merge]
     done = run(merge, kit)
     assert done.returncode == 0, done.stderr
