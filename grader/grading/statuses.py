@@ -4,7 +4,7 @@ A case gets one `Status`; a submission's status is the one that tells its true s
 (`submission_status`): `grader-error` or `forbidden` whenever present, else the status whose
 cases lost the most points (ties: the more serious, in the order of `SUBMISSION_ORDER`, most
 serious first), else the most serious problem that cost nothing, or `ok`. The three verdicts
-on a graded output (`passed`, `partial`, `wrong`) are case statuses only. The README's
+on a graded output (`passed`, `partial`, `wrong`) are case statuses only. docs/tas.md's
 "Statuses" table lists the submission statuses in this order (a test checks it).
 StrEnum: a status compares equal to, and is written to JSON as, its text.
 """

@@ -1,4 +1,5 @@
-"""The time policy of one submission's cases (README "Time policy", HANDOUT "Time limits").
+"""The time policy of one submission's cases (docs/instructors.md "Time policy", HANDOUT
+"Time limits").
 
 A function's cases run from the smallest dataset up (the case runner orders them). A timeout
 is evidence about one case, not about the larger ones: after a function's first timeout, each

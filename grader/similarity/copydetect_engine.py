@@ -23,7 +23,7 @@ from copydetect.utils import get_token_coverage
 from .pairs import Pair
 
 NOISE = 25  # characters of filtered code per hashed run (copydetect's default)
-THRESHOLD = 0.5  # default score for a pair to be listed (see the README's measurements)
+THRESHOLD = 0.5  # default score for a pair to be listed (see docs/tas.md's measurements)
 
 
 def _fingerprint(name: str, source: str) -> CodeFingerprint:

@@ -1,5 +1,5 @@
 """A Dask cluster on this machine's loopback (127.0.0.1 only, no dashboard): one `dask
-scheduler` and `dask worker` processes, as README's laptop commands start them. Used by the
+scheduler` and `dask worker` processes, as docs/scaling.md's laptop commands start them. Used by the
 cluster tests and bench/bench_grader.py; a TA can use it to try `--cluster` on one machine:
 
     with loopback_cluster(Path("/tmp/c"), workers=2) as cluster:

@@ -3,7 +3,7 @@
 Each misbehaving example gets its own status and the batch finishes. The golden file is
 examples/expected-grades.csv; after changing the examples or the reference, rebuild them
 (`python examples/make_examples.py`), regenerate the cases (`python -m grader regen`) and
-refresh the golden file as README's grader section explains.
+refresh the golden file as docs/reference.md explains.
 """
 from __future__ import annotations
 

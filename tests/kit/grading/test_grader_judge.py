@@ -1,5 +1,5 @@
 """Judging one case is a pure function (grader.grading.judge): every status it gives, from a
-table of call outcomes, expectations and outputs; and the statuses' one list is the README's."""
+table of call outcomes, expectations and outputs; and the statuses' one list is docs/tas.md's."""
 from __future__ import annotations
 
 import re
