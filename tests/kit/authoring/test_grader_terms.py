@@ -160,6 +160,7 @@ def _rows(cases: Path, data: str) -> int:
     return len(parse_table(path.read_bytes(), str(path)).rows)
 
 
+@pytest.mark.slow
 def test_two_terms_differ_in_hidden_data_and_read_the_kits_public_cases(made) -> None:
     a, b = (_files(made[t] / "cases") for t in TERMS)
     default = load_manifest(CASES)["files"]
@@ -171,11 +172,13 @@ def test_two_terms_differ_in_hidden_data_and_read_the_kits_public_cases(made) ->
         assert dghs and all(hashlib.sha256(a[n]).hexdigest() == default[n] for n in dghs)
 
 
+@pytest.mark.slow
 def test_the_same_term_twice_gives_the_same_bytes(made, tmp_path: Path) -> None:
     _regen(tmp_path / "again", TERMS[0])
     assert _files(tmp_path / "again" / "cases") == _files(made[TERMS[0]] / "cases")
 
 
+@pytest.mark.slow
 def test_the_same_term_with_another_secret_gives_other_hidden_data(made, tmp_path: Path) -> None:
     _regen(tmp_path / "other", TERMS[0], key=bytes(32))
     mine, theirs = _files(made[TERMS[0]] / "cases"), _files(tmp_path / "other" / "cases")
@@ -265,6 +268,7 @@ def test_names_are_rendered_with_the_terms_values() -> None:
     assert render_name("Q1 with k=2s", {"k": 3}, 9) == "Q1 with k=2s"  # not a whole number
 
 
+@pytest.mark.slow
 def test_the_staff_solution_gets_full_marks_in_both_terms_and_grade_names_the_term(
         made, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     folder = tmp_path / "course"
@@ -295,6 +299,7 @@ def test_the_staff_solution_gets_full_marks_in_both_terms_and_grade_names_the_te
         assert f"ties, k={rows['hidden/ties'] - 1} (n={rows['hidden/ties']})" in shown
 
 
+@pytest.mark.slow
 def test_the_default_cases_are_todays_datasets(tmp_path: Path) -> None:
     _plain(tmp_path / "back")
     manifest = load_manifest(tmp_path / "back" / "cases")
@@ -312,6 +317,7 @@ def test_a_term_needs_a_course(tmp_path: Path, capsys: pytest.CaptureFixture) ->
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rubric.toml"]  # nothing written
 
 
+@pytest.mark.slow
 def test_check_and_keep_datasets_keep_the_term(made, tmp_path: Path,
                                                capsys: pytest.CaptureFixture) -> None:
     folder = tmp_path / "kept"

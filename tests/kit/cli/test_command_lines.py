@@ -45,6 +45,7 @@ def prog_free(text: str) -> str:
     return text.replace("python -m reference", "PROG").replace("python skeleton.py", "PROG")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [
     ("samarati", "DGHs", "raw.csv", "out.csv", "2"),
     ("bottomup", "DGHs", "raw.csv", "out.csv", "2", "1"),
@@ -62,6 +63,7 @@ def test_same_output_format(solved: Path, tmp_path: Path, args) -> None:
     assert runs["reference"].stderr == runs["skeleton"].stderr == ""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [
     ("clustering", "DGHs", "raw.csv", "out.csv", "abc"),
     ("clustering", "DGHs", "raw.csv", "out.csv"),
@@ -92,6 +94,7 @@ def test_both_answer_help(solved: Path, tmp_path: Path) -> None:
         assert "max_sup" in run.stdout and run.stderr == ""
 
 
+@pytest.mark.slow
 def test_a_missing_hierarchy_file_warns_on_both(solved: Path, tmp_path: Path) -> None:
     shutil.copytree(REPO / "DGHs", tmp_path / "DGHs", ignore=shutil.ignore_patterns("education.txt"))
     shutil.copyfile(REPO / "adult-hw1.csv", tmp_path / "adult-hw1.csv")

@@ -79,6 +79,7 @@ USER_ERRORS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", USER_ERRORS, ids=[" ".join(a) or "no-args" for a in USER_ERRORS])
 def test_user_errors_are_one_line_and_leave_nothing_behind(workspace: Path, args) -> None:
     before = snapshot(workspace)
@@ -109,6 +110,7 @@ def test_every_option_of_every_command_has_help_and_a_full_description() -> None
             assert action.help, (name, action.option_strings or action.dest)
 
 
+@pytest.mark.slow
 def test_each_command_answers_help(tmp_path: Path) -> None:
     for name in _subparsers(cli._parser("x")):
         done = run(tmp_path, name, "--help")

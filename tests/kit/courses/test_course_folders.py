@@ -100,6 +100,7 @@ def test_the_secret_is_never_overwritten_and_course_new_needs_an_empty_folder(
     assert tree(two["a"]) == before
 
 
+@pytest.mark.slow
 def test_the_known_good_solution_gets_full_marks_and_every_record_names_the_fingerprint(
         two, capsys: pytest.CaptureFixture) -> None:
     out = two["base"] / "graded-a"
@@ -132,6 +133,7 @@ def test_the_known_good_solution_gets_full_marks_and_every_record_names_the_fing
             assert key not in path.read_bytes().decode("utf-8", "replace").lower(), path
 
 
+@pytest.mark.slow
 def test_zips_carry_the_fingerprint_and_never_the_secret(two, tmp_path: Path) -> None:
     a = two["a"]
     before_b = tree(two["b"])
@@ -162,6 +164,7 @@ def test_zips_carry_the_fingerprint_and_never_the_secret(two, tmp_path: Path) ->
     assert run("check", "--course", str(a), "--against", str(tmp_path / "ag.zip")).returncode == 0
 
 
+@pytest.mark.slow
 def test_grade_refuses_a_course_whose_cases_belong_to_another_term(two, tmp_path: Path) -> None:
     folder = tmp_path / "c"
     shutil.copytree(two["b"], folder)
@@ -203,6 +206,7 @@ def _edit(folder: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("what", list(BAD))
 def test_bad_course_folders_are_one_line_naming_the_file_and_nothing_changes(
         what: str, two, tmp_path: Path) -> None:
@@ -219,6 +223,7 @@ def test_bad_course_folders_are_one_line_naming_the_file_and_nothing_changes(
         assert tree(folder) == before and not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow
 def test_a_public_demo_warns_once_and_cannot_draw_a_term(tmp_path: Path) -> None:
     staff = tmp_path / "class" / "staff"
     staff.mkdir(parents=True)

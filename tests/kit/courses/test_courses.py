@@ -75,6 +75,7 @@ def markers_of(course: dict) -> set[str]:
     return {f.marker for f in view(course["rubric"]).functions}
 
 
+@pytest.mark.slow
 def test_self_check_passes_the_staff_solution(course: dict) -> None:
     done, outcomes = self_check(course["folder"], f"--solution={course['staff'] / 'skeleton.py'}")
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
@@ -84,6 +85,7 @@ def test_self_check_passes_the_staff_solution(course: dict) -> None:
     assert f"{len(outcomes)} public tests passed, 0 failed" in done.stdout
 
 
+@pytest.mark.slow
 def test_untouched_skeleton_fails_every_graded_part_with_not_implemented(course: dict) -> None:
     done, outcomes = self_check(course["folder"])
     assert done.returncode == 1, done.stdout[-3000:]
@@ -132,6 +134,7 @@ def test_handout_points_sum_to_the_rubrics_total(course: dict) -> None:
         assert f"at most {part.max_pages} page" in section.split("\n## ")[0]
 
 
+@pytest.mark.slow
 def test_gradescope_zip_gives_the_staff_solution_full_marks(course: dict) -> None:
     import json
     import shutil

@@ -298,7 +298,15 @@ def test_the_guides_have_commands_to_check() -> None:
         "README.md", "docs/students.md", "docs/tas.md", "docs/instructors.md", "docs/reference.md"}
 
 
-@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: f"{c.where} {c.text[:60]}")
+def _param(command: Command):
+    """A command as a test parameter: a pytest line collects the kit's suite in a copy of the
+    checkout, so it is slow."""
+    slow = _is_pytest(command.program) and command.text not in LITERAL_TEXTS
+    return pytest.param(command, marks=[pytest.mark.slow] if slow else [],
+                        id=f"{command.where} {command.text[:60]}")
+
+
+@pytest.mark.parametrize("command", [_param(c) for c in COMMANDS])
 def test_every_command_parses_or_runs(command: Command, request: pytest.FixtureRequest) -> None:
     program = command.program
     where = f"{command.where}: `{command.text}`"
@@ -354,6 +362,7 @@ def test_a_command_that_neither_parses_nor_runs_is_named(tmp_path: Path) -> None
     assert not any(found[1].program[:len(p)] == p for p in (*PARSERS, *NOT_RUN))
 
 
+@pytest.mark.slow
 def test_the_cheap_commands_run_literally(kit: Path, tmp_path: Path) -> None:
     student = tmp_path / "student"
     skipped = []

@@ -76,6 +76,7 @@ def _grade_solution(kit: Path, folder: str, tmp: Path) -> dict:
     return json.loads((tmp / "out" / "results" / "staff" / "record.json").read_text())
 
 
+@pytest.mark.slow
 def test_the_instructors_commands_set_up_two_courses(kit: Path, tmp_path: Path) -> None:
     commands = section_commands((kit / "docs" / "instructors.md").read_text(encoding="utf-8"))
     setup, merge = commands[:7], commands[7:]
@@ -138,6 +139,7 @@ def test_the_instructors_commands_set_up_two_courses(kit: Path, tmp_path: Path) 
             (c["id"], c["status"]) for c in record["cases"] if c["status"] != "ok"]
 
 
+@pytest.mark.slow
 def test_the_merge_command_fills_in_the_report(kit: Path, tmp_path: Path) -> None:
     """After grading with the course's rubric: the guide's merge command, literally."""
     folder = kit.parent / "merge-course"

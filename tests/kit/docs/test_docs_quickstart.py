@@ -47,6 +47,7 @@ def _in_repo_venv(checkout: Path) -> Path:
     return python
 
 
+@pytest.mark.slow
 def test_the_readme_commands_pass_in_a_venv_inside_the_checkout(repo: Path,
                                                                  tmp_path: Path) -> None:
     quick = (repo / "README.md").read_text(encoding="utf-8").split("## Quick start", 1)[1]

@@ -61,6 +61,7 @@ def _chromium() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(_chromium() is None,
                     reason="no Chromium (Debian: apt-get install chromium) to render the page")
 def test_dashboard_renders_in_headless_chromium(tmp_path: Path) -> None:
@@ -86,6 +87,7 @@ def test_dashboard_renders_in_headless_chromium(tmp_path: Path) -> None:
     assert shot.read_bytes().startswith(b"\x89PNG") and shot.stat().st_size > 20_000
 
 
+@pytest.mark.slow
 def test_grading_writes_the_dashboard_and_similarity_updates_it(tmp_path: Path) -> None:
     out = tmp_path / "graded"
     subs = tmp_path / "subs"

@@ -127,6 +127,7 @@ def assert_self_contained(page: str) -> None:
         assert outside not in page
 
 
+@pytest.mark.slow
 def test_moodle_feedback_zip_puts_each_page_in_its_participants_folder(
         moodle_class, tmp_path: Path, capsys) -> None:
     graded, who = moodle_class
@@ -152,6 +153,7 @@ def test_moodle_feedback_zip_puts_each_page_in_its_participants_folder(
     assert seen == set(who)  # every participant has a page, each their own
 
 
+@pytest.mark.slow
 def test_canvas_feedback_zip_names_each_page_after_its_users_file(
         canvas_class, tmp_path: Path, capsys) -> None:
     graded, who = canvas_class
@@ -178,6 +180,7 @@ def test_canvas_feedback_zip_names_each_page_after_its_users_file(
     assert {i: rows[i] for i in who} == {i: totals[s] for i, (s, _) in who.items()}
 
 
+@pytest.mark.slow
 def test_a_page_carries_the_counterexamples_tables_and_files(moodle_class) -> None:
     graded, _ = moodle_class
     bob = next(p.stem for p in (graded / "feedback").glob("*.md") if p.stem.startswith("Bob"))
@@ -190,6 +193,7 @@ def test_a_page_carries_the_counterexamples_tables_and_files(moodle_class) -> No
         assert f"<h3><code>{name}</code></h3>\n<pre>{html.escape(text)}</pre>" in page
 
 
+@pytest.mark.slow
 def test_the_zip_is_the_same_bytes_every_time(moodle_class) -> None:
     graded, _ = moodle_class
     first = feedback_export.zip_bytes(feedback_export.build(graded, "moodle").entries)
@@ -200,6 +204,7 @@ def test_the_zip_is_the_same_bytes_every_time(moodle_class) -> None:
         assert {i.date_time for i in archive.infolist()} == {ZIP_DATE}
 
 
+@pytest.mark.slow
 def test_feedback_zip_refusals_leave_nothing(moodle_class, tmp_path: Path, capsys) -> None:
     graded, _ = moodle_class
     cases = [(["--format", "canvas", "--feedback", "f.zip"], "no feedback page can be "

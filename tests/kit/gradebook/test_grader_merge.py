@@ -55,6 +55,7 @@ def snapshot(out: Path) -> dict[str, bytes]:
             if p.is_file()}
 
 
+@pytest.mark.slow
 def test_merge_fills_the_manual_column_totals_feedback_and_summary(graded, capsys) -> None:
     out, _ = graded
     code, err = merge(graded, SCORES, capsys)
@@ -199,6 +200,7 @@ def test_merge_needs_the_rubric_the_class_was_graded_with(graded, capsys) -> Non
     assert snapshot(out) == before
 
 
+@pytest.mark.slow
 def test_the_gradescope_zip_scores_the_autograded_parts_only(graded_once, tmp_path: Path,
                                                              monkeypatch) -> None:
     from grader.publishing import autograde

@@ -145,6 +145,7 @@ def test_a_roster_without_the_needed_columns_is_a_user_error(tmp_path: Path) -> 
         lms.export(graded_folder(tmp_path, RECORDS), "moodle", roster)
 
 
+@pytest.mark.slow
 def test_a_moodle_download_graded_and_exported_end_to_end(tmp_path: Path) -> None:
     """Two namesakes in a Moodle "download all" folder: graded apart, exported apart."""
     import zipfile

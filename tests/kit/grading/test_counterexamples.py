@@ -118,6 +118,7 @@ def bob(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_a_wrong_submission_gets_a_counterexample_a_reader_can_check(bob: Path) -> None:
     feedback = (bob / "feedback" / "bob.md").read_text(encoding="utf-8")
     assert "### Counterexample for cost_LM" in feedback
@@ -160,6 +161,7 @@ def test_a_counterexample_shows_the_data_rows_it_names(bob: Path) -> None:
     assert [row[1] for row in shown] == ["Engineer", "Dancer"]  # lines 4 and 5 of the file
 
 
+@pytest.mark.slow
 def test_the_search_is_deterministic_and_never_changes_a_grade(bob: Path, tmp_path: Path) -> None:
     again = tmp_path / "again"
     r = rubric.load(EXAMPLES / "rubric.toml")
@@ -178,6 +180,7 @@ def test_the_search_is_deterministic_and_never_changes_a_grade(bob: Path, tmp_pa
     assert (record(off)["parts"], record(off)["status"]) == (first["parts"], first["status"])
 
 
+@pytest.mark.slow
 def test_seeded_single_bug_variants_get_small_counterexamples(tmp_path: Path) -> None:
     chosen = [m for m in MUTANTS if m.name in FLOOR_MUTANTS]
     assert len(chosen) == len(FLOOR_MUTANTS)

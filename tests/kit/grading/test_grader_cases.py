@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from grader.authoring import casegen
 
 from grader import rubric
@@ -28,6 +30,7 @@ def test_manifest_covers_both_rubrics_and_matches_every_stored_file() -> None:
     assert problems == [], "stale cases; run `python -m grader regen`:\n" + "\n".join(problems)
 
 
+@pytest.mark.slow
 def test_datasets_regenerate_byte_for_byte(tmp_path: Path) -> None:
     manifest = load_manifest(CASES)
     assert "term" not in manifest  # the kit's own cases are the default ones (terms: courses)
@@ -37,6 +40,7 @@ def test_datasets_regenerate_byte_for_byte(tmp_path: Path) -> None:
     assert produced == manifest["files"]
 
 
+@pytest.mark.slow
 def test_expected_outputs_are_what_the_reference_produces_now() -> None:
     r = apply_term(rubric.load(RUBRICS[0]))
     manifest = load_manifest(CASES)

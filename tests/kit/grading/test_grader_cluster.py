@@ -37,6 +37,7 @@ def grade_cmd(subs: Path, out: Path, rubric: Path, address: str, *extra: str) ->
             str(rubric), "--sandbox", "none", "--run-as", "none", "--cluster", address, *extra]
 
 
+@pytest.mark.slow
 def test_the_cli_and_a_local_grade_never_import_dask(tmp_path: Path) -> None:
     code = ("import sys; from grader import cli\n"
             f"assert cli.main(['grade', {str(EXAMPLES / 'submissions')!r}, '--out', "
@@ -77,6 +78,7 @@ def client_for(address: str):
     return Client(address, set_as_default=False, timeout="20s")
 
 
+@pytest.mark.slow
 def test_the_example_class_grades_exactly_as_the_golden_file(cluster, tmp_path: Path) -> None:
     out = tmp_path / "out"
     done = subprocess.run(grade_cmd(EXAMPLES / "submissions", out, EXAMPLES / "rubric.toml",
@@ -93,6 +95,7 @@ def test_the_example_class_grades_exactly_as_the_golden_file(cluster, tmp_path: 
     assert again.returncode == 0 and "graded 0, reused 13" in again.stderr  # the resume cache
 
 
+@pytest.mark.slow
 def test_a_worker_killed_mid_batch_loses_and_doubles_nothing(cluster, tmp_path: Path) -> None:
     out = tmp_path / "out"
     proc = subprocess.Popen(grade_cmd(EXAMPLES / "submissions", out, EXAMPLES / "rubric.toml",
@@ -116,6 +119,7 @@ def test_a_worker_killed_mid_batch_loses_and_doubles_nothing(cluster, tmp_path: 
         g["student"] for g in read(EXAMPLES / "expected-grades.csv"))  # each one once
 
 
+@pytest.mark.slow
 def test_a_worker_with_another_grader_is_refused(cluster, tmp_path: Path) -> None:
     r = tiny_rubric(tmp_path)
     a = answers(r)
@@ -137,6 +141,7 @@ def test_a_worker_with_another_grader_is_refused(cluster, tmp_path: Path) -> Non
     assert read(tmp_path / "out" / "grades.csv")[0]["status"] == "ok"
 
 
+@pytest.mark.slow
 def test_no_matching_worker_is_one_error_line(tmp_path: Path) -> None:
     pytest.importorskip("distributed", reason=NO_DASK)
     from grader.grading.executors.cluster_local import LoopbackCluster
@@ -155,6 +160,7 @@ def test_no_matching_worker_is_one_error_line(tmp_path: Path) -> None:
     assert len(done.stderr.splitlines()) == 1 and not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow
 def test_a_submission_killing_its_workers_is_a_grader_error(tmp_path: Path) -> None:
     pytest.importorskip("distributed", reason=NO_DASK)
     from grader.grading.executors.cluster_local import loopback_cluster
@@ -196,6 +202,7 @@ def test_each_worker_reports_its_sandbox_mode_and_a_forced_mode_it_lacks_is_refu
         "worker w1 refused: --sandbox landlock, but landlock is not usable there")
 
 
+@pytest.mark.slow
 def test_a_course_folder_grades_on_the_workers_from_its_shared_path(cluster, tmp_path: Path
                                                                      ) -> None:
     """A course folder outside the kit (issue 24): the workers read its cases at the same path

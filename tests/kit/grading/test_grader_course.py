@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[3]
 
 RUBRIC = """\
@@ -47,6 +49,7 @@ max_sup = 40
 """
 
 
+@pytest.mark.slow
 def test_grading_against_a_courses_own_data(course_data: Path, tmp_path: Path) -> None:
     cases = tmp_path / "cases" / "course"
     cases.mkdir(parents=True)

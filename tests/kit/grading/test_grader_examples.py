@@ -20,6 +20,8 @@ from grader.commands.grade import grade_class
 from grader.grading.batch import BatchSettings
 from grader.sandbox import bwrap_available, landlock_available
 
+pytestmark = pytest.mark.slow  # the demo class graded in every sandbox mode
+
 REPO = Path(__file__).resolve().parents[3]
 EXAMPLES = REPO / "examples"
 STATUS = {"alice": "ok", "bob": "not-attempted", "carol": "ok",

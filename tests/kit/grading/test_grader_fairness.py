@@ -123,6 +123,7 @@ def test_keyword_order_is_only_the_handouts_names_permuted() -> None:
     assert state == "ok" and "called by keyword" in notes[0]
 
 
+@pytest.mark.slow
 def test_time_policy_smallest_first_and_a_timeout_does_not_skip_the_next_case(
         tmp_path: Path) -> None:
     record = grade_one(tmp_path, "loop", (
@@ -179,6 +180,7 @@ def test_record_says_the_file_was_retried_and_what_was_left_out(tmp_path: Path) 
                                             "a time"]
 
 
+@pytest.mark.slow
 def test_an_import_exit_graded_through_the_retry_reads_as_what_cost_the_points(
         tmp_path: Path) -> None:
     record = grade_one(tmp_path, "cli", (  # the course skeleton's module-level command line

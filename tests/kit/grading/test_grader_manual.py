@@ -163,6 +163,7 @@ def read_csv(path: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(f))
 
 
+@pytest.mark.slow
 def test_grades_csv_has_an_empty_manual_column_and_notes(graded: Path) -> None:
     rows = read_csv(graded / "grades.csv")
     assert list(rows[0])[5:] == ["cost_MD", "report", "total", "max", "percent", "status",

@@ -50,6 +50,7 @@ def t_closeness(raw_dataset_file, anonymized_dataset_file, DGH_folder, distance)
 }
 
 
+@pytest.mark.slow
 def test_measures_are_graded_like_costs(tmp_path: Path) -> None:
     r = rubric.load(_measure_rubric(tmp_path))
     assert {p.function for p in r.parts} == {"entropy_l", "t_closeness"}
@@ -101,6 +102,7 @@ def _public(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
                           cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
 
 
+@pytest.mark.slow
 def test_a_course_grading_the_measures_runs_their_public_tests(tmp_path: Path) -> None:
     from grader.publishing.materials import course_materials
     skeleton = tmp_path / "skeleton.py"  # the stubs of a course that grades the measures

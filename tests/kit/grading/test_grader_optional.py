@@ -65,6 +65,7 @@ def _submit(folder: Path, name: str, source: str) -> None:
     staff_submission(folder / name, source)
 
 
+@pytest.mark.slow
 def test_rubric_grades_topdown_and_the_lm_only_variant(tmp_path: Path) -> None:
     path = tmp_path / "rubric.toml"
     path.write_text(RUBRIC, encoding="utf-8")

@@ -95,6 +95,7 @@ def _submit(folder: Path, name: str, source: str) -> None:
         encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_rubric_grades_topdown_greedy_and_kaca(tmp_path: Path) -> None:
     path = tmp_path / "rubric.toml"
     path.write_text(RUBRIC, encoding="utf-8")

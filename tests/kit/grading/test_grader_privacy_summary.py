@@ -194,6 +194,7 @@ def _grade(tmp_path: Path, tag: str) -> dict:
     return {rec["student"]: rec for rec in result.records}
 
 
+@pytest.mark.slow
 def test_grading_records_and_shows_the_summary_without_changing_scores(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     records = _grade(tmp_path, "with")

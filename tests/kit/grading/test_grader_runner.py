@@ -48,6 +48,7 @@ TIME = re.compile(rb"[0-9]+\.[0-9]{2} s of its")  # measured CPU times: the only
 RUN_TIMES = re.compile(rb"<h2>Run time per function</h2>.*?<h2>", re.DOTALL)
 
 
+@pytest.mark.slow
 def test_batch_outputs_and_same_bytes_on_every_run(batch, tmp_path: Path) -> None:
     r, subs = batch
     first = grade_class(BatchSettings(subs, tmp_path / "out1", r, jobs=2, sandbox="none", progress=False))
@@ -98,6 +99,7 @@ def test_printed_output_and_messages_of_hidden_cases_are_redacted(tmp_path: Path
         assert value in raw and value not in text
 
 
+@pytest.mark.slow
 def test_rerun_reuses_unchanged_submissions_only(batch, tmp_path: Path) -> None:
     r, subs = batch
     out = tmp_path / "out"
@@ -112,6 +114,7 @@ def test_rerun_reuses_unchanged_submissions_only(batch, tmp_path: Path) -> None:
     assert grade_class(BatchSettings(subs, out, other, sandbox="none", progress=False)).graded == 3
 
 
+@pytest.mark.slow
 def test_a_grader_failure_on_one_submission_does_not_stop_the_batch(batch, tmp_path: Path,
                                                                      monkeypatch) -> None:
     r, subs = batch
@@ -129,6 +132,7 @@ def test_a_grader_failure_on_one_submission_does_not_stop_the_batch(batch, tmp_p
     assert (again.graded, again.cached) == (1, 2)  # a grader-error is never cached
 
 
+@pytest.mark.slow
 def test_interrupted_run_resumes_without_losing_or_redoing_work(tmp_path: Path) -> None:
     r = tiny_rubric(tmp_path)
     a = answers(r)
@@ -170,6 +174,7 @@ def _cwd_under(proc: Path, folder: Path) -> bool:
         return False
 
 
+@pytest.mark.slow
 def test_cli_reports_user_errors_in_one_line(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "grader", "grade", str(tmp_path / "none"),
                            "--out", str(tmp_path / "o")], cwd=REPO, capture_output=True,

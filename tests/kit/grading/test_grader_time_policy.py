@@ -16,6 +16,8 @@ from grader.grading.batch import BatchSettings
 from grader.grading.statuses import Status
 from grader.grading.time_policy import TimePolicy
 
+pytestmark = pytest.mark.slow  # classes whose calls run into their time limits
+
 CASES = Path(__file__).resolve().parents[3] / "grader" / "cases"
 
 # time_per_1000_rows makes the adult cases' own limit (11 s) far above the probe's (1.1 s)

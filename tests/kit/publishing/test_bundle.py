@@ -149,6 +149,7 @@ def run_public_tests(python: Path, folder: Path, *args: str) -> subprocess.Compl
                           cwd=folder, env=env, capture_output=True, text=True, timeout=1200)
 
 
+@pytest.mark.slow
 def test_fresh_unpack_and_venv_checks_the_skeleton(repo: Path, student_zip: Path,
                                                    tmp_path: Path) -> None:
     unpacked = tmp_path / "unpacked"
@@ -214,6 +215,7 @@ def test_no_unpacked_file_reveals_the_reference_or_a_hidden_case(repo: Path, stu
 # ------------------------------------------------------------------------------ refusals
 
 
+@pytest.mark.slow
 def test_refuses_a_skeleton_holding_the_reference(repo: Path, tmp_path: Path) -> None:
     root = kit_copy(repo, tmp_path / "kit")
     pasted = "\n".join(p.read_text() for p in sorted((root / "reference").glob("*.py")))
@@ -235,6 +237,7 @@ def test_refuses_one_pasted_reference_function(repo: Path, tmp_path: Path) -> No
         bundle.verify(bundle.collect(root), root)
 
 
+@pytest.mark.slow
 def test_refuses_a_hidden_case_file_and_allows_shared_hierarchies(repo: Path,
                                                                   tmp_path: Path) -> None:
     root = kit_copy(repo, tmp_path / "kit")
@@ -288,6 +291,7 @@ def test_missing_section_source_is_a_one_line_error(repo: Path, tmp_path: Path) 
     assert not (tmp_path / "student.zip").exists()
 
 
+@pytest.mark.slow
 def test_folder_option_puts_files_at_the_root(repo: Path, tmp_path: Path) -> None:
     root = kit_copy(repo, tmp_path / "kit")
     out = tmp_path / "flat.zip"

@@ -46,6 +46,7 @@ def where(bundle: Path, name: str) -> Path:
             "elsewhere": bundle.parent / "elsewhere"}[name]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spelling", ["space", "equals"])
 @pytest.mark.parametrize("start, solution, target", [
     ("bundle", "bob/skeleton.py", None),
@@ -67,6 +68,7 @@ def test_solution_option_in_both_spellings(bundle: Path, spelling: str, start: s
     assert "public tests passed, 0 failed" in out
 
 
+@pytest.mark.slow
 def test_equals_spelling_with_a_solution_outside_the_bundle(bundle: Path) -> None:
     for start in ("bundle", "tests"):
         done = pytest_in(where(bundle, start), "--solution=../outside/bob/skeleton.py"
@@ -75,6 +77,7 @@ def test_equals_spelling_with_a_solution_outside_the_bundle(bundle: Path) -> Non
         assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
 
 
+@pytest.mark.slow
 def test_untouched_skeleton_ends_with_the_count_not_a_list(bundle: Path) -> None:
     done = pytest_in(bundle, "-k", "cost_MD or cost_LM")
     assert done.returncode == 1
@@ -93,6 +96,7 @@ def test_a_missing_module_names_the_real_problem(bundle: Path, tmp_path: Path) -
     assert "the grader has only the standard library and numpy" not in done.stdout
 
 
+@pytest.mark.slow
 def test_a_space_before_a_path_outside_is_answered_in_the_handout(bundle: Path) -> None:
     """pytest reads no conftest.py of the bundle when the only path it is given lies outside
     it, so nothing of the self-check can answer `--solution PATH` there: pytest's own error
@@ -116,6 +120,7 @@ def cost_MD(raw_dataset_file, anonymized_dataset_file, DGH_folder):
 '''
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("option, same_process", [((), False), (("--in-process",), True)])
 def test_calls_run_in_a_child_process_unless_in_process(bundle: Path, tmp_path: Path,
                                                         option: tuple, same_process: bool

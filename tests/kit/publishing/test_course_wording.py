@@ -21,6 +21,8 @@ from grader.publishing.materials import view
 from grader.publishing.materials.handout import WORDS as NUMBER_WORDS
 from grader.rubric import load
 
+pytestmark = pytest.mark.slow  # every course's materials built and read
+
 REPO = Path(__file__).resolve().parents[3]
 COURSES = ("grader/rubric.toml", "grader/rubric-2025.toml", "grader/rubric-all.toml",
            "examples/rubric.toml")

@@ -141,6 +141,7 @@ def check_format(results: dict) -> None:
 # ------------------------------------------------------------------------------ the zip
 
 
+@pytest.mark.slow
 def test_zip_has_gradescope_layout_and_only_what_grading_needs(autograder_zip: Path) -> None:
     with zipfile.ZipFile(autograder_zip) as archive:
         infos = {i.filename: i for i in archive.infolist()}
@@ -165,6 +166,7 @@ def test_zip_has_gradescope_layout_and_only_what_grading_needs(autograder_zip: P
     assert {i.date_time for i in infos.values()} == {(1980, 1, 1, 0, 0, 0)}
 
 
+@pytest.mark.slow
 def test_zip_is_deterministic(autograder_zip: Path, tmp_path: Path) -> None:
     again = tmp_path / "again.zip"
     assert build_cli(again).returncode == 0
@@ -185,6 +187,7 @@ def test_stale_cases_are_refused_with_one_line(repo: Path, tmp_path: Path) -> No
 # ------------------------------------------------------------------------------ running it
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sandbox", ["auto", "none"])
 def test_correct_submission_gets_full_marks(repo: Path, autograder_zip: Path, tmp_path: Path,
                                             sandbox: str) -> None:
@@ -218,6 +221,7 @@ def without_times(tests: list[dict]) -> list[dict]:
             for t in tests]
 
 
+@pytest.mark.slow
 def test_same_results_as_grader_grade(repo: Path, small_zip: Path, tmp_path: Path) -> None:
     """bob (partly wrong, a folder) through the autograder and through `grader grade`."""
     root = unpack(small_zip, tmp_path / "autograder")
@@ -244,6 +248,7 @@ def test_same_results_as_grader_grade(repo: Path, small_zip: Path, tmp_path: Pat
     assert results["score"] == pytest.approx(4.0 + 5.0)
 
 
+@pytest.mark.slow
 def test_crashing_submission_still_gets_results(repo: Path, small_zip: Path,
                                                 tmp_path: Path) -> None:
     """oscar's code crashes (os._exit, segfault); uploaded as one zip, kept as a zip."""
@@ -261,6 +266,7 @@ def test_crashing_submission_still_gets_results(repo: Path, small_zip: Path,
     assert results["score"] == pytest.approx(4 + 6)  # cost_MD and mondrian still count
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sandbox", ["auto", "none"])
 def test_forbidden_reads_are_refused_as_in_grader_grade(repo: Path, small_zip: Path,
                                                         tmp_path: Path, sandbox: str) -> None:
@@ -326,6 +332,7 @@ echo "add-apt-repository $*" >> "$STUB_DIR/log"
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("image", ["python3 new enough", "python3 too old",
                                    "python3.11 only from deadsnakes"])
 def test_setup_sh_finds_or_installs_python_3_11(small_zip: Path, tmp_path: Path,

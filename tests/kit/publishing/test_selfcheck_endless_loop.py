@@ -61,6 +61,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> subprocess.CompletedProcess
                           cwd=folder, env=env, capture_output=True, text=True, timeout=600)
 
 
+@pytest.mark.slow
 def test_only_the_looping_call_fails_and_the_run_ends_with_its_summary(run) -> None:
     out = run.stdout
     assert run.returncode == 1, out[-3000:] + run.stderr[-2000:]

@@ -213,6 +213,7 @@ def cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [(), ("random",), ("magic", "DGHs", "adult-hw1.csv", "o.csv", "4"),
                                   ("random", "DGHs", "adult-hw1.csv", "o.csv", "four"),
                                   ("mondrian", "DGHs", "adult-hw1.csv", "o.csv", "4", "1"),

@@ -64,6 +64,7 @@ def test_rubric_limits_the_algorithms(tmp_path: Path) -> None:
         list(experiments.ALGORITHMS)
 
 
+@pytest.mark.slow
 def test_csv_holds_the_reference_costs_and_is_reproducible(small: Path, tmp_path: Path,
                                                             capsys) -> None:
     assert experiments.main(_args(small, tmp_path / "a", "--jobs", "1")) == 0
@@ -106,6 +107,7 @@ def test_without_matplotlib_the_csv_is_written_and_the_hint_printed(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["experiments.csv", "table.md"]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not HAS_MATPLOTLIB, reason="matplotlib is not installed (the plots extra)")
 def test_plots_are_written_and_cost_plots_are_reproducible(small: Path, tmp_path: Path) -> None:
     cmd = [sys.executable, "-m", "reference.experiments"]

@@ -81,6 +81,7 @@ def course_file(tmp: Path, rubric_path: str) -> dict[str, str]:
     return {"KANON_COURSE_FILE": str(path)}
 
 
+@pytest.mark.slow
 def test_public_tests_pass_against_the_reference(tmp_path):
     """Under the course that grades every part (grader/rubric-all.toml): all pass, none is
     skipped or left out."""
@@ -97,6 +98,7 @@ def test_public_tests_pass_against_the_reference(tmp_path):
     assert "left out" not in report.stdout
 
 
+@pytest.mark.slow
 def test_default_course_leaves_out_the_parts_it_does_not_grade(tmp_path):
     report = run_public(tmp_path, "--solution", "reference")
     assert report.results and report.with_outcome("passed") == sorted(report.results)
@@ -122,6 +124,7 @@ def course_skeleton(tmp: Path, rubric_path: str) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_fall_2025_course_runs_topdown_and_the_lm_only_variant(tmp_path):
     package = tmp_path / "reference"
     shutil.copytree(ROOT / "reference", package, ignore=shutil.ignore_patterns("__pycache__"))
@@ -142,6 +145,7 @@ def test_fall_2025_course_runs_topdown_and_the_lm_only_variant(tmp_path):
     assert "all tests passed" not in report.stdout.lower()
 
 
+@pytest.mark.slow
 def test_untouched_skeleton_fails_every_graded_test_cleanly(tmp_path):
     report = run_public(tmp_path)  # the default solution: skeleton.py at the root
     assert not report.with_outcome("skipped")  # other parts are left out, not skipped
@@ -155,6 +159,7 @@ def test_untouched_skeleton_fails_every_graded_test_cleanly(tmp_path):
         f"{len(graded)} failed" in report.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("source, says", [
     ("import sys\nprint('running experiments')\nsys.exit(3)\n", "SystemExit: 3"),
     ("def cost_MD(:\n", "SyntaxError"),
@@ -175,11 +180,13 @@ def test_a_solution_that_dies_on_import_gets_one_clear_message(tmp_path, source,
     assert "\n" not in message
 
 
+@pytest.mark.slow
 def test_solution_from_environment_variable(tmp_path):
     report = run_public(tmp_path, "-k", "cost_LM", env={"KANON_SOLUTION": "reference"})
     assert report.results and report.with_outcome("passed") == sorted(report.results)
 
 
+@pytest.mark.slow
 def test_runs_from_a_student_bundle_root(tmp_path):
     bundle = tmp_path / "bundle"
     shutil.copytree(PUBLIC, bundle / "tests" / "public",
@@ -197,6 +204,7 @@ def test_runs_from_a_student_bundle_root(tmp_path):
     assert on_reference.with_outcome("passed") == sorted(on_reference.results)
 
 
+@pytest.mark.slow
 def test_expected_outputs_are_what_the_reference_produces():
     spec = importlib.util.spec_from_file_location("make_expected", PUBLIC / "make_expected.py")
     make_expected = importlib.util.module_from_spec(spec)
@@ -221,6 +229,7 @@ def mutant_reports(tmp_path_factory) -> dict[str, Report]:
         return dict(zip((m.name for m in MUTANTS), pool.map(run, MUTANTS)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mutant", MUTANTS, ids=[m.name for m in MUTANTS])
 def test_mutant_is_caught_by_a_public_test(mutant, mutant_reports):
     report = mutant_reports[mutant.name]

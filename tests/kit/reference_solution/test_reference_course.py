@@ -58,6 +58,7 @@ def options(algorithm: str, k: int) -> dict:
     return dict(k=k, minimal=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("k", KS)
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
 def test_course_output_is_valid_and_private(algorithm, k, outputs, course_data):
@@ -67,6 +68,7 @@ def test_course_output_is_valid_and_private(algorithm, k, outputs, course_data):
     assert problem is None, problem
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("k", KS)
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
 def test_course_costs_equal_oracle_costs(algorithm, k, outputs, course_data):
@@ -78,6 +80,7 @@ def test_course_costs_equal_oracle_costs(algorithm, k, outputs, course_data):
     assert reference.cost_LM(*args) == pytest.approx(float(lm), rel=1e-12, abs=1e-9)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("algorithm,k", [("random", 4), ("random", 16), ("random", 64),
                                          ("mondrian", 16)])
 def test_course_output_equals_oracle_output(algorithm, k, outputs, course_data):
@@ -161,6 +164,7 @@ SLICES = [  # (algorithm, seed, rows, columns (None = all), parameters)
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("algorithm,seed,n,columns,params", SLICES,
                          ids=[f"{s[0]}-{s[1]}" for s in SLICES])
 def test_course_slice_agrees_with_oracle(algorithm, seed, n, columns, params, course_data,
@@ -168,6 +172,7 @@ def test_course_slice_agrees_with_oracle(algorithm, seed, n, columns, params, co
     _check_slice(course_data, algorithm, seed, n, columns, params, tmp_path)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("algorithm,seed,n,columns,params", SLICES[::2],
                          ids=[f"{s[0]}-{s[1]}" for s in SLICES[::2]])
 def test_project_slice_agrees_with_oracle(algorithm, seed, n, columns, params, repo,

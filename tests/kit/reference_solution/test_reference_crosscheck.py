@@ -245,6 +245,7 @@ def check_case(case: Case) -> str | None:
     return None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
 def test_reference_agrees_with_oracle(algorithm, chunk, tmp_path):
@@ -262,6 +263,7 @@ def test_reference_agrees_with_oracle(algorithm, chunk, tmp_path):
                     f"(seeds {seeds}); smallest:\n{problem}\n\n{case.describe()}")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
 def test_reference_agrees_with_oracle_on_medium_cases(algorithm, tmp_path):
     # 15 cases of 60-150 rows: longer clustering runs, deeper Mondrian recursions.

@@ -268,6 +268,7 @@ CLI_CASES = [("random", ["2", "42"], "random_k2_s42.csv"),
              ("mondrian", ["2"], "mondrian_k2.csv")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("algorithm,args,expected", CLI_CASES)
 def test_reference_command_line_writes_the_hand_output(algorithm, args, expected, tmp_path):
     # python -m reference <algorithm> <DGH-folder> <raw.csv> <out.csv> <k> [s|l|max_sup]

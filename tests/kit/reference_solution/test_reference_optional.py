@@ -50,6 +50,7 @@ def _compare(function: str, case, out: str) -> str | None:
                                    **PROPERTIES.get(function, {}))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("function", ["topdown_anonymizer", "clustering_anonymizer_lm_only",
                                       "datafly", "topdown_greedy", "kaca"])
 def test_optional_reference_agrees_with_oracle(function, tmp_path):

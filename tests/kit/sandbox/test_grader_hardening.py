@@ -67,6 +67,7 @@ def wait_until_gone(folder: Path, seconds: float = 10.0) -> set[int]:
     return left
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", MODES)
 def test_a_setsid_double_fork_does_not_outlive_its_case(tmp_path: Path, mode: str) -> None:
     scratch = tmp_path / "scratch"
@@ -85,6 +86,7 @@ def test_a_setsid_double_fork_does_not_outlive_its_case(tmp_path: Path, mode: st
     assert wait_until_gone(scratch) == set()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", MODES)
 def test_a_timeout_kills_the_detached_daemons_too(tmp_path: Path, mode: str) -> None:
     scratch = tmp_path / "scratch"
@@ -100,6 +102,7 @@ def test_a_timeout_kills_the_detached_daemons_too(tmp_path: Path, mode: str) -> 
     assert wait_until_gone(scratch) == set()
 
 
+@pytest.mark.slow
 def test_orphans_of_a_child_killed_from_inside_are_killed(tmp_path: Path) -> None:
     scratch = tmp_path / "scratch"
     marker = scratch / "late-marker"
@@ -155,6 +158,7 @@ def grades(out: Path) -> dict[str, dict]:
         return {row["student"]: row for row in csv.DictReader(f)}
 
 
+@pytest.mark.slow
 def test_judy_reads_forbidden_in_both_modes(tmp_path: Path) -> None:
     r = rubric.load(EXAMPLES / "rubric.toml", {"run_as": "none"})
     with open(EXAMPLES / "expected-grades.csv", encoding="utf-8", newline="") as f:
@@ -182,6 +186,7 @@ def cost_MD(raw_dataset_file, anonymized_dataset_file, DGH_folder):
 TINY = RUNNER_TINY.replace("import_time_limit = 5", "import_time_limit = 120")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", MODES)
 def test_kill_9_of_the_grader_leaves_nothing_running_and_the_next_run_cleans(
         tmp_path: Path, mode: str) -> None:

@@ -55,6 +55,7 @@ def test_the_hostile_class_is_up_to_date(tmp_path: Path) -> None:
     assert fresh == {p.name: p.read_bytes() for p in (HOSTILE / "submissions").iterdir()}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", MODES)
 def test_the_hostile_class_gets_fair_verdicts_and_nothing_escapes(tmp_path: Path, mode: str,
                                                                  monkeypatch) -> None:

@@ -95,6 +95,7 @@ def test_exceptions_exit_and_crashes_each_have_a_status(child) -> None:
     assert c.session.alive()  # the child survives all of its forks' failures
 
 
+@pytest.mark.slow
 def test_timeout_kills_the_whole_process_group(child, tmp_path: Path) -> None:
     marker = tmp_path / "still-alive"
     c = child("import subprocess, sys, time\n"
@@ -135,6 +136,7 @@ def test_many_files_over_the_disk_limit_are_stopped(child) -> None:
     assert out.seconds < 10
 
 
+@pytest.mark.slow
 def test_import_failures(child) -> None:
     assert child("raise KeyError('boom')\n").imported.error["type"] == "KeyError"
     assert child("import sys\nsys.exit(2)\n").imported.status == "exit"
@@ -144,6 +146,7 @@ def test_import_failures(child) -> None:
     assert child("x = [0] * 10 ** 10\n").imported.status == "memory"
 
 
+@pytest.mark.slow
 def test_retry_runs_statements_one_at_a_time_and_says_what_it_left_out(child) -> None:
     source = ("import sys\nsys.setrecursionlimit(5000)\nCACHE = {}\nLIMIT = 2 * 3\n"
               "def cost_MD(a, b, d):\n    return LIMIT + len(CACHE) + sys.getrecursionlimit()\n"
@@ -236,6 +239,7 @@ def test_keyword_arguments_reach_the_parameters_of_that_name(child) -> None:
     assert out.value["value"] == 7.0
 
 
+@pytest.mark.slow
 def test_cpu_time_is_measured_and_limits_it(child) -> None:
     c = child("import time\n"
               "def cost_MD(a, b, d):\n    end = time.process_time() + 0.3\n"

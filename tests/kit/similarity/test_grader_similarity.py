@@ -82,6 +82,7 @@ def _class(root: Path) -> Path:
     return subs
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ["tokens", "copydetect"])
 def test_similarity_command_lists_the_renamed_copy_only(tmp_path: Path, engine: str) -> None:
     if engine == "copydetect" and not copydetect_available():

@@ -44,6 +44,7 @@ def test_the_set_is_what_it_claims() -> None:
     assert len({s.split("-")[0] for s in sources}) == 5  # four originals and eve
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ["copydetect", "tokens"])
 def test_precision_and_recall_floors_at_the_default_threshold(engine: str) -> None:
     if engine == "copydetect" and not copydetect_available():
