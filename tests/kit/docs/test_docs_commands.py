@@ -36,6 +36,8 @@ from unittest import mock
 
 import pytest
 
+from test_docs_quickstart import _copy_checkout
+
 REPO = Path(__file__).resolve().parents[3]
 GUIDES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 COPIED = ["adult-hw1.csv", "DGHs", "kanon", "reference", "grader", "tests", "pyproject.toml",
@@ -274,13 +276,7 @@ def kit(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("docs-commands")
     checkout = root / "kanon-kit"
     checkout.mkdir()
-    ignore = shutil.ignore_patterns("__pycache__", ".pytest_cache")
-    for name in COPIED:
-        source = REPO / name
-        if source.is_dir():
-            shutil.copytree(source, checkout / name, ignore=ignore)
-        else:
-            shutil.copyfile(source, checkout / name)
+    _copy_checkout(REPO, checkout, COPIED)
     if MODEL.is_file():
         (root / "shared").symlink_to(MODEL.parent)
     (checkout / "SUBMISSIONS").symlink_to("examples/submissions")

@@ -19,6 +19,10 @@ from grader.commands.grade import grade_class
 from grader.grading.batch import BatchSettings
 from tiny_class import CASES, REPO, TINY, answers, student, tiny_rubric
 
+def _sigint_default() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.fixture
 def batch(tmp_path: Path):
     r = tiny_rubric(tmp_path)
@@ -145,8 +149,10 @@ def test_interrupted_run_resumes_without_losing_or_redoing_work(tmp_path: Path) 
     scratch.mkdir()
     cmd = [sys.executable, "-m", "grader", "grade", str(subs), "--out", str(out), "--rubric",
            str(r.path), "--jobs", "1", "--sandbox", "none", "--scratch", str(scratch)]
+    # Ctrl-C as a TA's terminal sends it, even when this suite itself runs in the background
+    # (where a shell starts it with SIGINT ignored, and the grader would inherit that).
     proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True, preexec_fn=_sigint_default)
     deadline = time.monotonic() + 60
     while not (out / "results" / "a3" / "record.json").exists():
         assert time.monotonic() < deadline and proc.poll() is None
