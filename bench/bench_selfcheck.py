@@ -25,7 +25,7 @@ import zipfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "tests" / "kit"))
+sys.path[:0] = [str(REPO / "tests" / "kit"), str(REPO / "tests" / "kit" / "courses")]
 from staff_submission import staff_submission  # noqa: E402
 from test_courses import COURSES, STAFF  # noqa: E402
 
