@@ -8,7 +8,7 @@ bundle, on the untouched skeleton and on the staff solution, for this checkout a
 
 Each bundle is built by its own kit (`python -m grader bundle --course ...` run there),
 unpacked into a temporary folder and checked on skeleton.py as shipped and on the course's
-staff submission (a copy of this checkout's reference/, as tests/kit/courses/test_courses.py builds
+known-good solution (`python -m grader solution`, as tests/kit/courses/test_courses.py uses
 it). The runs of both checkouts alternate, so a busy machine slows both alike; each figure is
 the best of --repeat runs, interpreter start-up included, as a student sees it. The ratio
 after/before is printed; nothing is asserted.
@@ -25,9 +25,6 @@ import zipfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO / "tests" / "kit"), str(REPO / "tests" / "kit" / "courses")]
-from staff_submission import staff_submission  # noqa: E402
-from test_courses import COURSES, STAFF  # noqa: E402
 
 
 def build(root: Path, course: Path, out: Path) -> Path:
@@ -62,11 +59,12 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=1)
     args = parser.parse_args()
     course = args.course.resolve()
-    name = next((n for n, p in COURSES.items() if (REPO / p).resolve() == course), "default")
     kits = {"after": REPO} | ({"before": args.before.resolve()} if args.before else {})
     with tempfile.TemporaryDirectory() as tmp:
         folders = {label: build(root, course, Path(tmp) / label) for label, root in kits.items()}
-        staff = staff_submission(Path(tmp) / "staff", STAFF[name]) / "skeleton.py"
+        staff = Path(tmp) / "solution.py"  # the course's known-good solution
+        subprocess.run([sys.executable, "-m", "grader", "solution", "--course", str(course),
+                        "--out", str(staff)], cwd=REPO, check=True, capture_output=True)
         runs = {"skeleton": (), "reference": (f"--solution={staff}",)}
         best: dict[tuple[str, str], float] = {}
         said: dict[tuple[str, str], str] = {}
