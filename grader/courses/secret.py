@@ -1,9 +1,9 @@
 """A course's secret: a random 256-bit key in DIR/secret, made once by `course new` and never
 overwritten. Every draw of a term (hidden rows, sizes, arguments) is seeded from
-HMAC-SHA256(key, "kanon-kit term" NUL term NUL what), so a term's hidden cases cannot be
-derived from the public kit and the term's name alone (grader.authoring.terms.term_seed), and two courses with the same term
-name draw different cases. The key stays in the course folder: nothing the grader writes or
-publishes carries it.
+HMAC-SHA256(key, "kanon-kit term" NUL term NUL what), so a term's hidden cases cannot be derived
+from the public kit and the term's name alone (grader.authoring.terms.term_seed), and two
+courses with the same term name draw different cases. The key stays in the course folder:
+nothing the grader writes or publishes carries it.
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""Grading on one host: its setup (Python, the user children run as, the sandbox mode, the
-expected outputs: the Context its submissions share) and grading one submission there. Both
-the batch runner (threads) and a cluster's worker (grader/grading/executors/cluster_task.py) stand on
-it, so neither imports the other."""
+"""Grading on one host: its setup (Python, the user children run as, the sandbox mode, the expected
+outputs: the Context its submissions share) and grading one submission there. Both the batch
+runner (threads) and a cluster's worker (grader/grading/executors/cluster_task.py) stand on it,
+so neither imports the other."""
 from __future__ import annotations
 
 import os

@@ -68,7 +68,7 @@ class SubmissionResult:
     capped: bool = False  # printed more than the grader keeps, somewhere
     capped_calls: bool = False  # ... during a call (the note is given once)
     manual: dict[str, dict] | None = None  # manual part -> grader.grading.manual_check's check
-    counterexamples: dict[str, dict] = field(default_factory=dict)  # part -> grader/grading/shrink's
+    counterexamples: dict[str, dict] = field(default_factory=dict)  # part -> shrink's entry
 
     def fill(self, rubric: Rubric, status: Status, message: str) -> None:
         """Every case gets the same status and no points."""

@@ -1,10 +1,11 @@
 """Grading a whole class: parallel workers, progress, atomic per-student results, resume.
 
-Each finished submission's record (results/<id>/record.json) is written atomically as soon as
-it finishes, and handed to the batch's `Reports` (the gradebook writes its feedback). A record
-is reused on a rerun when its key (the submission's content, the rubric, the stored expected
+Each finished submission's record (results/<id>/record.json) is written atomically as soon as it
+finishes, and handed to the batch's `Reports` (the gradebook writes its feedback). A record is
+reused on a rerun when its key (the submission's content, the rubric, the stored expected
 outputs, the grader's version and sources, and the sandbox settings) is unchanged, so an
-interrupted run (Ctrl-C, crash, power loss) resumes where it stopped. `Reports.batch` gets the class once everything is graded.
+interrupted run (Ctrl-C, crash, power loss) resumes where it stopped. `Reports.batch` gets the
+class once everything is graded.
 """
 from __future__ import annotations
 
@@ -121,7 +122,8 @@ def _grade_all(batch: BatchSettings, reports: Reports | None, listeners: Listene
     if setup.ctx is not None and setup.ctx.run_as is not None and not out.exists():
         out.mkdir(parents=True, mode=0o700)  # other students' results: not for children
     out.mkdir(parents=True, exist_ok=True)
-    subs = discover(batch.submissions.resolve(), out / ".work", rubric.id_pattern, rubric.settings.caps())
+    subs = discover(batch.submissions.resolve(), out / ".work", rubric.id_pattern,
+                    rubric.settings.caps())
     if batch.only:
         subs = [s for s in subs if s.student in set(batch.only)]
     if not subs:

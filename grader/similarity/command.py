@@ -19,8 +19,8 @@ def run(args: argparse.Namespace) -> int:
     rubric, _ = course_option.read(args, {"student_id_pattern": args.id_pattern})
     if args.engine == "auto" and not similarity.copydetect_available():
         print(similarity.INSTALL_HINT, file=sys.stderr)
-    done = similarity.run_similarity(args.submissions, args.out, rubric, args.threshold, args.archive,
-                          args.engine)
+    done = similarity.run_similarity(args.submissions, args.out, rubric, args.threshold,
+                                     args.archive, args.engine)
     if args.out.name == "pairs.csv" and (args.out.parent / "summary.json").is_file():
         # a graded folder: its dashboard lists the pairs
         print(f"updated {write_dashboard(args.out.parent)}", file=sys.stderr)

@@ -1,8 +1,8 @@
 """`grade --cluster tcp://HOST:8786`: each submission is one task on a Dask cluster.
 
 The coordinator (this process) keeps the intake, the resume cache, the atomic writes and the
-class-wide files (grader.grading.runner); workers grade (grader.grading.executors.cluster_task). At the
-start every worker's identity (grader version and source fingerprint, expected outputs'
+class-wide files (grader.grading.runner); workers grade (grader.grading.executors.cluster_task).
+At the start every worker's identity (grader version and source fingerprint, expected outputs'
 manifest hash, allowed packages, Python version) is compared with the coordinator's; a worker
 that differs is refused in one line and gets no task (`workers=` with
 `allow_other_workers=False`), as does one joining later until it is checked.

@@ -1,7 +1,8 @@
 """The grader's stored cases: generated deterministically, expected outputs fresh.
 
-When these fail after a change to reference/, adult-hw1.csv, DGHs/ or grader/authoring/casegen.py, run
-`python -m grader regen` and commit grader/cases (see docs/reference.md, "Regenerating expected outputs").
+When these fail after a change to reference/, adult-hw1.csv, DGHs/ or
+grader/authoring/casegen.py, run `python -m grader regen` and commit grader/cases (see
+docs/reference.md, "Regenerating expected outputs").
 """
 from __future__ import annotations
 
