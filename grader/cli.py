@@ -35,6 +35,7 @@ from .commands import grade as grade_command
 from .courses import option as course_option
 from .courses import upkeep
 from .errors import UserError
+from .grading.batch import SANDBOXES
 from .grading.executors import cluster_option
 from .prog import prog_name
 from .similarity import command as similarity_command
@@ -77,7 +78,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                    help="seconds to import a student's file (overrides the rubric)")
     g.add_argument("--id-pattern", default=None, metavar="REGEX",
                    help="regular expression with a group (?P<id>...) for the student id")
-    g.add_argument("--sandbox", choices=("auto", "bwrap", "landlock", "none"), default="auto",
+    g.add_argument("--sandbox", choices=SANDBOXES, default="auto",
                    help="bwrap: bubblewrap (no network, read-only system); landlock: the child "
                         "confines itself (files, TCP, signals; for containers); auto: bwrap, "
                         "else landlock, else none; none: resource limits only")

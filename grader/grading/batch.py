@@ -34,16 +34,6 @@ class BatchSettings:
     progress: bool = True  # the progress line on stderr
     course: Path | None = None  # the course folder the rubric came from, None: a rubric file
 
-    @property
-    def run_as(self) -> str:
-        """The rubric's run_as setting (after --run-as): who children run as under root."""
-        return self.rubric.settings.run_as
-
-    @property
-    def executor(self) -> str:
-        """"dask" with a cluster address, else "threads"."""
-        return "dask" if self.cluster else "threads"
-
 
 class Reports(Protocol):
     """Where finished records go besides results/<id>/record.json (which the runner writes)."""
