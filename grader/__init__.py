@@ -21,7 +21,8 @@ hygiene test checks it):
 
   core        this folder's modules: errors, paths, prog (the program's name), contract (the
               graded functions' signatures and files), imports, settings (the rubric's
-              validated [settings]), rubric, zipfiles (deterministic zips)
+              validated [settings]), rubric (with rubric_data: the [data] table, and
+              rubric_manual: staff-graded parts), zipfiles (deterministic zips)
   sandbox     running untrusted code in a child process; knows nothing of grading
   grading     one submission and a batch of them (executors/: threads or Dask; shrink/:
               counterexamples); writes records only

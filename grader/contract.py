@@ -35,6 +35,9 @@ GRADABLE: tuple[str, ...] = tuple(SIGNATURES)
 VARIANTS: dict[str, tuple[str, ...]] = {"clustering_anonymizer": ("lm-only",)}
 """Rule variants a rubric part may select (`variant = "lm-only"`): the student's function
 keeps its name and signature; its expected outputs come from the reference's variant."""
+RULE_JUDGED: tuple[str, ...] = ("samarati", "mondrian")
+"""Functions a rubric part may judge by the course's rules (`judge = "rules"`, kanon/rules)
+where they allow several right answers."""
 
 
 def graded_functions(extra: list[str] | tuple[str, ...] = ()) -> list[str]:

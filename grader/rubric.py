@@ -27,6 +27,10 @@ cases, and the grader only checks the file it names (grader/grading/manual_check
     max_pages = 1                    # optional: a PDF of at most this many pages
     description = "one-page report"  # optional, for the handout
 
+A course's [data] table (grader/rubric_data.py) names its QIs, sensitive column, what is
+released and its hierarchy format; a part may set `qis`, `judge = "rules"` (any output that
+keeps the course's rules earns the points: samarati and mondrian) and `optional = true`.
+
 Every error names the rubric file and the key at fault, e.g. `rubric.toml: part[2].case[1].k`.
 """
 from __future__ import annotations
@@ -38,18 +42,22 @@ from pathlib import Path
 
 from kanon.files import safe_name, sha256_bytes
 
-from .contract import CHOICE_PARAMS, GRADABLE, VARIANTS, int_params, is_cost
+from kanon.schema import DEFAULT as DEFAULT_SCHEMA, Schema
+
+from .contract import CHOICE_PARAMS, GRADABLE, RULE_JUDGED, VARIANTS, int_params, is_cost
 from .errors import UserError
 from .paths import DEFAULT_RUBRIC
+from .rubric_data import read_data, read_qis
+from .rubric_manual import MANUAL_KEYS, RESERVED_NAMES, manual_part
 from .settings import Settings, number, read_settings
 
 
 PART_KEYS = {"function", "points", "partial_credit", "time_limit", "time_per_1000_rows", "case",
-             "name", "variant", "kind"}
-MANUAL_KEYS = {"kind", "name", "points", "files", "max_pages", "description"}
+             "name", "variant", "kind", "qis", "judge", "optional"}
 KINDS = ("auto", "manual")
-RESERVED_NAMES = {"student", "lms", "lms_id", "lms_name", "source", "total", "max", "percent",
-                  "status", "notes", "comment"}  # grades.csv's and scores.csv's own columns
+JUDGES = ("exact", "rules")
+"""exact: a case's output must be the reference's (else partial credit when valid and
+private); rules: any output that keeps the course's rules is right (kanon/rules)."""
 CASE_KEYS = {"name", "data", "anonymized", "hidden", "weight", "time_limit", "expect",
              "visibility", "description"}
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
@@ -74,6 +82,9 @@ class Case:
     description: str = ""
     time_per_1000_rows: float = 0.0  # ... plus this per 1,000 rows of the case's dataset
     variant: str | None = None  # the part's rule variant (contract.VARIANTS), None: the default
+    qis: tuple[str, ...] | None = None  # the QIs whose hierarchies the call gets; None: all
+    schema: Schema = DEFAULT_SCHEMA  # the course's columns and suppression ([data])
+    judge: str = "exact"  # JUDGES
 
     def cpu_limit(self, rows: int) -> float:
         """The CPU-time limit of this case's call when its dataset has `rows` data rows."""
@@ -96,6 +107,9 @@ class Part:
     files: tuple[str, ...] = ()
     max_pages: int | None = None
     description: str = ""
+    qis: tuple[str, ...] | None = None  # the part's QIs ([data] qis when it names none)
+    judge: str = "exact"  # JUDGES
+    optional: bool = False  # shown as optional in the handout; its points count as any part's
 
     @property
     def manual(self) -> bool:
@@ -113,6 +127,12 @@ class Rubric:
     settings: Settings
     parts: list[Part]
     term: str | None = None  # the term whose hidden cases these are (grading.term_view)
+    schema: Schema = DEFAULT_SCHEMA  # the [data] table (grader/rubric_data.py)
+
+    @property
+    def optional_points(self) -> float:
+        """The optional parts' points (the USTC lab: 20 of 100)."""
+        return sum(p.points for p in self.parts if p.optional)
 
     @property
     def cases_dir(self) -> Path:
@@ -182,16 +202,18 @@ def load(path: Path | None = None, overrides: dict[str, object] | None = None) -
         data = tomllib.loads(raw.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise UserError(f"{path}: not valid TOML: {e}") from None
-    unknown = set(data) - {"settings", "part", "course"}  # [course]: grader.courses.folder
+    unknown = set(data) - {"settings", "part", "course", "data"}  # [course]: courses.folder
     if unknown:
-        raise where.error(sorted(unknown)[0], "unknown key (expected [settings] and [[part]])")
+        raise where.error(sorted(unknown)[0], "unknown key (expected [settings], [data] and "
+                                              "[[part]])")
     settings = read_settings(path, data.get("settings", {}), overrides or {})
+    schema, qis = read_data(data.get("data"), where.error)
     parts_raw = data.get("part")
     if not isinstance(parts_raw, list) or not parts_raw:
         raise where.error("part", "the rubric needs at least one [[part]]")
     parts: list[Part] = []
     for i, part_raw in enumerate(parts_raw, start=1):
-        parts.append(_part(where, f"part[{i}]", part_raw, settings))
+        parts.append(_part(where, f"part[{i}]", part_raw, settings, schema, qis))
     if not any(not p.manual for p in parts):
         raise where.error("part", "the rubric needs at least one autograded part (kind = "
                           "\"auto\"), not only manual ones")
@@ -209,17 +231,25 @@ def load(path: Path | None = None, overrides: dict[str, object] | None = None) -
             part.cases = [replace(c, time_limit=float(forced), time_per_1000_rows=0.0)
                           for c in part.cases]
     digest = sha256_bytes(raw + repr(settings.digest_items()).encode())
-    return Rubric(path, digest, settings, parts)
+    return Rubric(path, digest, settings, parts, schema=schema)
 
 
-def _part(where: _Where, key: str, raw: object, settings: Settings) -> Part:
+def read_optional(where: _Where, key: str, raw: dict) -> bool:
+    optional = raw.get("optional", False)
+    if not isinstance(optional, bool):
+        raise where.error(f"{key}.optional", f"expected true or false, got {optional!r}")
+    return optional
+
+
+def _part(where: _Where, key: str, raw: object, settings: Settings,
+          schema: Schema = DEFAULT_SCHEMA, course_qis: tuple[str, ...] | None = None) -> Part:
     if not isinstance(raw, dict):
         raise where.error(key, "expected a table")
     kind = raw.get("kind", "auto")
     if kind not in KINDS:
         raise where.error(f"{key}.kind", f"expected \"auto\" or \"manual\", got {kind!r}")
     if kind == "manual":
-        return _manual_part(where, key, raw)
+        return Part(**manual_part(where.error, key, raw))
     for k in raw:
         if k not in PART_KEYS:
             raise where.error(f"{key}.{k}", f"unknown key; known: {', '.join(sorted(PART_KEYS))}")
@@ -240,17 +270,24 @@ def _part(where: _Where, key: str, raw: object, settings: Settings) -> Part:
                     float, 0.001)
     per_rows = _number(where, f"{key}.time_per_1000_rows",
                        raw.get("time_per_1000_rows", settings.time_per_1000_rows), float, 0)
-    part = Part(name, function, points, partial, variant=variant)
+    judge_mode = raw.get("judge", "exact")
+    if judge_mode not in JUDGES or (judge_mode == "rules" and function not in RULE_JUDGED):
+        raise where.error(f"{key}.judge", f"one of {', '.join(JUDGES)} (\"rules\" for "
+                          f"{' and '.join(RULE_JUDGED)} only), got {judge_mode!r}")
+    qis = read_qis(raw.get("qis"), f"{key}.qis", where.error) or course_qis
+    part = Part(name, function, points, partial, variant=variant, qis=qis, judge=judge_mode,
+                optional=read_optional(where, key, raw))
     cases = raw.get("case")
     if not isinstance(cases, list) or not cases:
         raise where.error(f"{key}.case", "each part needs at least one [[part.case]]")
     for j, case_raw in enumerate(cases, start=1):
-        part.cases.append(_case(where, f"{key}.case[{j}]", case_raw, part, limit, per_rows))
+        part.cases.append(_case(where, f"{key}.case[{j}]", case_raw, part, limit, per_rows,
+                                schema))
     return part
 
 
 def _case(where: _Where, key: str, raw: object, part: Part, limit: float,
-          per_rows: float) -> Case:
+          per_rows: float, schema: Schema = DEFAULT_SCHEMA) -> Case:
     if not isinstance(raw, dict):
         raise where.error(key, "expected a table")
     ints = int_params(part.function)
@@ -296,41 +333,5 @@ def _case(where: _Where, key: str, raw: object, part: Part, limit: float,
         time_limit=_number(where, f"{key}.time_limit", raw.get("time_limit", limit), float,
                            0.001),
         expect=expect, visibility=visibility, description=description,
-        time_per_1000_rows=0.0 if "time_limit" in raw else per_rows, variant=part.variant)
-
-
-def _manual_part(where: _Where, key: str, raw: dict) -> Part:
-    """A part graded by the course staff: name, points, and optionally files, max_pages and
-    description."""
-    for k in raw:
-        if k not in MANUAL_KEYS:
-            why = " (a manual part is not run)" if k in ("function", "case", "variant") else ""
-            raise where.error(f"{key}.{k}", f"unknown key for a manual part{why}; known: "
-                              f"{', '.join(sorted(MANUAL_KEYS))}")
-    name = _string(where, f"{key}.name", raw.get("name"))
-    if safe_name(name) != name:
-        raise where.error(f"{key}.name", f"{name!r}: use letters, digits, '.', '-' and '_' "
-                          f"only (it names a grades.csv column), e.g. {safe_name(name)!r}")
-    if name in RESERVED_NAMES:
-        raise where.error(f"{key}.name", f"{name!r} is a column of grades.csv or scores.csv; "
-                          f"choose another name")
-    points = _number(where, f"{key}.points", raw.get("points"), float, 0)
-    files = raw.get("files", [])
-    if not isinstance(files, list) or not all(isinstance(f, str) and f for f in files):
-        raise where.error(f"{key}.files", f"expected a list of globs such as [\"*.pdf\"], got "
-                          f"{files!r}")
-    for pattern in files:
-        if pattern.startswith("/") or ".." in pattern.split("/"):
-            raise where.error(f"{key}.files", f"{pattern!r}: a glob relative to the "
-                              f"submission folder, without '..'")
-    max_pages = raw.get("max_pages")
-    if max_pages is not None:
-        max_pages = int(_number(where, f"{key}.max_pages", max_pages, int, 1))
-        if not files:
-            raise where.error(f"{key}.max_pages", "needs files (the PDF to count the pages "
-                              "of), e.g. files = [\"*.pdf\"]")
-    description = raw.get("description", "")
-    if not isinstance(description, str):
-        raise where.error(f"{key}.description", "expected a string")
-    return Part(name, "", points, 0.0, kind="manual", files=tuple(files), max_pages=max_pages,
-                description=description)
+        time_per_1000_rows=0.0 if "time_limit" in raw else per_rows, variant=part.variant,
+        qis=part.qis, schema=schema, judge=part.judge)

@@ -161,8 +161,10 @@ def read_dgh(path: str, name: str | None = None) -> DGH:
     return parse_dgh(text, name, path)
 
 
-def read_dgh_folder(folder: str) -> dict[str, DGH]:
+def read_dgh_folder(folder: str, fmt: str = "tabs") -> dict[str, DGH]:
     """Every `<column>.txt` of a folder, keyed by column name."""
+    if fmt != "tabs":
+        raise NotImplementedError(fmt)
     if not os.path.isdir(folder):
         raise FileNotFoundError(f"DGH folder not found: {folder}")
     result = {}

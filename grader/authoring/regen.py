@@ -42,7 +42,8 @@ def _run_reference(case: Case, cases_dir: Path) -> tuple[str, object]:
         cwd = os.getcwd()
         os.chdir(tmp)
         try:
-            result = function(*call_args(case.function, case.ints))
+            options = {} if case.schema.is_default else {"schema": case.schema}
+            result = function(*call_args(case.function, case.ints), **options)
         except (ValueError, FileNotFoundError) as e:
             if case.expect and case.expect in [c.__name__ for c in type(e).__mro__]:
                 return "error", case.expect
@@ -153,6 +154,8 @@ def regenerate(rubrics: list[Rubric], kit_root: Path, datasets: bool = True,
                      "anonymized": case.anonymized, "kind": kind, "example_case": case.id}
             if case.variant:
                 entry["variant"] = case.variant
+            if not case.schema.is_default:
+                entry["schema"] = case.schema.changes()
             if kind == "error":
                 entry["error"] = result
             else:

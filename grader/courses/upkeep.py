@@ -54,6 +54,8 @@ def _regen_course(args: argparse.Namespace) -> int:
     from .redraw import redraw
     from ..grading.term_view import apply_term
     course = load_course(args.course)
+    if course.public_demo and course.rubric.cases_dir.is_relative_to(course.folder):
+        return _regen_own_demo(course, args)
     if course.public_demo:
         if args.term is not None:
             raise UserError(f"{course.file}: a public demo course has no secret to draw a term "
@@ -67,6 +69,21 @@ def _regen_course(args: argparse.Namespace) -> int:
     print(f"{course.folder}: term {course.term!r}, {len(manifest['entries'])} expected "
           f"outputs, {len(manifest['files'])} hidden dataset files; fingerprint "
           f"{found['fingerprint']}", file=sys.stderr)
+    return 0
+
+
+def _regen_own_demo(course, args: argparse.Namespace) -> int:
+    """A public demo that keeps its data and cases in its own folder (courses/ustc): its
+    datasets are committed (made by reference.data), so only the expected outputs are
+    recomputed."""
+    from ..authoring.regen import regenerate
+    if args.term is not None:
+        raise UserError(f"{course.file}: a public demo course has no secret to draw a term "
+                        f"with; make a course of your own with `{prog_name()} course new "
+                        f"DIR --from {course.folder.name} --term NAME`")
+    manifest = regenerate([course.rubric], KIT_ROOT, datasets=False, public=False)
+    print(f"{course.folder}: {len(manifest['entries'])} expected outputs, "
+          f"{len(manifest['files'])} dataset files", file=sys.stderr)
     return 0
 
 

@@ -7,7 +7,8 @@ the file, by parsing), `static` (static checks), `manual_check` (a staff-graded 
 One submission: `grade` (unpack, check, run, total), `session_keeper` (its sandbox session:
 import, retry, restart), `case_runner` (its cases, in order), `time_policy` (limits after a
 timeout), `host` (one host's setup, the sandbox limits, grading one submission).
-Judging: `judge` (pure: outcome -> status), `compare` (one output against the contract),
+Judging: `judge` (pure: outcome -> status), `compare` (one output against the contract), `rules_judge`
+(an output against the course's rules, where several answers are right),
 `expected` (stored outputs, manifest), `freshness` (are they current?), `term_view` (a
 term's cases), `privacy_summary` (k and l reached, no points), `statuses` (the one list).
 The record: `results` (typed results, the record's JSON), `manual_scores` (manual parts in
@@ -22,5 +23,5 @@ the sandbox: nothing of the gradebook, similarity, authoring, courses or publish
 """
 __all__ = ["batch", "case_runner", "compare", "executors", "expected", "fingerprint",
            "freshness", "grade", "host", "intake", "judge", "manual_check", "manual_scores",
-           "privacy_summary", "results", "runner", "scores_text", "session_keeper", "shrink",
+           "privacy_summary", "results", "rules_judge", "runner", "scores_text", "session_keeper", "shrink",
            "solution", "static", "statuses", "term_view", "time_policy"]

@@ -126,17 +126,17 @@ class CaseRunner:
         produced = Produced(missing=True)
         if outcome.status == "returned" and not is_cost(case.function):
             produced = read_produced(cwd / OUTPUT_FILE)
-            data = compare.load_case_data(data_folder(ctx.rubric.cases_dir, case.data))
+            data = case_data(ctx.rubric, case)
         facts = CaseFacts(case.function, case.ints, case.hidden, ctx.expected[case.id],
                           ctx.rubric.part_of(case).partial_credit, settings.cost_tolerance,
                           limit, self.rows(case), ctx.limits.memory_mb,
-                          ctx.limits.file_size_mb, ctx.limits.disk_mb)
+                          ctx.limits.file_size_mb, ctx.limits.disk_mb, judge=case.judge)
         verdict = judge(outcome, facts, produced, data, scrub=self.keeper.scrub,
                         hint=self.keeper.hint(outcome.error))
         privacy = None
         if produced.data is not None and facts.expected.kind == "table":
             privacy = privacy_summary.summarize(
-                produced.data, data_folder(ctx.rubric.cases_dir, case.data),
+                produced.data, case_data(ctx.rubric, case),
                 suppression=case.function == "samarati",
                 distinct_l=privacy_summary.shows_l(p.function for p in ctx.rubric.parts))
         return verdict, privacy
@@ -179,6 +179,12 @@ def read_produced(output: Path) -> Produced:
         return Produced(not_regular=True)
 
 
+def case_data(rubric: Rubric, case: Case) -> compare.CaseData:
+    """The raw side of a case: its dataset, the part's QIs and the course's schema."""
+    return compare.load_case_data(data_folder(rubric.cases_dir, case.data), case.qis,
+                                  case.schema)
+
+
 def case_rows(rubric: Rubric, case: Case) -> int:
     """Data rows of the case's dataset (its CPU-time limit grows with them)."""
-    return len(compare.load_case_data(data_folder(rubric.cases_dir, case.data)).raw.rows)
+    return len(case_data(rubric, case).raw.rows)

@@ -19,6 +19,7 @@ from kanon.cells import CellError, CellFault, Column
 from kanon.checks import k_violation, l_violation, suppressed_rows
 from kanon.classes import group_rows
 from kanon.hierarchy import DGH, read_dgh_folder
+from kanon.schema import DEFAULT as DEFAULT_SCHEMA, Schema
 from kanon.table import Table, parse_table, read_table
 
 from ..contract import DGH_DIR, RAW_FILE, data_rows
@@ -52,6 +53,12 @@ class CaseData:
     dghs: list[DGH]  # per QI
     qi_columns: list[int]
     columns: list[Column]  # per QI: the generalized-cell rule
+    schema: Schema = DEFAULT_SCHEMA  # the course's columns and suppression
+
+    @property
+    def released(self) -> list[int]:
+        """The raw columns an output holds (all, or the QIs and the sensitive column)."""
+        return self.schema.released(self.raw.header, self.qi_columns, self.raw.path)
 
     @property
     def numeric(self) -> list[bool]:
@@ -63,19 +70,23 @@ class CaseData:
 
 
 @lru_cache(maxsize=64)
-def _load_case_data(folder: str, stamp: float) -> CaseData:
+def _load_case_data(folder: str, stamp: float, qis: tuple[str, ...] | None = None,
+                    schema: Schema = DEFAULT_SCHEMA) -> CaseData:
     raw = read_table(os.path.join(folder, RAW_FILE))
-    dgh_by_name = read_dgh_folder(os.path.join(folder, DGH_DIR))
-    qi_columns = [c for c, name in enumerate(raw.header) if name in dgh_by_name]
+    dgh_by_name = read_dgh_folder(os.path.join(folder, DGH_DIR), fmt=schema.hierarchy_format)
+    qi_columns = [c for c, name in enumerate(raw.header) if name in dgh_by_name
+                  and (qis is None or name in qis)]
     dghs = [dgh_by_name[raw.header[c]] for c in qi_columns]
     columns = [Column(raw.header[c], d, [row[c] for row in raw.rows])
                for c, d in zip(qi_columns, dghs)]
-    return CaseData(raw, dghs, qi_columns, columns)
+    return CaseData(raw, dghs, qi_columns, columns, schema)
 
 
-def load_case_data(folder: Path) -> CaseData:
-    """The raw side of a case (cached per folder and modification time)."""
-    return _load_case_data(str(folder), (folder / RAW_FILE).stat().st_mtime)
+def load_case_data(folder: Path, qis: tuple[str, ...] | None = None,
+                   schema: Schema = DEFAULT_SCHEMA) -> CaseData:
+    """The raw side of a case (cached per folder and modification time): its QIs are `qis`
+    (None: every column with a hierarchy file), its hierarchies in the schema's format."""
+    return _load_case_data(str(folder), (folder / RAW_FILE).stat().st_mtime, qis, schema)
 
 
 @lru_cache(maxsize=128)

@@ -67,9 +67,23 @@ def input_files(case: Case, cases_dir: Path) -> dict[str, Path]:
         raise UserError(f"case {case.id}: {folder} must hold {RAW_FILE} and {DGH_DIR}/ "
                         f"(run `python -m grader regen`, with this course or rubric)")
     files = {RAW_FILE: raw}
+    if case.qis is not None:  # the part's QIs: exactly their hierarchy files
+        for qi in case.qis:
+            path = dgh_dir / f"{qi}.txt"
+            if not path.is_file():
+                raise UserError(f"case {case.id}: {path} not found; the part's QIs "
+                                f"({', '.join(case.qis)}) each need a hierarchy file in "
+                                f"{dgh_dir}")
+            files[f"{DGH_DIR}/{path.name}"] = path
+        return _with_anonymized(case, folder, files)
     for p in sorted(dgh_dir.iterdir()):
         if p.is_file():
             files[f"{DGH_DIR}/{p.name}"] = p
+    return _with_anonymized(case, folder, files)
+
+
+def _with_anonymized(case: Case, folder: Path, files: dict[str, Path]) -> dict[str, Path]:
+    """`files` with a cost function's anonymized input added."""
     if case.anonymized:
         anon = folder / case.anonymized
         if not anon.is_file():
@@ -85,6 +99,8 @@ def case_key(case: Case, cases_dir: Path) -> str:
                   "expect": case.expect}
     if case.variant:  # only then: the default rubric's keys stay as they were
         definition["variant"] = case.variant
+    if not case.schema.is_default:  # likewise: a course's columns and suppression
+        definition["schema"] = case.schema.changes()
     return sha256_bytes(json.dumps(definition, sort_keys=True).encode())[:24]
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..contract import OUTPUT_FILE, is_cost
-from . import compare
+from . import compare, rules_judge
 from .compare import CaseData
 from .expected import Expected
 from ..sandbox import CallOutcome, wall_backstop
@@ -35,6 +35,7 @@ class CaseFacts:
     memory_mb: int
     file_size_mb: int
     disk_mb: int
+    judge: str = "exact"  # "rules": any output keeping the course's rules (rules_judge.py)
 
 
 @dataclass(frozen=True)
@@ -84,8 +85,12 @@ def judge(outcome: CallOutcome, facts: CaseFacts, produced: Produced | None = No
             return Judgement(Status.FORBIDDEN, f"the output file {OUTPUT_FILE!r} is a link or "
                                                f"not a regular file; the grader does not follow "
                                                f"links")
-        verdict = compare.compare_table(produced.data, facts.expected.path, data, facts.function,
-                                        facts.ints, facts.hidden)
+        if facts.judge == "rules":
+            verdict = rules_judge.judge_by_rules(produced.data, data, facts.function,
+                                                 facts.ints, facts.hidden)
+        else:
+            verdict = compare.compare_table(produced.data, facts.expected.path, data,
+                                            facts.function, facts.ints, facts.hidden)
     status = Status(verdict.status)
     fraction = {Status.PASSED: 1.0, Status.PARTIAL: facts.partial_credit}.get(status, 0.0)
     return Judgement(status, verdict.message, fraction)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from kanon.table import parse_table
 
-from .compare import load_case_data
+from .compare import CaseData, load_case_data
 
 L_PARTS = ("bottomup_anonymizer", "entropy_l")
 """The parts whose handout sections define l-diversity."""
@@ -29,21 +29,32 @@ def shows_l(functions) -> bool:
     return any(f in L_PARTS for f in functions)
 
 
-def summarize(output_bytes: bytes, case_folder: Path, suppression: bool = False,
+def summarize(output_bytes: bytes, case: Path | CaseData, suppression: bool = False,
               distinct_l: bool = True) -> str | None:
-    """The summary line of one output file's bytes on the case in `case_folder` (which holds
-    adult-hw1.csv and DGHs/); None when the output is not a readable table with the raw
-    file's header and at least one data row, or the case's data cannot be read. With
+    """The summary line of one output file's bytes on a case (its CaseData, or the folder
+    that holds adult-hw1.csv and DGHs/); None when the output is not a readable table with
+    the released columns and at least one data row, or the case's data cannot be read. With
     `suppression` (Samarati), the rows whose QIs are all at the DGH root are suppressed: they
-    are counted apart, not as an EC (unless every row is suppressed)."""
+    are counted apart, not as an EC (unless every row is suppressed); where the course deletes
+    suppressed rows, the missing rows are counted as deleted."""
     try:
-        data = load_case_data(Path(case_folder))
+        data = case if isinstance(case, CaseData) else load_case_data(Path(case))
         out = parse_table(output_bytes)
-        if out.header != data.raw.header or not out.rows:
+        released = data.released
+        if out.header != [data.raw.header[c] for c in released] or not out.rows:
             return None
+        position = {c: i for i, c in enumerate(released)}
+        qi_columns = [position[c] for c in data.qi_columns]
+        if data.schema.suppression == "delete":
+            sensitive = data.raw.header.index(data.schema.sensitive) if distinct_l else None
+            line = summary_of(out.rows, qi_columns, None if sensitive is None
+                              else position[sensitive])
+            deleted = len(data.raw.rows) - len(out.rows)
+            return line + (f", {deleted} row{'' if deleted == 1 else 's'} deleted"
+                           if suppression and deleted > 0 else "")
         roots = tuple(d.root_label for d in data.dghs) if suppression else None
         sensitive = data.sensitive_column() if distinct_l else None
-        return summary_of(out.rows, data.qi_columns, sensitive, roots)
+        return summary_of(out.rows, qi_columns, sensitive, roots)
     except Exception:  # noqa: BLE001 -- a summary is optional; a bad output has a verdict
         return None
 

@@ -1,0 +1,49 @@
+"""Judging an output by the course's rules where they allow several right answers (a part
+with `judge = "rules"`): the USTC lab's Samarati (any satisfying vector of the lowest height)
+and Mondrian (any dimension at each cut). The rules themselves are kanon/rules; here their
+verdict becomes the grader's.
+
+A right answer passes. An output that breaks only the rules of optimality (lowest height,
+exactly the outliers deleted, median cuts, final classes) while being a valid generalization
+that reaches k earns the part's partial credit, like a valid, private but different output of
+an exactly judged part; anything else is wrong. The message names every broken rule.
+"""
+from __future__ import annotations
+
+from kanon.table import parse_table
+
+from .compare import CaseData, Verdict
+
+__all__ = ["judge_by_rules", "OPTIMALITY"]
+
+OPTIMALITY = frozenset({"lowest-height", "deletion", "median-cuts", "final"})
+"""The rules an output may break and still be valid and k-anonymous (partial credit)."""
+
+
+def release_of(data: CaseData):
+    from kanon.rules import Release  # MERGE: top-level once kanon/rules lands
+    return Release(raw=data.raw, qi_columns=list(data.qi_columns), dghs=list(data.dghs),
+                   released=data.released)
+
+
+def judge_by_rules(produced: bytes, data: CaseData, function: str, ints: dict[str, int],
+                   hidden: bool) -> Verdict:
+    """The verdict on an output file's bytes under the course's rules for `function`."""
+    try:
+        out = parse_table(produced)
+    except ValueError as e:
+        return Verdict("wrong", f"the output is not a readable dataset: {e}")
+    from kanon.rules import check_mondrian, check_samarati  # MERGE: top-level
+    release = release_of(data)
+    if function == "samarati":
+        broken = check_samarati(release, ints["k"], ints["max_sup"], out, hidden=hidden)
+    elif function == "mondrian":
+        broken = check_mondrian(release, ints["k"], out, hidden=hidden)
+    else:  # rubric.py lets only contract.RULE_JUDGED parts say judge = "rules"
+        raise ValueError(f"{function} is not judged by rules")
+    if not broken:
+        return Verdict("passed", "a right answer: it keeps every rule of the handout")
+    named = "; ".join(f"rule \"{b.rule}\": {b.message}" for b in broken)
+    if all(b.rule in OPTIMALITY for b in broken):
+        return Verdict("partial", f"valid and k-anonymous, but it breaks {named}")
+    return Verdict("wrong", f"it breaks {named}")
