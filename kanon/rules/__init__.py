@@ -1,0 +1,16 @@
+"""Rule checkers: judge an anonymizer's output when a course's rules allow several right
+answers (the USTC lab's Samarati and Mondrian), for the grader and the students' self-check
+alike (standard library and numpy only).
+
+Modules: release (`Broken`, `Release`, the header check and encoders), lattice (Samarati's
+full-domain lattice: outliers, the lowest satisfying height, aligning rows), samarati
+(`check_samarati`), partitions (a Mondrian output's classes and the strict median cuts between
+them), mondrian (`check_mondrian`). Each checker returns the broken rules, [] for a right
+answer; every message names the data row(s) and column and, for a hidden case, no cell value
+or hierarchy label.
+"""
+from .mondrian import check_mondrian
+from .release import Broken, Release
+from .samarati import check_samarati
+
+__all__ = ["Broken", "Release", "check_samarati", "check_mondrian"]
