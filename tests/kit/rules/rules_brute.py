@@ -103,7 +103,8 @@ def as_table(release: Release, rows) -> Table:
 # -- Samarati ----------------------------------------------------------------------------
 def samarati_outputs(trees: list[Tree], rows: list[list[str]], qi_columns: list[int],
                      released: list[int], k: int):
-    """vector -> (outlier count, output table) for every lattice vector."""
+    """vector -> (outlier count, output table, every record generalized, kept flags) for
+    every lattice vector."""
     result = {}
     for s in itertools.product(*[range(t.height() + 1) for t in trees]):
         gen = []
@@ -116,15 +117,16 @@ def samarati_outputs(trees: list[Tree], rows: list[list[str]], qi_columns: list[
         for g in gen:
             key = tuple(g[c] for c in qi_columns)
             sizes[key] = sizes.get(key, 0) + 1
-        kept = [g for g in gen if sizes[tuple(g[c] for c in qi_columns)] >= k]
-        table = tuple(tuple(g[c] for c in released) for g in kept)
-        result[s] = (len(gen) - len(kept), table)
+        flags = [sizes[tuple(g[c] for c in qi_columns)] >= k for g in gen]
+        every = [tuple(g[c] for c in released) for g in gen]
+        table = tuple(e for e, f in zip(every, flags) if f)
+        result[s] = (len(gen) - len(table), table, every, flags)
     return result
 
 
 def samarati_right(outputs, max_sup: int) -> set:
     """The tables of the satisfying vectors of the lowest satisfying height."""
-    good = [s for s, (outliers, _) in outputs.items() if outliers <= max_sup]
+    good = [s for s, (outliers, *_) in outputs.items() if outliers <= max_sup]
     if not good:
         return set()
     low = min(map(sum, good))
