@@ -42,13 +42,13 @@ def check_mondrian(release: Release, k: int, out: Table, hidden: bool = False) -
         broken.append(copied)
     codes = raw_codes(release)
     cells = [[row[p] for row in out.rows] for p in qi_pos]
+    ids = [factorize(column) for column in cells]
     qis = [_qi(release, j, codes[:, j]) for j in range(len(qi_pos))]
-    cover = _cover(release, qis, cells, hidden)
+    cover = _cover(release, qis, cells, ids, hidden)
     if cover is not None:
         broken.append(cover)
     if not len(raw.rows):
         return broken
-    ids = [factorize(column) for column in cells]
     key = combine([i for i, _ in ids], [len(d) for _, d in ids])
     _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
     renumber = np.empty(len(first), dtype=np.int64)
@@ -80,14 +80,19 @@ def check_mondrian(release: Release, k: int, out: Table, hidden: bool = False) -
 
 
 def _qi(release: Release, j: int, codes: np.ndarray) -> Qi:
+    """QI j; numeric when its distinct raw values are (the same verdict as over every raw
+    value: the raw values are the labels of their nodes)."""
     c, dgh = release.qi_columns[j], release.dghs[j]
-    spelled = [row[c] for row in release.raw.rows]
-    numbers = numeric_values(spelled)
     qi = Qi(release.raw.header[c], dgh, codes)
+    present = np.unique(codes)
+    spelled = [dgh.labels[int(node)] for node in present]
+    numbers = numeric_values(spelled)
     if numbers is not None:
-        qi.values, first, rank = np.unique(numbers, return_index=True, return_inverse=True)
-        qi.rank = rank.reshape(-1).astype(np.int64)
-        qi.spellings = [spelled[i] for i in first.tolist()]
+        by_value = np.argsort(numbers, kind="stable")  # the numbers are distinct
+        rank = np.zeros(dgh.n_nodes, dtype=np.int64)
+        rank[present[by_value]] = np.arange(len(present))
+        qi.rank, qi.values = rank[codes], numbers[by_value]
+        qi.spellings = [spelled[int(i)] for i in by_value]
     return qi
 
 
@@ -106,13 +111,13 @@ def _copied(release: Release, other_pos: list[int], out: Table, hidden: bool
     return None
 
 
-def _cover(release: Release, qis: list[Qi], cells: list[list[str]], hidden: bool
-           ) -> Broken | None:
+def _cover(release: Release, qis: list[Qi], cells: list[list[str]],
+           ids: list[tuple[np.ndarray, list[str]]], hidden: bool) -> Broken | None:
     """The first row (then QI) whose cell does not cover its raw value."""
     raw = release.raw
     found: tuple[int, str] | None = None  # (row, message)
     for j, (c, qi) in enumerate(zip(release.qi_columns, qis)):
-        cell_ids, distinct = factorize(cells[j])
+        cell_ids, distinct = ids[j]
         _, first, inverse = np.unique(qi.codes * len(distinct) + cell_ids,
                                       return_index=True, return_inverse=True)
         inverse = inverse.reshape(-1)

@@ -10,6 +10,8 @@ counts and lattice levels are not cell values and are always shown.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import repeat
+from operator import itemgetter
 from typing import Sequence
 
 import numpy as np
@@ -99,7 +101,8 @@ def raw_codes(release: Release) -> np.ndarray:
     for j, (c, dgh) in enumerate(zip(release.qi_columns, release.dghs)):
         index = dgh.index
         try:
-            codes[:, j] = [index[row[c]] for row in raw.rows]
+            codes[:, j] = np.fromiter(map(index.__getitem__, map(itemgetter(c), raw.rows)),
+                                      dtype=np.int64, count=len(raw.rows))
         except KeyError:
             number = next(i for i, row in enumerate(raw.rows, 1) if row[c] not in index)
             raise ValueError(f"{raw.path}: raw data row {number}, column {raw.header[c]!r}: "
@@ -110,7 +113,8 @@ def raw_codes(release: Release) -> np.ndarray:
 def label_codes(dgh: DGH, cells: Sequence[str]) -> np.ndarray:
     """Node id of every cell, -1 where the cell is not a label of the hierarchy."""
     get = dgh.index.get
-    return np.fromiter((get(cell, -1) for cell in cells), dtype=np.int64, count=len(cells))
+    return np.fromiter(map(get, cells, repeat(-1, len(cells))), dtype=np.int64,
+                       count=len(cells))
 
 
 def combine(columns: Sequence[np.ndarray], bases: Sequence[int]) -> np.ndarray:
@@ -131,7 +135,6 @@ def combine(columns: Sequence[np.ndarray], bases: Sequence[int]) -> np.ndarray:
 
 def factorize(cells: Sequence[str]) -> tuple[np.ndarray, list[str]]:
     """Id of every cell (ids in order of first appearance) and the distinct cells."""
-    ids: dict[str, int] = {}
-    codes = np.fromiter((ids.setdefault(cell, len(ids)) for cell in cells), dtype=np.int64,
-                        count=len(cells))
-    return codes, list(ids)
+    distinct = list(dict.fromkeys(cells))
+    index = {cell: i for i, cell in enumerate(distinct)}
+    return np.fromiter(map(index.__getitem__, cells), dtype=np.int64, count=len(cells)), distinct
