@@ -3,9 +3,10 @@ answers (the USTC lab's Samarati and Mondrian), for the grader and the students'
 alike (standard library and numpy only).
 
 Modules: release (`Broken`, `Release`, the header check and encoders), lattice (Samarati's
-full-domain lattice: outliers, the lowest satisfying height, aligning rows), samarati
-(`check_samarati`), partitions (a Mondrian output's classes and the strict median cuts between
-them), mondrian (`check_mondrian`). Each checker returns the broken rules, [] for a right
+full-domain lattice: outliers, the lowest satisfying height, aligning rows), fit (where a
+Samarati output breaks full-domain), samarati (`check_samarati`), partitions (a Mondrian
+output's classes and the usable strict median cuts between them), cuts (the tree search, the
+final check, why a partition has no cut), mondrian (`check_mondrian`). Each checker returns the broken rules, [] for a right
 answer; every message names the data row(s) and column and, for a hidden case, no cell value
 or hierarchy label.
 """

@@ -11,7 +11,7 @@ Rules, in the order reported: columns (header, row count, every released non-QI 
 the raw one); cover (each QI cell covers its raw value: kanon.cells.Column's rule); exact
 (cells are the class's [min-max] / LCA); k (every class has >= k rows); median-cuts (the
 classes are the leaves of a tree of allowable strict median cuts from the whole table,
-kanon.rules.partitions; left out when k is broken, which implies it); final (no class admits
+kanon.rules.cuts; left out when k is broken, which implies it); final (no class admits
 an allowable cut on any QI).
 """
 from __future__ import annotations
@@ -21,6 +21,7 @@ import numpy as np
 from ..cells import CellFault, Column, numeric_values
 from ..problem import check_int
 from ..table import Table
+from .cuts import final_break, search, why_not
 from .partitions import Classes, Qi
 from .release import Broken, Release, check_header, combine, factorize, raw_codes, row_list, \
     shown
@@ -68,7 +69,7 @@ def check_mondrian(release: Release, k: int, out: Table, hidden: bool = False) -
         cuts = _median_cuts(classes, hidden)
         if cuts is not None:
             broken.append(cuts)
-    final = classes.final_break()
+    final = final_break(classes)
     if final is not None:
         c, j = final
         how = "median cut" if qis[j].numeric else "cut into the children of its LCA"
@@ -167,17 +168,17 @@ def _exact(classes: Classes, cells: list[list[str]], hidden: bool) -> Broken | N
 
 def _median_cuts(classes: Classes, hidden: bool) -> Broken | None:
     """Whether the classes are the leaves of a tree of allowable strict median cuts."""
-    dead = classes.search()
+    dead, gave_up = search(classes)
     if dead is None:
         return None
-    if classes.gave_up:
+    if gave_up:
         return Broken("median-cuts", "no tree of strict median cuts with these classes as "
                                      "leaves was found within the search's limit")
     rows = int(classes.sizes[dead].sum())
     whole = len(dead) == len(classes.sizes)
     named = "the whole table" if whole else \
         f"the partition of the classes of data rows {row_list(classes.first_row[dead] + 1)}"
-    reasons = "; ".join(classes.why_not(dead, j, hidden) for j in range(len(classes.qis)))
+    reasons = "; ".join(why_not(classes, dead, j, hidden) for j in range(len(classes.qis)))
     return Broken("median-cuts", f"the classes are not the leaves of a tree of strict median "
                                  f"cuts: {named} ({rows} rows) has no allowable cut on any QI "
                                  f"that keeps every class whole ({reasons})")

@@ -45,7 +45,6 @@ class Classes:
 
     def __init__(self, qis: list[Qi], class_of_row: np.ndarray, k: int):
         self.qis, self.k = qis, k
-        self.gave_up = False
         self.sizes = np.bincount(class_of_row).astype(np.int64)
         self.order = np.argsort(class_of_row, kind="stable")  # rows grouped by class
         self.starts = np.concatenate(([0], np.cumsum(self.sizes)[:-1])).astype(np.int64)
@@ -121,100 +120,3 @@ class Classes:
         if np.bincount(inverse, weights=sizes).min() < self.k:
             return None
         return [part[inverse == g] for g in range(len(groups))]
-
-    def why_not(self, part: np.ndarray, j: int, hidden: bool) -> str:
-        """Why QI j has no usable cut of the partition (row by row, for a message)."""
-        qi, k = self.qis[j], self.k
-        keys = self.grouped[j][self.rows_of(part)]
-        classes = np.repeat(part, self.sizes[part])
-        if qi.numeric:
-            middle = (len(keys) - 1) // 2
-            split = np.partition(keys, middle)[middle]
-            side = keys > split
-            at = "" if hidden else f" (<= {qi.spellings[split]})"
-        else:
-            dgh = qi.dgh
-            node = dgh.lca(keys)
-            if not dgh.children[node] or (keys == node).any():
-                return f"{qi.name}: a row's value is the partition's common ancestor itself"
-            side = dgh.ancestors[keys, dgh.depth[node] + 1]
-            at = ""
-        _, counts = np.unique(side, return_counts=True)
-        if len(counts) < 2:
-            return f"{qi.name}: the median cut{at} leaves no row above it"
-        if counts.min() < k:
-            return f"{qi.name}: the median cut{at} leaves a side of {int(counts.min())} " \
-                   f"rows, fewer than k = {k}"
-        mixed = [c for c in np.unique(classes) if len(np.unique(side[classes == c])) > 1]
-        return f"{qi.name}: the median cut{at} splits the class of data row " \
-               f"{int(self.first_row[mixed[0]]) + 1}"
-
-    def search(self, budget: int = 200_000) -> np.ndarray | None:
-        """None when the classes are the leaves of a tree of usable cuts from the whole
-        table, else the first partition met (depth first, widest QI first) that has no
-        usable cut. Memoised on the partition; after `budget` partitions it gives up,
-        returns every class and sets `gave_up`."""
-        memo: dict[bytes, bool] = {}
-        dead: list[np.ndarray] = []
-
-        def tree(part: np.ndarray) -> bool:
-            if len(part) == 1:
-                return True
-            key = part.tobytes()
-            if key in memo:
-                return memo[key]
-            if len(memo) >= budget:
-                raise _GaveUp
-            memo[key] = False
-            widths = [self.width(part, j) for j in range(len(self.qis))]
-            any_cut = False
-            for j in sorted(range(len(widths)), key=lambda j: -widths[j]):
-                parts = self.usable(part, j) if widths[j] > 0 else None
-                if parts is not None:
-                    any_cut = True
-                    if all(tree(p) for p in parts):
-                        memo[key] = True
-                        return True
-            if not any_cut and not dead:
-                dead.append(part)
-            return False
-
-        everything = np.arange(len(self.sizes))
-        try:
-            return None if tree(everything) else (dead[0] if dead else everything)
-        except _GaveUp:
-            self.gave_up = True
-            return everything
-
-    def final_break(self) -> tuple[int, int] | None:
-        """(class, QI) of the first class (then QI) that still admits an allowable cut."""
-        found = np.zeros((len(self.sizes), len(self.qis)), dtype=bool)
-        class_of = np.repeat(np.arange(len(self.sizes)), self.sizes)
-        for j, qi in enumerate(self.qis):
-            keys = self.grouped[j]
-            if qi.numeric:
-                combined = np.sort(class_of * (int(keys.max()) + 1) + keys)
-                split = combined[self.starts + (self.sizes - 1) // 2]
-                n_left = np.searchsorted(combined, split, side="right") - self.starts
-                found[:, j] = (n_left >= self.k) & (self.sizes - n_left >= self.k)
-                continue
-            ancestors, depth = qi.dgh.ancestors, qi.dgh.depth[self.lca[j]]
-            below = np.minimum(depth + 1, ancestors.shape[1] - 1)[class_of]
-            child = np.where((depth + 1 < ancestors.shape[1])[class_of],
-                             ancestors[keys, below], -1)
-            bad = np.bincount(class_of, weights=child < 0, minlength=len(self.sizes)) > 0
-            pairs, counts = np.unique(class_of * qi.dgh.n_nodes + child.clip(0),
-                                      return_counts=True)
-            owner = pairs // qi.dgh.n_nodes
-            groups = np.bincount(owner, minlength=len(self.sizes))
-            smallest = np.full(len(self.sizes), np.iinfo(np.int64).max)
-            np.minimum.at(smallest, owner, counts)
-            found[:, j] = ~bad & (groups >= 2) & (smallest >= self.k)
-        if not found.any():
-            return None
-        c = int(np.argmax(found.any(axis=1)))
-        return c, int(np.argmax(found[c]))
-
-
-class _GaveUp(Exception):
-    """The cut search met more partitions than its budget."""
