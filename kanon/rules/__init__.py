@@ -10,8 +10,11 @@ final check, why a partition has no cut), mondrian (`check_mondrian`). Each chec
 answer; every message names the data row(s) and column and, for a hidden case, no cell value
 or hierarchy label.
 """
+from .mondrian import RULES as MONDRIAN_RULES
 from .mondrian import check_mondrian
 from .release import Broken, Release
+from .samarati import RULES as SAMARATI_RULES
 from .samarati import check_samarati
 
-__all__ = ["Broken", "Release", "check_samarati", "check_mondrian"]
+__all__ = ["Broken", "Release", "check_samarati", "check_mondrian", "SAMARATI_RULES",
+           "MONDRIAN_RULES"]

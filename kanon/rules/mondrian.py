@@ -26,7 +26,10 @@ from .partitions import Classes, Qi
 from .release import Broken, Release, check_header, combine, factorize, raw_codes, row_list, \
     shown
 
-__all__ = ["check_mondrian"]
+__all__ = ["RULES", "check_mondrian"]
+
+RULES = ("columns", "cover", "exact", "k", "median-cuts", "final")
+"""The rule ids, in the order they are reported."""
 
 
 def check_mondrian(release: Release, k: int, out: Table, hidden: bool = False) -> list[Broken]:

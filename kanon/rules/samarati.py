@@ -25,9 +25,10 @@ from .fit import Output, candidate_levels, excess, misfit, unknown_label
 from .lattice import Lattice, Vector, subsequence
 from .release import Broken, Release, check_header, shown
 
-__all__ = ["check_samarati"]
+__all__ = ["RULES", "check_samarati"]
 
-ORDER = ["columns", "full-domain", "satisfies", "lowest-height", "deletion"]
+RULES = ("columns", "full-domain", "satisfies", "lowest-height", "deletion")
+"""The rule ids, in the order they are reported."""
 
 
 def check_samarati(release: Release, k: int, max_sup: int, out: Table, hidden: bool = False

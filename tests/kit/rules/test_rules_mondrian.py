@@ -184,3 +184,17 @@ def test_hidden_messages_show_no_cell_value() -> None:
 def test_bad_arguments() -> None:
     with pytest.raises(ValueError, match="k must be at least 1"):
         check_mondrian(LAB, 0, as_table(LAB, lab(RIGHT)))
+
+
+def test_an_empty_raw_table() -> None:
+    empty = release_of([AGE], ["age", "job"], [], [0], [0, 1])
+    assert broken(empty, []) == []
+    assert [b.rule for b in broken(empty, [["1", "a"]])] == ["columns"]
+
+
+def test_numeric_cells_must_be_intervals_not_labels() -> None:
+    b = only(LAB, lab(RIGHT[:4] + ["*"] * 2))  # '*' covers, but is not [4-5]
+    assert b.rule == "exact" and "data row 5" in b.message
+    found = broken(LAB, lab(RIGHT[:2] + ["[3-3]"] * 2 + RIGHT[4:]))
+    assert [f.rule for f in found] == ["cover", "exact"]
+    assert "lo < hi" in found[0].message

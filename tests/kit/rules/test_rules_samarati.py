@@ -214,3 +214,19 @@ def test_bad_arguments() -> None:
     bad = release_of([AGE, SEX], ["age", "sex", "job"], [["23", "M", "a"]], [0, 1], [0, 1, 2])
     with pytest.raises(ValueError, match="raw data row 1, column 'age'"):
         check_samarati(bad, 1, 0, as_table(bad, [["23", "M", "a"]]))
+
+
+def test_an_empty_raw_table() -> None:
+    empty = release_of([AGE, SEX], ["age", "sex", "job"], [], [0, 1], [0, 1, 2])
+    assert rules(empty, []) == []
+    assert rules(empty, [["21", "M", "a"]]) == ["columns"]
+
+
+def test_released_columns_may_be_every_column() -> None:
+    release = release_of([AGE, SEX], ["age", "job", "sex", "x"],
+                         [[a, j, s, "1"] for a, s, j in ROWS[:4]], [0, 2], [0, 1, 2, 3])
+    rows = [["21", job, "*", "1"] if job in "ac" else ["22", job, "*", "1"] for job in "abcd"]
+    assert rules(release, rows) == []
+    rows[1][3] = "2"
+    b = only(release, rows)
+    assert b.rule == "columns" and "column 'x'" in b.message and "data row 2" in b.message
