@@ -21,6 +21,20 @@ from rules_brute import (as_table, generalize, mondrian_partitions, random_tree,
 from kanon.rules import MONDRIAN_RULES, SAMARATI_RULES, check_mondrian, check_samarati
 
 
+def _secrets(trees, rows, candidates) -> set[str]:
+    """Every raw cell, hierarchy label and output cell of a case."""
+    return ({cell for row in rows for cell in row} | {v for t in trees for v in t.parent}
+            | {cell for table in candidates for row in table for cell in row})
+
+
+def _assert_silent(broken, secret: set[str]) -> None:
+    """No message quotes a value; labels of 3 or more characters appear nowhere (shorter ones
+    may be digits of a row number)."""
+    for b in broken:
+        assert not [v for v in secret if f"'{v}'" in b.message or f"\"{v}\"" in b.message
+                    or (len(v) >= 3 and v in b.message)], b.message
+
+
 def _samarati_candidates(rng, outputs, right, trees, q):
     candidates = set()
     for _, table, every, flags in outputs.values():
@@ -54,7 +68,7 @@ def _samarati_candidates(rng, outputs, right, trees, q):
                     changed[j] = cell
                     candidates.add(tuple(rows[:i] + [tuple(changed)] + rows[i + 1:]))
             changed = list(row)
-            changed[q] = "other"
+            changed[q] = "sens9"
             candidates.add(tuple(rows[:i] + [tuple(changed)] + rows[i + 1:]))
     return candidates
 
@@ -65,7 +79,7 @@ def _samarati_case(seed: int):
     trees = [random_tree(rng, f"q{j}", [f"q{j}v{i}" for i in range(rng.randint(2, 3))])
              for j in range(q)]
     n = rng.randint(1, 12)
-    rows = [[rng.choice(t.leaves()) for t in trees] + [rng.choice("xyz"), "extra"]
+    rows = [[rng.choice(t.leaves()) for t in trees] + [rng.choice("xyz"), "extra9"]
             for _ in range(n)]
     released = list(range(q + 1)) if seed % 2 else list(range(q + 2))
     return rng, trees, rows, q, released, rng.randint(1, 3), rng.randint(0, 3)
@@ -80,9 +94,14 @@ def test_samarati_accepts_exactly_the_brute_force_answers(seed: int) -> None:
     right = samarati_right(outputs, max_sup)
     candidates = _samarati_candidates(rng, outputs, right, trees, q)
     assert right <= candidates
-    for table in candidates:
+    secret = _secrets(trees, rows, candidates)
+    for n, table in enumerate(sorted(candidates)):
         broken = check_samarati(release, k, max_sup, as_table(release, table))
         assert (not broken) == (table in right), (table, broken, right)
+        if broken and n % 3 == 0:
+            hidden = check_samarati(release, k, max_sup, as_table(release, table), True)
+            assert [b.rule for b in hidden] == [b.rule for b in broken]
+            _assert_silent(hidden, secret)
         assert [b.rule for b in broken] == [r for r in SAMARATI_RULES
                                             if r in {b.rule for b in broken}]
 
@@ -142,9 +161,14 @@ def test_mondrian_accepts_exactly_the_brute_force_answers(seed: int) -> None:
             changed = [list(r) for r in table]
             changed[i][j] = cell
             candidates.add(tuple(map(tuple, changed)))
-    for table in candidates:
+    secret = _secrets(trees, rows, candidates)
+    for n, table in enumerate(sorted(candidates)):
         broken = check_mondrian(release, k, as_table(release, table))
         assert (not broken) == (table in right), (table, broken, right)
+        if broken and n % 3 == 0:
+            hidden = check_mondrian(release, k, as_table(release, table), True)
+            assert [b.rule for b in hidden] == [b.rule for b in broken]
+            _assert_silent(hidden, secret)
         assert [b.rule for b in broken] == [r for r in MONDRIAN_RULES
                                             if r in {b.rule for b in broken}]
 
