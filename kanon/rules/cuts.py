@@ -40,11 +40,14 @@ def why_not(classes: Classes, part: np.ndarray, j: int, hidden: bool) -> str:
            f"{int(classes.first_row[mixed[0]]) + 1}"
 
 
-def search(classes: Classes, budget: int = 200_000) -> tuple[np.ndarray | None, bool]:
+def search(classes: Classes, budget: int | None = None) -> tuple[np.ndarray | None, bool]:
     """(None, False) when the classes are the leaves of a tree of usable cuts from the whole
     table, else the first partition met (depth first, widest QI first) that has no usable
-    cut. Memoised on the partition; after `budget` partitions it gives up: (every class,
+    cut. Memoised on the partition; after `budget` partitions (default: 10,000 plus ten per
+    class, where a tree without backtracking meets two per class) it gives up: (every class,
     True)."""
+    if budget is None:
+        budget = 10_000 + 10 * len(classes.sizes)
     memo: dict[bytes, bool] = {}
     dead: list[np.ndarray] = []
 

@@ -198,3 +198,21 @@ def test_numeric_cells_must_be_intervals_not_labels() -> None:
     found = broken(LAB, lab(RIGHT[:2] + ["[3-3]"] * 2 + RIGHT[4:]))
     assert [f.rule for f in found] == ["cover", "exact"]
     assert "lo < hi" in found[0].message
+
+
+def test_the_cut_search_gives_up_after_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    import numpy as np
+
+    import kanon.rules.mondrian as checker
+    from kanon.rules.cuts import search
+    from kanon.rules.partitions import Classes
+    from kanon.rules.release import raw_codes
+
+    qi = checker._qi(LAB, 0, raw_codes(LAB)[:, 0])
+    classes = Classes([qi], np.array([0, 0, 1, 1, 2, 2]), 2)
+    assert search(classes) == (None, False)
+    dead, gave_up = search(classes, budget=1)
+    assert gave_up and list(dead) == [0, 1, 2]
+    monkeypatch.setattr(checker, "search", lambda c: search(c, budget=1))
+    b = only(LAB, lab(RIGHT))
+    assert b.rule == "median-cuts" and "within the search's limit" in b.message
