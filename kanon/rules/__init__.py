@@ -2,7 +2,7 @@
 answers (the USTC lab's Samarati and Mondrian), for the grader and the students' self-check
 alike (standard library and numpy only).
 
-Modules: release (`Broken`, `Release`, the header check and encoders), lattice (Samarati's
+Modules: release (`Broken`, `Release`, `make_release`, the header check, encoders), lattice (Samarati's
 full-domain lattice: outliers, the lowest satisfying height, aligning rows), fit (where a
 Samarati output breaks full-domain), samarati (`check_samarati`), partitions (a Mondrian
 output's classes and the usable strict median cuts between them), cuts (the tree search, the
@@ -12,9 +12,9 @@ or hierarchy label.
 """
 from .mondrian import RULES as MONDRIAN_RULES
 from .mondrian import check_mondrian
-from .release import Broken, Release
+from .release import Broken, Release, make_release
 from .samarati import RULES as SAMARATI_RULES
 from .samarati import check_samarati
 
-__all__ = ["Broken", "Release", "check_samarati", "check_mondrian", "SAMARATI_RULES",
+__all__ = ["Broken", "Release", "make_release", "check_samarati", "check_mondrian", "SAMARATI_RULES",
            "MONDRIAN_RULES"]

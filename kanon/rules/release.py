@@ -19,7 +19,7 @@ import numpy as np
 from ..hierarchy import DGH
 from ..table import Table
 
-__all__ = ["Broken", "Release", "check_header", "raw_codes", "label_codes", "combine",
+__all__ = ["Broken", "Release", "make_release", "check_header", "raw_codes", "label_codes", "combine",
            "factorize", "shown", "row_list"]
 
 
@@ -60,6 +60,21 @@ class Release:
                              f"(not released: {missing})")
         others = [p for p, c in enumerate(self.released) if c not in self.qi_columns]
         return [where[c] for c in self.qi_columns], others
+
+
+def make_release(raw: Table, dghs: dict[str, DGH], sensitive: str | None = None) -> Release:
+    """The release of a call: the QIs are the raw columns with a hierarchy (`dghs`, keyed by
+    column name, e.g. kanon.read_dgh_folder's); the released columns are the QIs and
+    `sensitive` in raw order, or every column when `sensitive` is None."""
+    qi_columns = [c for c, name in enumerate(raw.header) if name in dghs]
+    if sensitive is None:
+        released = list(range(len(raw.header)))
+    elif sensitive not in raw.header or sensitive in dghs:
+        raise ValueError(f"{raw.path}: the sensitive column {sensitive!r} is not a non-QI "
+                         f"column of the header {raw.header}")
+    else:
+        released = sorted(qi_columns + [raw.header.index(sensitive)])
+    return Release(raw, qi_columns, [dghs[raw.header[c]] for c in qi_columns], released)
 
 
 def shown(value: str, hidden: bool) -> str:

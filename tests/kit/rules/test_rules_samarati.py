@@ -230,3 +230,18 @@ def test_released_columns_may_be_every_column() -> None:
     rows[1][3] = "2"
     b = only(release, rows)
     assert b.rule == "columns" and "column 'x'" in b.message and "data row 2" in b.message
+
+
+def test_make_release_takes_the_qis_from_the_hierarchies() -> None:
+    from kanon.rules import make_release
+
+    raw = Table("raw.csv", ["age", "job", "sex", "x"], [["21", "a", "M", "1"]])
+    by_name = {"sex": FOUR.dghs[1], "age": FOUR.dghs[0]}
+    release = make_release(raw, by_name, "job")
+    assert (release.qi_columns, release.released) == ([0, 2], [0, 1, 2])
+    assert release.dghs == [FOUR.dghs[0], FOUR.dghs[1]]
+    assert make_release(raw, by_name).released == [0, 1, 2, 3]
+    with pytest.raises(ValueError, match="raw.csv: the sensitive column 'sex'"):
+        make_release(raw, by_name, "sex")
+    with pytest.raises(ValueError, match="'occupation'"):
+        make_release(raw, by_name, "occupation")
