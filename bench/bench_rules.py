@@ -4,14 +4,15 @@
 
 Table: N rows (default 30,162, the lab's) sampled (seed 20261123, inverse CDF over sorted
 values, as reference/data.py does) from the Chow-Liu model ../shared/uci-adult-model.json
-(beside the checkout; its root is P(age), its cpt[child][parent value] P(child | parent)), with the lab's hierarchies (DESIGN: age
-[35-39] > [30-39] > [20-39] > *, sex and race flat, marital_status in four groups) built in
-memory. Samarati: QIs age, sex, race, marital_status, k = 10, max_sup = 20; the right answer
-is the first satisfying vector of the lowest height. Mondrian: QIs age and education_num (and
-a second run with sex as a categorical QI), k = 10; the right answer is the kit's reference
-(reference.mondrian). Printed: the median wall time (time.perf_counter) of R calls of each
-checker on a right answer and on wrong ones, with the first message (cut at 200 characters).
-Nothing is asserted.
+(beside the checkout; its root is P(age), its cpt[child][parent value] P(child | parent)),
+with the lab's hierarchies (DESIGN: age [35-39] > [30-39] > [20-39] > *, sex and race flat,
+marital_status in four groups) built in memory. Samarati: QIs age, sex, race,
+marital_status, k = 10, max_sup = 20; the right answer is the first satisfying vector of the
+lowest height. Mondrian: QIs age and education_num (and a second run with sex as a
+categorical QI), k = 10; the right answer is the kit's reference (reference.mondrian).
+Printed: the median wall time (time.perf_counter) of R calls of each checker on a right
+answer and on wrong ones, with the first message (cut at 200 characters). Nothing is
+asserted.
 """
 from __future__ import annotations
 

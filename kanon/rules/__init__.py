@@ -16,5 +16,5 @@ from .release import Broken, Release, make_release
 from .samarati import RULES as SAMARATI_RULES
 from .samarati import check_samarati
 
-__all__ = ["Broken", "Release", "make_release", "check_samarati", "check_mondrian", "SAMARATI_RULES",
-           "MONDRIAN_RULES"]
+__all__ = ["Broken", "Release", "make_release", "check_samarati", "check_mondrian",
+           "SAMARATI_RULES", "MONDRIAN_RULES"]

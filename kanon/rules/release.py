@@ -19,8 +19,8 @@ import numpy as np
 from ..hierarchy import DGH
 from ..table import Table
 
-__all__ = ["Broken", "Release", "make_release", "check_header", "raw_codes", "label_codes", "combine",
-           "factorize", "shown", "row_list"]
+__all__ = ["Broken", "Release", "make_release", "check_header", "raw_codes", "label_codes",
+           "combine", "factorize", "shown", "row_list"]
 
 
 @dataclass(frozen=True)
