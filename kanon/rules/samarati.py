@@ -1,0 +1,136 @@
+"""check_samarati: judge a Samarati output with deletion suppression by the course's rules
+(any satisfying vector of the lowest satisfying height is a right answer).
+
+Rules, in the order reported: columns (header = the released columns; each released non-QI
+cell equals its record's), full-domain (the output is the generalization by one lattice
+vector s of some raw records, in raw order), satisfies (s has at most max_sup outliers),
+lowest-height (no vector of a lower height satisfies), deletion (the records left out are
+exactly s's outliers).
+
+The vector is inferred, not searched: per QI, the candidate levels are those whose
+generalized raw cells include every output cell of the column; each candidate vector (lowest
+height first) is then tried, first as an exact fit (the output is s's non-outliers,
+generalized), then as a selection of s's generalized records in raw order (deletion broken).
+When none fits, the first row and column that break full-domain are named.
+"""
+from __future__ import annotations
+
+from itertools import product
+
+import numpy as np
+
+from ..problem import check_int
+from ..table import Table
+from .fit import Output, candidate_levels, excess, misfit, unknown_label
+from .lattice import Lattice, Vector, subsequence
+from .release import Broken, Release, check_header, shown
+
+__all__ = ["RULES", "check_samarati"]
+
+RULES = ("columns", "full-domain", "satisfies", "lowest-height", "deletion")
+"""The rule ids, in the order they are reported."""
+
+
+def check_samarati(release: Release, k: int, max_sup: int, out: Table, hidden: bool = False
+                   ) -> list[Broken]:
+    """The broken rules of `out` (module docstring), [] for a right answer."""
+    k, max_sup = check_int("k", k, 1), check_int("max_sup", max_sup, 0)
+    header = check_header(release, out, None, hidden)
+    if header is not None:
+        return [header]
+    return _Judge(release, k, max_sup, out, hidden).run()
+
+
+class _Judge:
+    """One output against one release."""
+
+    def __init__(self, release: Release, k: int, max_sup: int, out: Table, hidden: bool):
+        self.release, self.max_sup, self.out, self.hidden = release, max_sup, out, hidden
+        self.k = k
+        self.qi_pos, self.other_pos = release.positions()
+        self.lattice = Lattice(release, k)
+        self.m = len(out.rows)
+        self.output = Output(out, self.qi_pos, hidden, release.dghs)
+
+    def run(self) -> list[Broken]:
+        unknown = unknown_label(self.lattice, self.output)
+        if unknown is not None:
+            return [unknown]
+        levels, column_break = candidate_levels(self.lattice, self.output)
+        if column_break is not None:
+            return [column_break]
+        candidates = sorted(product(*levels), key=lambda s: (sum(s), s))
+        keys = {s: self.lattice.keys(s, self.output.codes) for s in candidates}
+        exact = []
+        for s in candidates:
+            raw_key, out_key = keys[s]
+            kept = ~self.lattice.outliers(s)
+            if int(kept.sum()) == self.m and np.array_equal(out_key, raw_key[kept]):
+                exact.append(self._judge(s, np.flatnonzero(kept), True))
+                if not exact[-1]:
+                    return []
+        if exact:
+            return min(exact, key=len)
+        counted = [(excess(*keys[s]), s) for s in candidates]
+        for (_, extra), s in sorted(counted, key=lambda c: (c[0][1], sum(c[1]), c[1])):
+            if extra == 0:
+                aligned, done = subsequence(keys[s][1], keys[s][0])
+                if done == self.m:
+                    return self._judge(s, aligned, False)
+        _, s = min(counted, key=lambda c: (c[0], sum(c[1]), c[1]))
+        return [misfit(self.lattice, self.output, s, *keys[s])]
+
+    # -- the rules once a vector is known ------------------------------------------------
+    def _judge(self, s: Vector, aligned: np.ndarray, exact: bool) -> list[Broken]:
+        """The broken rules when the output selects the raw records `aligned` (raw order),
+        generalized by s (`exact`: those records are s's non-outliers)."""
+        lattice, broken = self.lattice, []
+        copied = self._copied(aligned)
+        if copied is not None:
+            broken.append(copied)
+        outliers = lattice.outliers(s)
+        count = int(outliers.sum())
+        if count > self.max_sup:
+            broken.append(Broken("satisfies", f"the output is generalized by vector "
+                                 f"{lattice.describe(s)}, which leaves {count} outliers "
+                                 f"(records in classes of fewer than k = {self.k}), more than "
+                                 f"max_sup = {self.max_sup}"))
+        lower = lattice.lowest_satisfying(self.max_sup, sum(s))
+        if lower is not None:
+            height, better = lower
+            broken.append(Broken("lowest-height", f"the output's vector {lattice.describe(s)} "
+                                 f"has height {sum(s)}, but vector {lattice.describe(better)} "
+                                 f"of height {height} already satisfies k = {self.k} with at "
+                                 f"most max_sup = {self.max_sup} outliers"))
+        if not exact:
+            broken.append(self._deletion(s, aligned, outliers))
+        return broken
+
+    def _copied(self, aligned: np.ndarray) -> Broken | None:
+        """The first released non-QI cell that differs from its record's."""
+        raw = self.release.raw
+        for p in self.other_pos:
+            c = self.release.released[p]
+            for i, (row, r) in enumerate(zip(self.out.rows, aligned.tolist())):
+                if row[p] != raw.rows[r][c]:
+                    return Broken("columns", f"data row {i + 1} of the output, column "
+                                  f"{raw.header[c]!r}: the cell{shown(row[p], self.hidden)} "
+                                  f"differs from its record's (raw data row {r + 1})"
+                                  f"{shown(raw.rows[r][c], self.hidden)}; non-QI cells are "
+                                  f"copied unchanged")
+        return None
+
+    def _deletion(self, s: Vector, aligned: np.ndarray, outliers: np.ndarray) -> Broken:
+        """The first record wrongly kept or wrongly deleted under s."""
+        kept = np.zeros(self.lattice.n, dtype=bool)
+        kept[aligned] = True
+        r = int(np.argmax(kept == outliers))  # kept outlier or deleted non-outlier
+        vector = self.lattice.describe(s)
+        if kept[r]:
+            i = int(np.searchsorted(aligned, r)) + 1
+            return Broken("deletion", f"raw data row {r + 1} is an outlier of vector {vector} "
+                          f"(its class has fewer than k = {self.k} records) and must be "
+                          f"deleted, but it is released as data row {i} of the output")
+        return Broken("deletion", f"raw data row {r + 1} is in a class of at least k = "
+                      f"{self.k} records under vector {vector}, so it must be released, but "
+                      f"the output leaves it out")
