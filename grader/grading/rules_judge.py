@@ -10,6 +10,7 @@ an exactly judged part; anything else is wrong. The message names every broken r
 """
 from __future__ import annotations
 
+from kanon.rules import Release, check_mondrian, check_samarati
 from kanon.table import parse_table
 
 from .compare import CaseData, Verdict
@@ -20,8 +21,7 @@ OPTIMALITY = frozenset({"lowest-height", "deletion", "median-cuts", "final"})
 """The rules an output may break and still be valid and k-anonymous (partial credit)."""
 
 
-def release_of(data: CaseData):
-    from kanon.rules import Release  # MERGE: top-level once kanon/rules lands
+def release_of(data: CaseData) -> Release:
     return Release(raw=data.raw, qi_columns=list(data.qi_columns), dghs=list(data.dghs),
                    released=data.released)
 
@@ -33,7 +33,6 @@ def judge_by_rules(produced: bytes, data: CaseData, function: str, ints: dict[st
         out = parse_table(produced)
     except ValueError as e:
         return Verdict("wrong", f"the output is not a readable dataset: {e}")
-    from kanon.rules import check_mondrian, check_samarati  # MERGE: top-level
     release = release_of(data)
     if function == "samarati":
         broken = check_samarati(release, ints["k"], ints["max_sup"], out, hidden=hidden)
