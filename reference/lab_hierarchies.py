@@ -97,6 +97,8 @@ def case_hierarchies(data_path: str) -> dict[str, str]:
     if not rows:
         raise ValueError(f"{data_path}: the file is empty (it needs a header row)")
     header = rows[0]
+    if len(rows) == 1:
+        raise ValueError(f"{data_path}: no data rows (the age hierarchy needs at least one age)")
     missing = [c for c in COLUMNS if c not in header]
     if missing:
         raise ValueError(f"{data_path}: no column {', '.join(missing)} in the header {header}")
