@@ -5,7 +5,8 @@ are run literally in a copy of the checkout (or in the student bundle that the g
 
 - `python -m grader ...`: grader.cli's parser; the parsed `func` must be one of the grader's.
 - `python -m reference ...`, `reference.check`, `reference.experiments`: their argparse
-  parsers; `reference.data` builds its parser inside main(), which runs up to the parse only.
+  parsers; `reference.data` and `reference.lab_hierarchies` build their parsers inside main(),
+  which runs up to the parse only.
 - `python skeleton.py ...`: the skeleton's own parser.
 - `pytest ...` (a student's, in the bundle) and `python -m pytest ...` (the kit's): run below
   when listed in LITERAL, otherwise collected (`--collect-only`) with the same options.
@@ -173,6 +174,9 @@ def _parse_reference(module: str, args: list[str]) -> None:
     elif module == "reference.data":
         from reference.data import main
         _parse_inside(main, args)
+    elif module == "reference.lab_hierarchies":
+        from reference.lab_hierarchies import main
+        _parse_inside(main, args)
     else:
         raise AssertionError(f"no parser known for python -m {module}")
 
@@ -183,7 +187,8 @@ PARSERS: dict[tuple[str, ...], Callable[[list[str]], None]] = {
     ("kanon-reference",): lambda args: _parse_reference("reference", args),
     ("python", "skeleton.py"): lambda args: _skeleton()._parser().parse_args(args),
     **{("python", "-m", name): (lambda args, name=name: _parse_reference(name, args))
-       for name in ("reference", "reference.check", "reference.experiments", "reference.data")},
+       for name in ("reference", "reference.check", "reference.experiments", "reference.data",
+                    "reference.lab_hierarchies")},
 }
 
 
@@ -204,6 +209,12 @@ class Run:
     says: str = ""            # a piece of stdout + stderr
 
 
+USTC = "courses/ustc/cases"
+USTC_DRAWS = [("public/adult", 30162, ""),
+              ("hidden/sample-500", 500, " --rows 500 --seed 20210316"),
+              ("hidden/sample-200", 200, " --rows 200 --seed 20210317"),
+              ("hidden/ages-30-45", 61, " --rows 61 --seed 20210318 --ages 30-45")]
+
 LITERAL = [
     Run("python -m grader check", "kit", 0, "are fresh"),
     Run("python -m reference clustering DGHs adult-hw1.csv anonymized.csv 4", "kit", 0,
@@ -214,6 +225,12 @@ LITERAL = [
         0, "{"),
     Run("python -m reference.data ../shared/adult-model.json adult-hw1.csv", "kit", 0,
         "wrote 9999 rows"),
+    *(Run(f"python -m reference.data ../shared/uci-adult-model.json {USTC}/{case}/adult-hw1.csv"
+          f"{options}", "kit", 0, f"wrote {rows} rows") for case, rows, options in USTC_DRAWS),
+    Run(f"python -m reference.lab_hierarchies {USTC}/public/adult", "kit", 0,
+        "wrote 5 hierarchies"),
+    Run(f"python -m reference.lab_hierarchies {USTC}/hidden/sample-500 {USTC}/hidden/sample-200 "
+        f"{USTC}/hidden/ages-30-45", "kit", 0, "wrote 5 hierarchies"),
     Run("python examples/make_examples.py", "kit", 0, "wrote 13 submissions"),
     Run("python examples/make_hostile.py", "kit", 0, "submissions"),
     Run("python -m grader grade examples/submissions --out graded --course examples/course",
@@ -364,8 +381,9 @@ def test_the_cheap_commands_run_literally(kit: Path, tmp_path: Path) -> None:
     skipped = []
     for run in LITERAL:
         words = shlex.split(run.text)
-        if run.text.startswith("python -m reference.data") and not MODEL.is_file():
-            skipped.append(f"{run.text} (no {MODEL})")
+        model = MODEL.parent / Path(words[3]).name if len(words) > 3 else MODEL
+        if run.text.startswith("python -m reference.data") and not model.is_file():
+            skipped.append(f"{run.text} (no {model})")
             continue
         if run.folder == "student" and not student.exists():
             with zipfile.ZipFile(kit / "student.zip") as archive:
@@ -387,6 +405,17 @@ def test_the_cheap_commands_run_literally(kit: Path, tmp_path: Path) -> None:
 
 def _same_data(kit: Path, done) -> None:
     assert (kit / "adult-hw1.csv").read_bytes() == (REPO / "adult-hw1.csv").read_bytes()
+
+
+def _same_files(*paths: str) -> Callable[[Path, object], None]:
+    """A check: each path (a file, or a folder's files) is the committed one byte for byte."""
+    def check(kit: Path, done) -> None:
+        for path in paths:
+            if (REPO / path).is_dir():
+                assert _files(kit / path) == _files(REPO / path), path
+            else:
+                assert (kit / path).read_bytes() == (REPO / path).read_bytes(), path
+    return check
 
 
 def _same_examples(kit: Path, done) -> None:
@@ -428,6 +457,10 @@ def _refused_in_one_line(kit: Path, done) -> None:
 
 CHECKS = {
     "python -m reference.data ../shared/adult-model.json adult-hw1.csv": _same_data,
+    **{run.text: _same_files(shlex.split(run.text)[4]) for run in LITERAL
+       if "uci-adult-model.json" in run.text},
+    **{run.text: _same_files(*(f"{case}/DGHs" for case in shlex.split(run.text)[3:]))
+       for run in LITERAL if run.text.startswith("python -m reference.lab_hierarchies")},
     "python examples/make_examples.py": _same_examples,
     "python examples/make_hostile.py": _same_hostile,
     "python -m grader grade examples/submissions --out graded --course examples/course":

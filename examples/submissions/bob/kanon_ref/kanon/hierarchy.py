@@ -1,8 +1,12 @@
 """Domain generalization hierarchies: parsing and tree queries (depth, leaves, LCA, up).
 
-File format (HANDOUT.md, "Files"): one node per line, depth = number of leading tabs, the
-first non-blank line is the root, a later line is at most one tab deeper than the line before
-it, and its parent is the nearest earlier line one tab shallower. Labels are unique per file.
+Two file formats, chosen by `fmt`:
+- "tabs" (the default; HANDOUT.md, "Files"): one node per line, depth = number of leading
+  tabs, the first non-blank line is the root, a later line is at most one tab deeper than the
+  line before it, and its parent is the nearest earlier line one tab shallower. Labels are
+  unique per file.
+- "child-parent" (the USTC lab's): one `child,parent` pair per line (kanon.hierarchy_formats).
+Either way the nodes are numbered in preorder from the root (node 0).
 """
 from __future__ import annotations
 
@@ -11,10 +15,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .hierarchy_formats import check_format, parse_child_parent, render_child_parent, render_tabs
+
 
 @dataclass(eq=False)
 class DGH:
-    """One hierarchy. Nodes are numbered 0..n_nodes-1 in file order; node 0 is the root."""
+    """One hierarchy. Nodes are numbered 0..n_nodes-1 in preorder (a tab file's line order);
+    node 0 is the root."""
 
     name: str
     path: str
@@ -85,8 +92,12 @@ class DGH:
         return result
 
 
-def parse_dgh(text: str, name: str, path: str) -> DGH:
-    """Parse the text of one hierarchy file; errors name the file and the line number."""
+def parse_dgh(text: str, name: str, path: str, fmt: str = "tabs") -> DGH:
+    """Parse the text of one hierarchy file in format `fmt` ("tabs" or "child-parent");
+    errors name the file and the line number."""
+    if check_format(fmt) == "child-parent":
+        labels, parents, depths = parse_child_parent(text, path)
+        return _build(name, path, labels, parents, depths, {v: i for i, v in enumerate(labels)})
     labels: list[str] = []
     parent: list[int] = []
     depth: list[int] = []
@@ -149,8 +160,9 @@ def _build(name: str, path: str, labels: list[str], parent: list[int], depth: li
                ancestors=ancestors)
 
 
-def read_dgh(path: str, name: str | None = None) -> DGH:
-    """Read one hierarchy file (UTF-8, a BOM is tolerated)."""
+def read_dgh(path: str, name: str | None = None, fmt: str = "tabs") -> DGH:
+    """Read one hierarchy file in format `fmt` (UTF-8, a BOM is tolerated)."""
+    check_format(fmt)
     if name is None:
         name = os.path.splitext(os.path.basename(path))[0]
     try:
@@ -158,16 +170,25 @@ def read_dgh(path: str, name: str | None = None) -> DGH:
             text = f.read()
     except UnicodeDecodeError as e:
         raise ValueError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
-    return parse_dgh(text, name, path)
+    return parse_dgh(text, name, path, fmt)
 
 
-def read_dgh_folder(folder: str) -> dict[str, DGH]:
-    """Every `<column>.txt` of a folder, keyed by column name."""
+def read_dgh_folder(folder: str, fmt: str = "tabs") -> dict[str, DGH]:
+    """Every `<column>.txt` of a folder (all in format `fmt`), keyed by column name."""
+    check_format(fmt)
     if not os.path.isdir(folder):
         raise FileNotFoundError(f"DGH folder not found: {folder}")
     result = {}
     for entry in sorted(os.listdir(folder)):
         full = os.path.join(folder, entry)
         if entry.endswith(".txt") and not entry.startswith(".") and os.path.isfile(full):
-            result[entry[:-4]] = read_dgh(full, entry[:-4])
+            result[entry[:-4]] = read_dgh(full, entry[:-4], fmt)
     return result
+
+
+def render_dgh(dgh: DGH, fmt: str = "tabs") -> str:
+    """The text of a hierarchy file in format `fmt`; parse_dgh reads it back to the same
+    nodes in the same order."""
+    if check_format(fmt) == "child-parent":
+        return render_child_parent(dgh.labels, [int(p) for p in dgh.parent], dgh.path)
+    return render_tabs(dgh.labels, [int(d) for d in dgh.depth])
