@@ -18,7 +18,9 @@ from pathlib import Path
 from ..errors import UserError
 from ..imports import absolute_imports
 from ..paths import KIT_ROOT
+from ..contract import SIGNATURES
 from ..rubric import Rubric
+from kanon.schema import DEFAULT as DEFAULT_SCHEMA, Schema
 
 PREFIX = "_staff_"
 PACKAGES = ("kanon", "reference")
@@ -88,12 +90,17 @@ def _sources(root: Path) -> dict[str, tuple[bool, str]]:
     return found
 
 
-def _binding(function: str, variant: str | None) -> str:
-    """The line binding the course's `function` to the embedded reference's (variant)
-    function (the grader itself never imports the reference)."""
-    if variant:
-        return f"{function} = _reference.VARIANTS[({function!r}, {variant!r})]"
-    return f"{function} = _reference.{function}"
+def _binding(function: str, variant: str | None, schema: Schema = DEFAULT_SCHEMA) -> str:
+    """The lines binding the course's `function` to the embedded reference's (variant)
+    function (the grader itself never imports the reference); with a course's schema, a
+    function of the handout's signature calling it with that schema."""
+    target = (f"_reference.VARIANTS[({function!r}, {variant!r})]" if variant
+              else f"_reference.{function}")
+    if schema.is_default:
+        return f"{function} = {target}"
+    params = ", ".join(SIGNATURES[function])
+    return (f"\n\ndef {function}({params}):\n"
+            f"    return {target}({params}, schema=_SCHEMA)\n")
 
 
 def solution_source(rubric: Rubric, title: str, root: Path = KIT_ROOT) -> str:
@@ -109,7 +116,10 @@ def solution_source(rubric: Rubric, title: str, root: Path = KIT_ROOT) -> str:
         is_package, text = sources[name]
         lines.append(f"    {name!r}: ({is_package}, {text!r}),")
     lines += ["}", LOADER, f"import {PREFIX}reference as _reference  # noqa: E402", ""]
-    lines += [_binding(f, v) for f, v in functions]
+    if not rubric.schema.is_default:  # the course's columns, suppression, hierarchy format
+        lines += [f"from {PREFIX}kanon.schema import Schema as _Schema  # noqa: E402",
+                  f"_SCHEMA = _Schema(**{rubric.schema.changes()!r})"]
+    lines += [_binding(f, v, rubric.schema) for f, v in functions]
     lines += ["", "__all__ = [" + ", ".join(repr(f) for f, _ in functions) + "]", "",
               'if __name__ == "__main__":',
               f"    from {PREFIX}reference.__main__ import main  # the reference's command line",

@@ -106,8 +106,9 @@ class CaseRunner:
                        "in the grade record, and this case earns no points")
         shown = "" if status in SCORED else self.keeper.scrub(outcome.output)
         if case.hidden:  # what the student's code printed or raised may quote hidden data
-            shown = compare.redact(shown, data_folder(rubric.cases_dir, case.data))
-            message = compare.redact(message, data_folder(rubric.cases_dir, case.data))
+            folder = data_folder(rubric.cases_dir, case.data)
+            shown = compare.redact(shown, folder, case.schema)
+            message = compare.redact(message, folder, case.schema)
         if plan.note:
             message = f"{plan.note}: {message}"
         cpu = outcome.cpu_seconds

@@ -100,20 +100,21 @@ def _expected_table(path: str, stamp: float) -> Table:
 
 
 @lru_cache(maxsize=64)
-def _hidden_values(folder: str, stamp: float) -> tuple[str, ...]:
-    data = _load_case_data(folder, stamp)
+def _hidden_values(folder: str, stamp: float, schema: Schema = DEFAULT_SCHEMA
+                   ) -> tuple[str, ...]:
+    data = _load_case_data(folder, stamp, None, schema)
     values = {cell for row in data.raw.rows for cell in row}
     values |= {label for dgh in data.dghs for label in dgh.labels}
     values -= set(data.raw.header)
     return tuple(sorted((v for v in values if len(v.strip()) >= 3), key=lambda v: (-len(v), v)))
 
 
-def redact(text: str, folder: Path) -> str:
+def redact(text: str, folder: Path, schema: Schema = DEFAULT_SCHEMA) -> str:
     """`text` with every cell value and hierarchy label of a (hidden) case's data replaced by
     `<hidden>`: a student's printed output or exception message may quote the data."""
     if not text:
         return text
-    for value in _hidden_values(str(folder), (folder / RAW_FILE).stat().st_mtime):
+    for value in _hidden_values(str(folder), (folder / RAW_FILE).stat().st_mtime, schema):
         if value in text:
             text = text.replace(value, "<hidden>")
     return text
