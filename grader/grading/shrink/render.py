@@ -32,10 +32,10 @@ def _table(header: list[str], rows: list[list[str]], numbers: list[int] | None =
     return lines
 
 
-def tree(name: str, text: str, values: set[str]) -> list[str]:
+def tree(name: str, text: str, values: set[str], fmt: str = "tabs") -> list[str]:
     """The hierarchy as an indented tree of the nodes that matter: every ancestor of a value
     in `values`, with the number of leaves under each inner node and how many others hide."""
-    dgh = parse_dgh(text, name, f"{name}.txt")
+    dgh = parse_dgh(text, name, f"{name}.txt", fmt)
     shown = set()
     for value in values:
         node = dgh.index.get(value)
@@ -113,6 +113,9 @@ def section(entry: dict, part: str, function: str, module: str) -> list[str]:
                 f"found {why} ({entry['calls']} calls).".replace("  ", " ").replace(" (", " (", 1),
                 f"Look again at {where}, \"{entry['case']}\" (its name describes its structure), "
                 f"and at the handout's rules for `{function}`.", ""]
+    if entry.get("judge") == "rules":  # judged by the course's rules: rules_render.py
+        from .rules_render import section as rules_section
+        return rules_section(entry, part, function, module)
     ints = ", ".join(f"{k} = {v}" for k, v in entry["ints"].items()) or "none"
     lines = [f"### Counterexample for {part}", "", WHAT, "",
              f"Input: {data_rows(entry['rows'])} of `{entry['source']}` "
