@@ -1,7 +1,8 @@
 """A counterexample in words and files: the Markdown section of a part in the feedback (and
 Gradescope's results), and its files under `feedback/<student>/counterexamples/<part>/`:
 raw.csv, DGHs/, anonymized.csv (functions that read one), expected.csv and yours.csv (or
-expected.txt and yours.txt for a number). Everything comes from the record entry
+expected.txt and yours.txt for a number; a rule-judged part's expected.csv is one right
+answer and its section names the rules broken). Everything comes from the record entry
 (grader/grading/shrink/hook.py), so a cached record renders the same bytes."""
 from __future__ import annotations
 
@@ -17,6 +18,9 @@ SECTION = {"cost_MD": "cost_MD", "cost_LM": "cost_LM", "entropy_l": "entropy_l",
            "t_closeness": "t_closeness"}  # the handout's heading of each function: its name
 WHAT = ("A small input from public data on which your function and the reference disagree. It "
         "is a pointer to the rule, not another test: it earns and costs nothing.")
+WHAT_RULES = ("A small input from public data on which your output breaks a rule of the "
+              "handout. It is a pointer to the rule, not another test: it earns and costs "
+              "nothing.")
 
 
 def _table(header: list[str], rows: list[list[str]], numbers: list[int] | None = None,
@@ -113,8 +117,7 @@ def section(entry: dict, part: str, function: str, module: str) -> list[str]:
                 f"found {why} ({entry['calls']} calls).".replace("  ", " ").replace(" (", " (", 1),
                 f"Look again at {where}, \"{entry['case']}\" (its name describes its structure), "
                 f"and at the handout's rules for `{function}`.", ""]
-    if entry.get("judge") == "rules":  # judged by the course's rules: rules_render.py
-        from .rules_render import section as rules_section
+    if entry.get("judge") == "rules":  # a part judged by the course's rules
         return rules_section(entry, part, function, module)
     ints = ", ".join(f"{k} = {v}" for k, v in entry["ints"].items()) or "none"
     lines = [f"### Counterexample for {part}", "", WHAT, "",
@@ -189,3 +192,63 @@ def case_text(record: dict, rubric, case: dict) -> str:
         return ""
     part = next(p for p in rubric.auto_parts if p.key == case["part"])
     return "\n\n" + "\n".join(part_lines(record, part))
+
+
+# A part judged by rules (grader/grading/shrink/rules_search.py): the rules broken, one
+# right answer (the reference's) beside the student's output.
+
+def _rule_marks(right, mine) -> set[tuple[int, int]]:
+    """The (row, column) cells where two tables of the same header and length differ."""
+    if not (right and mine and len(right[1]) == len(mine[1]) and right[0] == mine[0]):
+        return set()
+    return {(i, j) for i, (a, b) in enumerate(zip(right[1], mine[1]))
+            for j in range(max(len(a), len(b))) if a[j:j + 1] != b[j:j + 1]}
+
+
+def rule_outputs(entry: dict) -> list[str]:
+    """One right answer and the student's output, the cells that differ in bold."""
+    right = _rows(entry["expected"])
+    yours = entry.get("yours")
+    mine = None if yours is None else _rows(yours)
+    marks = _rule_marks(right, mine)
+    lines = ["One right answer (the reference's; any output that keeps every rule is right):",
+             ""] + _table(*right, list(range(1, len(right[1]) + 1)), marks) + [""]
+    if entry["problem"]:
+        return lines + [f"Yours: your function {entry['problem']}."]
+    if mine is None:
+        return lines + ["Yours is not a readable CSV table:", "", "```", yours[:1500], "```"]
+    return lines + [("Yours (cells that differ from that answer in **bold**):" if marks else
+                     "Yours:"), ""] + _table(*mine, list(range(1, len(mine[1]) + 1)), marks)
+
+
+def rules_section(entry: dict, part: str, function: str, module: str) -> list[str]:
+    """The feedback lines of a found counterexample of a rule-judged part (hook.py's entry with
+    `judge` "rules"): the rules broken, the input (rows numbered as raw.csv's, which the rules'
+    messages count, beside the public file's), one right answer and the student's output."""
+    ints = ", ".join(f"{k} = {v}" for k, v in entry["ints"].items()) or "none"
+    n = len(entry["rows"])
+    lines = [f"### Counterexample for {part}", "", WHAT_RULES, "",
+             f"Input: {data_rows(entry['rows'])} of `{entry['source']}` ({n} rows, the "
+             f"released columns only), raw.csv's data rows 1 to {n}; QIs kept: "
+             f"{', '.join(entry['qis'])}, with their public hierarchies; arguments: {ints}.",
+             ""]
+    raw = [[str(source)] + row for source, row in zip(entry["rows"], entry["raw"])]
+    lines += _table([f"{entry['source']} row"] + entry["header"], raw,
+                    list(range(1, n + 1))) + [""]
+    lines += ["Hierarchies (only the nodes that matter):", ""]
+    columns = {q: entry["header"].index(q) for q in entry["qis"]}
+    for qi, text in entry["dghs"].items():
+        values = {row[columns[qi]] for row in entry["raw"]}
+        lines += tree(qi, text, values, entry.get("hierarchy_format", "tabs"))
+    lines += [""]
+    if entry.get("broken"):
+        lines += ["Your output breaks:", ""]
+        lines += [f"- rule \"{rule}\": {message}" for rule, message in entry["broken"]]
+        lines += [""]
+    lines += rule_outputs(entry) + [""]
+    lines += [f"The rules that decide it: HANDOUT.md, section "
+              f"\"{SECTION.get(function, function)}\".",
+              f"Files: `counterexamples/{part}/` beside this feedback; rerun yours with "
+              f"`{command(function, entry['ints'], module, f'counterexamples/{part}')}` and "
+              f"compare with expected.csv (one right answer).", ""]
+    return lines
