@@ -81,21 +81,19 @@ def seeds(part, key: str, source: Source) -> list[tuple[str, tuple, tuple, dict]
 def fingerprint(rubric, part) -> str:
     """What a part's pool depends on."""
     case = part.cases[0]
-    files = [data_folder(rubric.cases_dir, d) / RAW_FILE for d in public_data(rubric, part)]
-    files += [p for d in public_data(rubric, part)
-              for p in sorted((data_folder(rubric.cases_dir, d) / DGH_DIR).glob("*.txt"))]
-    files += sorted([*(KIT_ROOT / "reference").rglob("*.py"), *(KIT_ROOT / "kanon").rglob("*.py"),
-                     Path(__file__), Path(__file__).with_name("pool.py")])
+    files: list[tuple[str, Path]] = []
+    for d in public_data(rubric, part):
+        folder = data_folder(rubric.cases_dir, d)
+        files += [(f"{d}/{p.relative_to(folder).as_posix()}", p)
+                  for p in [folder / RAW_FILE, *sorted((folder / DGH_DIR).glob("*.txt"))]]
+    code = sorted([*(KIT_ROOT / "reference").rglob("*.py"), *(KIT_ROOT / "kanon").rglob("*.py"),
+                   Path(__file__), Path(__file__).with_name("pool.py")])
+    files += [(p.relative_to(KIT_ROOT).as_posix(), p) for p in code
+              if "__pycache__" not in p.parts]
     parts = [BUILDER_VERSION, part.key, part.function, repr(part.qis),
              repr(sorted(case.schema.changes().items()))]
-    parts += [f"{_label(p)}:{sha256_file(p)}" for p in files
-              if p.is_file() and "__pycache__" not in p.parts]
+    parts += [f"{label}:{sha256_file(p)}" for label, p in files if p.is_file()]
     return sha256_bytes("\n".join(parts).encode())[:24]
-
-
-def _label(path: Path) -> str:
-    path = path.resolve()
-    return path.relative_to(KIT_ROOT).as_posix() if path.is_relative_to(KIT_ROOT) else path.name
 
 
 def build_part(rubric, part, stamp: str) -> dict:
