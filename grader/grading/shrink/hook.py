@@ -89,8 +89,9 @@ def _by_rules(runner, part, failing: list) -> dict:
     probe = RulesProbe(runner, part.function, budget, limit, schema)
     found = search_rules(chains, probe)
     data = entry(found.member if found else None, found, budget, failing)
+    data["judge"] = "rules"
     if found is not None:
-        data.update({"judge": "rules", "hierarchy_format": schema.hierarchy_format,
+        data.update({"hierarchy_format": schema.hierarchy_format,
                      "broken": [list(b) for b in found.answer.broken]})
     return data
 

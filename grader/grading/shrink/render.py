@@ -112,8 +112,10 @@ def section(entry: dict, part: str, function: str, module: str) -> list[str]:
         why = {"budget": "within its budget", "timeout": "before a call ran out of time",
                "session": "before your code ended its process",
                "forbidden": "(a call touched files it may not)"}.get(entry.get("stopped"), "")
+        differs = ("your output breaks a rule" if entry.get("judge") == "rules" else
+                   "your function differs from the reference")
         return [f"### Counterexample for {part}", "",
-                f"No small public input on which your function differs from the reference was "
+                f"No small public input on which {differs} was "
                 f"found {why} ({entry['calls']} calls).".replace("  ", " ").replace(" (", " (", 1),
                 f"Look again at {where}, \"{entry['case']}\" (its name describes its structure), "
                 f"and at the handout's rules for `{function}`.", ""]

@@ -223,3 +223,27 @@ def test_a_right_but_different_answer_gets_no_counterexample(graded: Path) -> No
     assert record["parts"]["mondrian"] == 25 and record["parts"]["samarati"] == 25
     assert not record.get("counterexamples")
     assert "### Counterexample" not in (graded / "feedback" / "other.md").read_text()
+
+
+def test_a_course_s_rules_pool_stays_beside_the_kit_s(tmp_path: Path) -> None:
+    """regen drops a course's copy of the kit's pool when no part of it uses one, never its
+    rules/ pool; a folder holding only rules/ leaves exact parts with the kit's pool."""
+    from grader.authoring.regen import _pool
+    from grader.grading.shrink.pool import KIT_POOL, pool_folder
+    own = tmp_path / "counterexamples"
+    (own / "rules").mkdir(parents=True)
+    (own / "mondrian.json").write_text("{}")
+    (own / "rules" / "mondrian.json").write_text("{}")
+    _pool(tmp_path, public=False, rubrics=[])
+    assert sorted(p.relative_to(own).as_posix() for p in own.rglob("*")) == [
+        "rules", "rules/mondrian.json"]
+    assert pool_folder(tmp_path) == KIT_POOL
+
+
+def test_no_counterexample_found_says_no_rule_broke() -> None:
+    from grader.grading.shrink.render import section
+    entry = {"found": False, "judge": "rules", "hidden": False, "case": "adult, k=10",
+             "calls": 7, "stopped": "budget"}
+    lines = section(entry, "mondrian", "mondrian", "lab")
+    assert lines[2] == ("No small public input on which your output breaks a rule was found "
+                        "within its budget (7 calls).")
