@@ -139,7 +139,7 @@ def regenerate(rubrics: list[Rubric], kit_root: Path, datasets: bool = True,
                         "them one at a time")
     cases_dir = dirs.pop()
     record = _term_of(cases_dir, term, datasets, secret)
-    _pool(cases_dir, public, rubrics)  # the counterexamples' inputs and answers (grader/grading/shrink)
+    _pool(cases_dir, public, rubrics)  # the counterexamples' inputs and answers (shrink/)
     if datasets:
         casegen.generate(cases_dir, kit_root,
                          terms.draws(record["name"], secret) if record else None, public)
