@@ -32,6 +32,9 @@ from ..rubric import Rubric
 OUTPUT_SHOWN = 3000  # characters of a case's printed output shown in feedback
 LABEL = {"passed": "PASS", "partial": "PARTIAL"}
 TEMPLATE = "manual-template.csv"
+HIDDEN_FEEDBACK = ("Hidden cases use datasets you have not seen. Their feedback gives the verdict, "
+                   "the row and column at fault, an exception's type and your file and line; "
+                   "never their data, an exception's message or what your code printed.")
 
 
 GRADES_ID_COLUMNS = ["student", "lms", "lms_id", "lms_name", "source"]
@@ -74,8 +77,7 @@ def _fence(text: str) -> str:
 
 
 def _shown(case: dict) -> tuple[str, str, str]:
-    """A case's message head, traceback and printed output as feedback shows them; a hidden
-    case's head only, even from a record an older grader wrote (grader.grading.hidden_view)."""
+    """A case's message head, traceback and printed output; a hidden case's head only."""
     head, _, trace = case["message"].partition("\n")
     return (head, "", "") if case["hidden"] else (head, trace, case.get("output") or "")
 
@@ -137,8 +139,7 @@ def feedback_md(record: dict, rubric: Rubric) -> str:
                 lines += ["", "  Printed:", ""] + ["  " + line for line in
                                                    _fence(printed).splitlines()] + [""]
         lines += [""] + counterexample.part_lines(record, part)
-    lines += ["Hidden cases use datasets you have not seen; their feedback names the row and "
-              "column at fault but never shows their data.", ""]
+    lines += [HIDDEN_FEEDBACK, ""]
     return "\n".join(lines)
 
 
