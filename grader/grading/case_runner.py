@@ -28,7 +28,8 @@ class CaseRunner:
 
     def __init__(self, ctx, scratch: Path, result: SubmissionResult, keeper: SessionKeeper):
         self.ctx, self.scratch, self.result, self.keeper = ctx, scratch, result, keeper
-        self.code = StudentCode.read(scratch / "sub")  # before any of the student's code ran
+        self.code = StudentCode.read(scratch / "sub",  # before any of the student's code ran
+                                     ctx.rubric.settings.allowed_packages)
         self.count = 0
         self.keyword: set[str] = set()  # functions called by keyword (names in another order)
 

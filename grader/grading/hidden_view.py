@@ -26,6 +26,8 @@ from typing import Callable
 
 import numpy
 
+from ..sandbox.packages import unavailable_message
+
 __all__ = ["TRACEBACK_CHARS", "StudentCode", "exception_facts", "frame", "type_name"]
 
 _FRAME = re.compile(r'  File "(?P<file>[^"\n]+)", line (?P<line>\d+), in [^\n]*\n')
@@ -47,10 +49,12 @@ class StudentCode:
 
     lines: dict[str, int] = field(default_factory=dict)  # file -> its number of lines
     names: frozenset[str] = frozenset()
+    allowed: tuple[str, ...] = ()  # the course's packages (the grader's "not available" text)
 
     @classmethod
-    def read(cls, folder: Path) -> "StudentCode":
-        """The `.py` files under `folder` (the submission's copied sources)."""
+    def read(cls, folder: Path, allowed: tuple[str, ...] | list[str] = ()) -> "StudentCode":
+        """The `.py` files under `folder` (the submission's copied sources); `allowed`, the
+        course's third-party packages."""
         lines: dict[str, int] = {}
         names: set[str] = set()
         for path in sorted(folder.rglob("*.py")) if folder.is_dir() else []:
@@ -60,7 +64,7 @@ class StudentCode:
                 continue
             lines[path.relative_to(folder).as_posix()] = len(text.splitlines()) or 1
             names |= {w for w in re.findall(r"\w+", text) if w.isidentifier()}
-        return cls(lines, frozenset(names))
+        return cls(lines, frozenset(names), tuple(allowed))
 
 
 def type_name(name: object, mro: object, code: StudentCode,
@@ -96,7 +100,20 @@ def frame(traceback: object, code: StudentCode, scrub: Callable[[str], str] = st
 
 
 def exception_facts(error: dict, code: StudentCode, scrub: Callable[[str], str] = str) -> str:
-    """`raised ValueError at skeleton.py, line 12` (the place left out when unknown)."""
+    """`raised ValueError at skeleton.py, line 12` (the place left out when unknown), and the
+    sandbox's own refusal of a package the course does not allow, which no data can make."""
     kind = type_name(error.get("type"), error.get("mro"), code)
     where = frame(error.get("traceback"), code, scrub)
-    return f"raised {kind}" + (f" at {where}" if where else "")
+    return f"raised {kind}" + (f" at {where}" if where else "") + _refusal(error, code)
+
+
+def _refusal(error: dict, code: StudentCode) -> str:
+    """`: pandas is not available: ...` when the message is exactly the sandbox's refusal of
+    a package named in the student's files, else ""."""
+    message = error.get("message")
+    if error.get("type") != "ModuleNotFoundError" or not isinstance(message, str):
+        return ""
+    name = message.partition(" ")[0]
+    if name in code.names and message == unavailable_message(name, list(code.allowed)):
+        return f": {message}"
+    return ""

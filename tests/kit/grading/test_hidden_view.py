@@ -102,6 +102,19 @@ def test_the_contracts_exception_is_named_by_a_type_the_data_cannot_have_made() 
             Status.PASSED, f"raised {shown} as the contract requires")
 
 
+def test_the_sandboxs_refusal_of_a_package_is_shown_not_a_message_like_it() -> None:
+    """`import pandas` in a function, refused: the sandbox's own words, which no data make;
+    the same words about a name not in the student's files are a message like any other."""
+    code = StudentCode({"skeleton.py": 40}, frozenset({"pandas", "cost_MD"}), ("numpy",))
+    rule = "is not available: this course allows only numpy and the standard library"
+    for name, shown in (("pandas", f": pandas {rule}"), ("Antwerp", "")):
+        outcome = CallOutcome("exception", error={
+            "type": "ModuleNotFoundError", "mro": ["ModuleNotFoundError", "ImportError"],
+            "message": f"{name} {rule}", "traceback": trace(("skeleton.py", 9))})
+        verdict = judge(outcome, facts(hidden=True), scrub=scrub, code=code)
+        assert verdict.message == f"raised ModuleNotFoundError at skeleton.py, line 9{shown}"
+
+
 def test_a_real_traceback_gives_the_innermost_student_line(tmp_path: Path) -> None:
     """The worker's own format (traceback.format_list, carets included on 3.11), parsed."""
     (tmp_path / "skeleton.py").write_text(
