@@ -32,6 +32,9 @@ from ..rubric import Rubric
 OUTPUT_SHOWN = 3000  # characters of a case's printed output shown in feedback
 LABEL = {"passed": "PASS", "partial": "PARTIAL"}
 TEMPLATE = "manual-template.csv"
+HIDDEN_FEEDBACK = ("Hidden cases use datasets you have not seen. Their feedback gives the verdict, "
+                   "the row and column at fault, an exception's type and your file and line; "
+                   "never their data, an exception's message or what your code printed.")
 
 
 GRADES_ID_COLUMNS = ["student", "lms", "lms_id", "lms_name", "source"]
@@ -71,6 +74,12 @@ def _fence(text: str) -> str:
     if len(text) > OUTPUT_SHOWN:
         text = text[:OUTPUT_SHOWN] + f"\n[... {len(text) - OUTPUT_SHOWN} more characters]"
     return "```\n" + text.rstrip("\n") + "\n```\n"
+
+
+def _shown(case: dict) -> tuple[str, str, str]:
+    """A case's message head, traceback and printed output; a hidden case's head only."""
+    head, _, trace = case["message"].partition("\n")
+    return (head, "", "") if case["hidden"] else (head, trace, case.get("output") or "")
 
 
 def _case_title(case: dict) -> str:
@@ -119,20 +128,18 @@ def feedback_md(record: dict, rubric: Rubric) -> str:
             lines.append(f"- **{label}** {_case_title(case)} — {fmt(case['points'])} / "
                          f"{fmt(case['max_points'])} — `{case['status']}`"
                          + (f" — {_time_text(case)}" if _time_text(case) else ""))
-            message = case["message"]
-            head, _, rest = message.partition("\n")
+            head, rest, printed = _shown(case)
             lines.append(f"  {head}")
             if case.get("privacy"):
                 lines.append(f"  Privacy of your output (no points): {case['privacy']}.")
             if rest:
                 lines += ["", "  Traceback (your code):", ""] + [
                     "  " + line for line in _fence(rest).splitlines()] + [""]
-            if case.get("output"):
+            if printed:
                 lines += ["", "  Printed:", ""] + ["  " + line for line in
-                                                   _fence(case["output"]).splitlines()] + [""]
+                                                   _fence(printed).splitlines()] + [""]
         lines += [""] + counterexample.part_lines(record, part)
-    lines += ["Hidden cases use datasets you have not seen; their feedback names the row and "
-              "column at fault but never shows their data.", ""]
+    lines += [HIDDEN_FEEDBACK, ""]
     return "\n".join(lines)
 
 
@@ -181,13 +188,13 @@ def gradescope_json(record: dict, rubric: Rubric) -> str:
     shares = _shares(record, rubric)
     for n, case in enumerate(record["cases"], start=1):
         part_index = next(i for i, p in enumerate(rubric.parts, start=1) if p.key == case["part"])
-        head, _, trace = case["message"].partition("\n")
+        head, trace, printed = _shown(case)
         output = head + (f"\n\nTraceback (your code):\n\n{_fence(trace)}" if trace else "")
         output += f"\n\nTime: {_time_text(case)}." if _time_text(case) else ""
         output += f"\n\nPrivacy of your output (no points): {case['privacy']}." \
             if case.get("privacy") else ""
-        if case.get("output"):
-            output += "\n\nPrinted:\n\n" + _fence(case["output"])
+        if printed:
+            output += "\n\nPrinted:\n\n" + _fence(printed)
         output += counterexample.case_text(record, rubric, case)
         tests.append({"name": f"{case['part']}: {_case_title(case)}",
                       "number": f"{part_index}.{sum(1 for c in record['cases'][:n] if c['part'] == case['part'])}",
