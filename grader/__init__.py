@@ -3,6 +3,7 @@
 Commands (`python -m grader COMMAND --help` for each):
 
     course new DIR --from default|fall2025|all|examples|RUBRIC|COURSE --term NAME
+                   [--language en|zh-CN]
     grade SUBMISSIONS --course DIR --out OUT [--jobs N] [--cluster ADDRESS] [--sandbox ...]
     check --course DIR [--against ZIP|OUT]
     regen --course DIR [--term NAME]          (without --course: the kit's demo cases)
@@ -21,7 +22,8 @@ hygiene test checks it):
 
   core        this folder's modules: errors, paths, prog (the program's name), contract (the
               graded functions' signatures and files), imports, settings (the rubric's
-              validated [settings]), rubric, zipfiles (deterministic zips)
+              validated [settings]), rubric, language (the languages a course can be in),
+              zipfiles (deterministic zips)
   sandbox     running untrusted code in a child process; knows nothing of grading
   grading     one submission and a batch of them (executors/: threads or Dask; shrink/:
               counterexamples); writes records only

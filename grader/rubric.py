@@ -113,6 +113,7 @@ class Rubric:
     settings: Settings
     parts: list[Part]
     term: str | None = None  # the term whose hidden cases these are (grading.term_view)
+    language: str = "en"  # what students read is in it ([course] language; grader.language)
 
     @property
     def cases_dir(self) -> Path:
@@ -209,7 +210,17 @@ def load(path: Path | None = None, overrides: dict[str, object] | None = None) -
             part.cases = [replace(c, time_limit=float(forced), time_per_1000_rows=0.0)
                           for c in part.cases]
     digest = sha256_bytes(raw + repr(settings.digest_items()).encode())
-    return Rubric(path, digest, settings, parts)
+    return Rubric(path, digest, settings, parts, language=_language(path, data))
+
+
+def _language(path: Path, data: dict) -> str:
+    """course.language of a course.toml (kept in the Gradescope zip's copy too); "en" when
+    there is none."""
+    from .language import DEFAULT, check_language
+    table = data.get("course")
+    if not isinstance(table, dict) or "language" not in table:
+        return DEFAULT
+    return check_language(table["language"], f"{path}: course.language")
 
 
 def _part(where: _Where, key: str, raw: object, settings: Settings) -> Part:
