@@ -18,6 +18,7 @@ from ...contract import CHOICE_PARAMS, int_params
 from .course import ADULT_ROWS, CLI_NAMES, GROUPS, SIXTH, CourseView, points_text
 from .reflow import reflow
 from .template import render
+from .translations import section_text
 
 SOURCES = Path(__file__).resolve().parent / "handout"
 FRONT = ("intro", "background", "files")
@@ -101,8 +102,9 @@ def _title(course: CourseView, source: str, subject: str | None) -> str:
     return heading(course, subject) if subject else TITLES.get(source, source)
 
 
-def fields(course: CourseView) -> dict[str, str]:
-    """The values of the sources' {{fields}} that do not depend on the section."""
+def fields(course: CourseView, sources: Path = SOURCES) -> dict[str, str]:
+    """The values of the sources' {{fields}} that do not depend on the section (`sources`:
+    the handout's section sources, for the included ones)."""
     values: dict[str, str] = {}
     entries = order(course)
     for source, subject in entries:
@@ -148,7 +150,7 @@ def fields(course: CourseView) -> dict[str, str]:
     values["cli_sixth_usage"] = f" [{' | '.join(sixth)}]" if sixth else ""
     values["cli_examples"] = _cli_examples(course)
     values["int_rule"] = _int_rule(course)
-    values["include.lattice"] = (SOURCES / "_lattice.md").read_text(encoding="utf-8").rstrip()
+    values["include.lattice"] = section_text(sources / "_lattice.md", course.language).rstrip()
     values["graded_list"] = _code_list(course.names)
     values["submission_files"] = _submission_files(course)
     return values
@@ -252,12 +254,12 @@ def _meta(course: CourseView, name: str) -> str:
 
 def render_handout(course: CourseView, sources: Path = SOURCES) -> str:
     """The whole HANDOUT.md of `course`."""
-    values = fields(course)
+    values = fields(course, sources)
     features = course.features
     chunks: list[str] = []
     for source, subject in order(course):
         path = sources / f"{source}.md"
-        text = path.read_text(encoding="utf-8")
+        text = section_text(path, course.language)
         local = dict(values)
         if subject:
             level = "###" if GROUPS.get(subject) else "##"

@@ -8,8 +8,10 @@ import textwrap
 from pathlib import Path
 
 from .course import CLI_NAMES, SIXTH, CourseView
-from .handout import fields
+from .handout import SOURCES as HANDOUT_SOURCES, fields
+from ...language import DEFAULT
 from .template import render
+from .translations import section_text
 
 SOURCES = Path(__file__).resolve().parent / "skeleton"
 EXTRA_MEANING = {"random_anonymizer": "the seed", "bottomup_anonymizer": "distinct l-diversity",
@@ -66,15 +68,17 @@ def cli_fields(course: CourseView) -> dict[str, str]:
 
 
 def render_skeleton(course: CourseView, sources: Path = SOURCES) -> str:
-    """The whole skeleton.py of `course`."""
-    values = {**fields(course), **cli_fields(course)}
+    """The whole skeleton.py of `course` (its sections in the course's language)."""
+    handout = sources.parent / "handout"
+    values = {**fields(course, handout if handout.is_dir() else HANDOUT_SOURCES),
+              **cli_fields(course)}
     features = course.features
-    parts = [render((sources / "head.py.txt").read_text(encoding="utf-8"), features, values,
-                    "skeleton/head.py.txt").rstrip("\n")]
-    for name in course.names:
-        path = sources / f"{name}.py.txt"
-        parts.append(render(path.read_text(encoding="utf-8"), features, values,
-                            f"skeleton/{path.name}").rstrip("\n"))
-    parts.append(render((sources / "cli.py.txt").read_text(encoding="utf-8"), features, values,
-                        "skeleton/cli.py.txt").rstrip("\n"))
+    where = f"skeleton/{course.language}/" if course.language != DEFAULT else "skeleton/"
+
+    def section(name: str) -> str:
+        text = section_text(sources / name, course.language)
+        return render(text, features, values, f"{where}{name}").rstrip("\n")
+    parts = [section("head.py.txt")]
+    parts += [section(f"{name}.py.txt") for name in course.names]
+    parts.append(section("cli.py.txt"))
     return re.sub(r"\n{4,}", "\n\n\n", "\n\n\n".join(parts)) + "\n"
