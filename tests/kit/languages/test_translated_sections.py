@@ -37,8 +37,9 @@ COST_MD = '''def cost_MD(raw_dataset_file: str, anonymized_dataset_file: str,
 @pytest.fixture()
 def kit(tmp_path: Path) -> Path:
     """A kit root whose section sources are a copy of the kit's, each with a zh-CN file."""
-    shutil.copytree(REPO / MATERIALS / "handout", tmp_path / MATERIALS / "handout")
-    shutil.copytree(REPO / MATERIALS / "skeleton", tmp_path / MATERIALS / "skeleton")
+    for folder in ("handout", "skeleton"):
+        shutil.copytree(REPO / MATERIALS / folder, tmp_path / MATERIALS / folder,
+                        ignore=shutil.ignore_patterns("zh-CN"))
     for folder, pattern in (("handout", "*.md"), ("skeleton", "*.txt")):
         (tmp_path / MATERIALS / folder / "zh-CN").mkdir()
         for english in (tmp_path / MATERIALS / folder).glob(pattern):
