@@ -3,6 +3,9 @@ in it can be published: each handout and skeleton section source without an up-t
 translation (grader/publishing/materials/translations.py), each translated text holding an
 English sentence, and each student-visible message without an entry in the language's
 catalogs (locale/; grader/catalogs.py). Exit status 1 when anything is missing.
+
+`--compile` (a developer's step, after editing a .po) first writes every catalog's .mo from
+its .po (grader/catalogs.py's msgfmt: the same .po, the same bytes).
 """
 from __future__ import annotations
 
@@ -10,7 +13,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..errors import UserError
 from ..language import DEFAULT, LANGUAGES, check_language, describe
 from ..paths import KIT_ROOT
 
@@ -32,6 +34,8 @@ def add_parser(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentPar
         description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--language", metavar="LANG", default=None,
                         help=f"one language ({', '.join(LANGUAGES)}; default: every one)")
+    parser.add_argument("--compile", action="store_true",
+                        help="first compile every .po catalog into its .mo (developers)")
     parser.set_defaults(func=run)
     return parser
 
@@ -39,6 +43,10 @@ def add_parser(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentPar
 def run(args: argparse.Namespace) -> int:
     languages = [check_language(args.language, "--language")] if args.language \
         else list(LANGUAGES)
+    if args.compile:
+        from ..catalogs import compile_all
+        for mo in compile_all(KIT_ROOT):
+            print(f"wrote {mo}", file=sys.stderr)
     failed = False
     for language in languages:
         found = missing(language)
