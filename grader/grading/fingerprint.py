@@ -6,7 +6,8 @@ such as the Gradescope zip's, has the same), the term, the datasets (the manifes
 hashes: the hidden data the secret drew), the expected outputs (the manifest's entries), the
 kit's version (the reference that made them) and the course's language (what students read;
 recorded only when it is not English, so an English course's fingerprint is as before).
-`fingerprint` is sha256 over the parts, 16 hex digits. It is a one-way hash: it reveals nothing of the secret or the hidden data.
+`fingerprint` is sha256 over the parts, 16 hex digits. It is a one-way hash: it reveals
+nothing of the secret or the hidden data.
 
 Written by `grade` (first line, summary.json/.md, every record), `bundle` and `gradescope`
 (FINGERPRINT_FILE in the zip); `check --against` compares them (grader/courses/against.py).
