@@ -11,6 +11,7 @@ from .course import CLI_NAMES, SIXTH, CourseView
 from .handout import SOURCES as HANDOUT_SOURCES, fields
 from ...language import DEFAULT
 from .template import render
+from .words import tr
 from .translations import section_text
 
 SOURCES = Path(__file__).resolve().parent / "skeleton"
@@ -18,10 +19,10 @@ EXTRA_MEANING = {"random_anonymizer": "the seed", "bottomup_anonymizer": "distin
                  "samarati": "most suppressed rows"}
 
 
-def _or_list(names: list[str]) -> str:
+def _or_list(names: list[str], word: str = "or") -> str:
     if len(names) < 2:
         return "".join(names)
-    return f"{', '.join(names[:-1])} or {names[-1]}"
+    return f"{', '.join(names[:-1])} {word} {names[-1]}"
 
 
 def _python_string(text: str, indent: int) -> str:
@@ -35,6 +36,7 @@ def cli_fields(course: CourseView) -> dict[str, str]:
     """The command line's fields: choices, help texts and the ALGORITHMS table."""
     anonymizers = [f.name for f in course.anonymizers]
     cli = [CLI_NAMES[n] for n in anonymizers]
+    _ = tr(course.language)
     with_extra = [n for n in anonymizers if n in SIXTH]
     without = [CLI_NAMES[n] for n in anonymizers if n not in SIXTH]
     epilog = ("The sixth argument is " + _or_list(
@@ -58,9 +60,10 @@ def cli_fields(course: CourseView) -> dict[str, str]:
     return {"cli_epilog": _python_string(epilog, 15),
             "cli_algorithms_plain": _or_list(cli),
             "cli_algorithms_help": _python_string(_or_list(cli), 24),
-            "cli_algorithms_doc": textwrap.fill(
-                f"where <algorithm> is one of {_or_list(cli)}. Check yourself with `pytest` "
-                f"(see HANDOUT.md, \"Checking your work\").", 96, break_on_hyphens=False),
+            "cli_algorithms_doc": textwrap.fill(_(
+                "where <algorithm> is one of {algorithms}. Check yourself with `pytest` (see "
+                "HANDOUT.md, \"Checking your work\").").format(algorithms=_or_list(cli, _("or"))),
+                96, break_on_hyphens=False),
             "cli_extra_metavar": " | ".join(SIXTH[n][0] for n in with_extra) or "none",
             "cli_extra_help": "; ".join(f"{CLI_NAMES[n]}: {SIXTH[n][0]}" for n in with_extra)
                               or "no graded anonymizer takes one",

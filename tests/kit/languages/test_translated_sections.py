@@ -6,6 +6,7 @@ reported. Fixtures: a copy of the section sources in a temporary kit, where ever
 "translation" is the English text under a correct header except two written in Chinese."""
 from __future__ import annotations
 
+import re
 import shutil
 from dataclasses import replace
 from pathlib import Path
@@ -69,6 +70,27 @@ def test_a_zh_cn_course_reads_the_translations(kit: Path) -> None:
     english = course_materials(load(REPO / "grader" / "rubric.toml"), kit)
     assert english["HANDOUT.md"] == (REPO / "HANDOUT.md").read_bytes()
     assert english["skeleton.py"] == (REPO / "skeleton.py").read_bytes()
+
+
+def test_generated_words_are_chinese_and_every_generated_link_has_its_english_anchor(
+        kit: Path) -> None:
+    from grader.publishing.materials import view
+    from grader.publishing.materials.handout import fields
+    rubric = chinese_rubric()
+    handout = course_materials(rubric, kit)["HANDOUT.md"].decode()
+    skeleton = course_materials(rubric, kit)["skeleton.py"].decode()
+    assert '## 平局（ties） <a id="ties"></a>' in handout
+    assert '## mondrian（20 分） <a id="mondrian-20-points"></a>' in handout
+    assert "*20 分 · 每次调用的 CPU 时间限制：10 秒 + 每 1,000 行 10 秒（在 `adult-hw1.csv` 上为 " \
+           "110 秒）· 可用的包：numpy 和标准库。*" in handout
+    assert "| **总计** | **110** |" in handout and "| 部分 | 分值 |" in handout
+    assert "其中 <algorithm> 是 random, clustering, bottomup, samarati 或 mondrian 之一。用 `pytest` 自检" \
+        in skeleton
+    values = fields(view(rubric), kit / MATERIALS / "handout")
+    targets = set(re.findall(r"\]\(#([^)]+)\)", "\n".join(values.values())))
+    assert "background" in targets and "mondrian-20-points" in targets
+    missing = sorted(t for t in targets if f'<a id="{t}"></a>' not in handout)
+    assert missing == []
 
 
 def test_a_missing_translation_is_an_error_naming_the_file_and_the_command(kit: Path) -> None:
