@@ -183,19 +183,20 @@ def _shares(record: dict, rubric: Rubric) -> list[float]:
 
 def gradescope_json(record: dict, rubric: Rubric) -> str:
     """Gradescope's results.json for one student."""
-    tests = []
+    tests, _ = [], translator(rubric.language)
     shares = _shares(record, rubric)
     for n, case in enumerate(record["cases"], start=1):
         part_index = next(i for i, p in enumerate(rubric.parts, start=1) if p.key == case["part"])
-        head, _, trace = case["message"].partition("\n")
-        output = head + (f"\n\nTraceback (your code):\n\n{_fence(trace)}" if trace else "")
-        output += f"\n\nTime: {_time_text(case)}." if _time_text(case) else ""
-        output += f"\n\nPrivacy of your output (no points): {case['privacy']}." \
-            if case.get("privacy") else ""
+        head, trace = case["message"].partition("\n")[::2]
+        output = head + (f"\n\n{_('Traceback (your code):')}\n\n{_fence(trace)}" if trace else "")
+        output += "\n\n" + _("Time: {time}.").format(time=_time_text(case, _)) \
+            if _time_text(case) else ""
+        output += "\n\n" + _("Privacy of your output (no points): {privacy}.").format(
+            privacy=case['privacy']) if case.get("privacy") else ""
         if case.get("output"):
-            output += "\n\nPrinted:\n\n" + _fence(case["output"])
+            output += f"\n\n{_('Printed:')}\n\n" + _fence(case["output"])
         output += counterexample.case_text(record, rubric, case)
-        tests.append({"name": f"{case['part']}: {_case_title(case)}",
+        tests.append({"name": f"{case['part']}: {_case_title(case, _)}",
                       "number": f"{part_index}.{sum(1 for c in record['cases'][:n] if c['part'] == case['part'])}",
                       "score": shares[n - 1] if case["points"] >= case["max_points"] - 1e-9
                       else min(round(case["points"], 4), shares[n - 1]),

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from grader.catalogs import catalog_problems, extract, mo_bytes, po_path, read_po, translator
-from grader.gradebook.export import feedback_md
+from grader.gradebook.export import feedback_md, gradescope_json
 from grader.publishing.materials.translations import english_runs
 from grader.publishing.student_readme import language_entries, readme
 from grader.rubric import load
@@ -77,12 +77,15 @@ def test_zh_cn_feedback_has_chinese_fixed_words() -> None:
               "cases": [{"part": part.key, "status": "wrong_output", "hidden": True,
                          "name": "ties", "points": 0.0, "max_points": 5.0,
                          "message": "row 3, column age: expected 1, got 2",
-                         "time_limit": 10.0, "cpu_seconds": 0.5}]}
+                         "time_limit": 10.0, "cpu_seconds": 0.5, "visibility": "visible"}]}
     zh = feedback_md(record, replace(rubric, language="zh-CN"))
     assert zh.startswith("# alice 的反馈\n\n**得分：5 / 110**（4.55%）。状态：`wrong_output`。")
     assert "- **未通过** 隐藏测试用例：ties — 0 / 5 — `wrong_output` — 用时 0.50 秒，CPU 时间限制 " \
            "10 秒" in zh
     assert "隐藏测试用例使用你没有见过的数据集" in zh and "Hidden cases use" not in zh
+    text = json.loads(gradescope_json(record, replace(rubric, language="zh-CN")))
+    assert text["tests"][0]["name"] == f"{part.key}: 隐藏测试用例：ties"
+    assert "时间：用时 0.50 秒，CPU 时间限制 10 秒。" in text["tests"][0]["output"]
     en = feedback_md(record, rubric)
     assert en.startswith("# Feedback for alice\n\n**Score: 5 / 110** (4.55%). Status: "
                          "`wrong_output`.")
