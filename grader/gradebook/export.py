@@ -134,7 +134,7 @@ def feedback_md(record: dict, rubric: Rubric) -> str:
             if case.get("output"):
                 lines += ["", "  " + _("Printed:"), ""] + ["  " + line for line in
                                                    _fence(case["output"]).splitlines()] + [""]
-        lines += [""] + counterexample.part_lines(record, part)
+        lines += [""] + counterexample.part_lines(record, part, _)
     lines += [_("Hidden cases use datasets you have not seen; their feedback names the row "
                 "and column at fault but never shows their data."), ""]
     return "\n".join(lines)
