@@ -134,3 +134,10 @@ def test_a_zh_cn_counterexample_is_explained_in_chinese() -> None:
     missed = {**entry, "found": False, "stopped": "budget"}
     zh = "\n".join(section(missed, "mondrian", "mondrian", "skeleton", translator("zh-CN")))
     assert "没有找到使你的函数与参考实现结果不同的小型公开输入（在调用次数预算内）（共 12 次调用）。" in zh
+
+
+def test_no_zh_cn_entry_holds_an_english_sentence() -> None:
+    for domain in ("grader", "selfcheck"):
+        entries = read_po(po_path(REPO, domain, "zh-CN"))
+        english = {msgid: english_runs(msgstr) for msgid, msgstr in entries.items() if msgid}
+        assert {k: v for k, v in english.items() if v} == {}
