@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..errors import UserError
 from ..paths import KIT_ROOT
+from ..language import describe
 from ..prog import prog_name
 
 
@@ -130,7 +131,8 @@ def _check_course(args: argparse.Namespace) -> int:
                 print(f"  {line}", file=sys.stderr)
             print("rebuild or regrade it from the course", file=sys.stderr)
             return 1
-    print(f"ok: course {course.folder}, term {course.term or 'default'}: all "
+    print(f"ok: course {course.folder}, term {course.term or 'default'}, language "
+          f"{describe(course.language)}: all "
           f"{len(course.rubric.cases())} cases fresh; fingerprint {ours['fingerprint']}"
           + (f"; {args.against} belongs to it" if args.against is not None else ""),
           file=sys.stderr)

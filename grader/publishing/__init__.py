@@ -4,6 +4,8 @@
   materials/  the course's HANDOUT.md and skeleton.py from section sources (`materials`)
   bundle      the students' zip (`bundle`): materials, public tests and data
   leaks       what must never be in a published zip
+  student_readme  a non-English course's README.md and self-check catalog in the bundle
+  languages   what each language still lacks (`languages`)
   gradescope  the Gradescope autograder zip (`gradescope`), verified after it is built
   autograde   what runs inside that autograder for each submission (grading + gradebook)
   templates/  the files both zips start from
@@ -11,4 +13,5 @@
 Stands on every package below it (courses, authoring, grading, gradebook, the sandbox's
 package list) and on grader.zipfiles for deterministic zips.
 """
-__all__ = ["autograde", "bundle", "gradescope", "leaks", "materials"]
+__all__ = ["autograde", "bundle", "gradescope", "languages", "leaks", "materials",
+           "student_readme"]

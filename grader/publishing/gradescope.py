@@ -12,6 +12,7 @@ into /autograder/source) holds:
   grader/cases/**              every case's datasets, the expected outputs and the manifest
                                (a course's cases, with the kit's public datasets it uses)
   grader/course-fingerprint.json  the course term's fingerprint (check --against reads it)
+  grader/locale/**.mo          a course in another language: its compiled feedback catalog
 The course's secret is never shipped: grading needs its hidden cases, not the key.
 The staff solution (reference/) is not shipped: expected outputs are precomputed
 (`python -m grader regen`).
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import re
 import subprocess
 import sys
@@ -70,9 +72,12 @@ def _tree(folder: Path, prefix: str, suffixes: tuple[str, ...] | None = None) ->
     return entries
 
 
-def _rubric_text(path: Path) -> str:
-    """The rubric's text with its cases_dir setting pointing at the zip's grader/cases."""
+def _rubric_text(path: Path, language: str = "en") -> str:
+    """The rubric's text with its cases_dir setting pointing at the zip's grader/cases, and
+    the course's language (a public demo's rubric file has no [course] table to hold it)."""
     text = path.read_text(encoding="utf-8")
+    if language != "en" and not re.search(r"^\s*\[course\]", text, re.MULTILINE):
+        text = f"[course]\nlanguage = {json.dumps(language)}\n\n{text}"
     line = re.compile(r'^(\s*)cases_dir\s*=\s*("[^"]*"|\'[^\']*\')(.*)$', re.MULTILINE)
     if len(line.findall(text)) > 1:
         raise UserError(f"{path}: settings.cases_dir appears more than once")
@@ -106,9 +111,12 @@ def collect(root: Path, rubric_path: Path | None = None) -> list[Entry]:
         needed += PDF_REQUIREMENT
     entries.append(Entry("requirements.txt", needed.encode()))
     entries += shipped_code(root)
-    entries.append(Entry("grader/rubric.toml", _rubric_text(rubric.path).encode("utf-8")))
+    entries.append(Entry("grader/rubric.toml", _rubric_text(rubric.path, rubric.language
+                                                        ).encode("utf-8")))
     entries += _tree(rubric.cases_dir, "grader/cases")
     entries += _kit_material(rubric)
+    if rubric.language != "en":  # the feedback's catalog (an English course needs none)
+        entries += _tree(root / "grader" / "locale", "grader/locale", (".mo",))
     entries.append(Entry(f"grader/{FINGERPRINT_FILE}",
                          file_text(fingerprint(apply_term(rubric))).encode()))
     names = [e.name for e in entries]
