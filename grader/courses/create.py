@@ -33,7 +33,8 @@ def origin_rubric(origin: str) -> Path:
         return ORIGINS[origin]
     path = Path(origin)
     if is_course_folder(path):
-        return path / COURSE_FILE
+        table = read_course_table(path / COURSE_FILE)
+        return path / table["rubric"] if "rubric" in table else path / COURSE_FILE
     if path.is_file():
         return path
     raise UserError(f"--from {origin}: neither an example course ({', '.join(ORIGINS)}) nor a "
@@ -104,6 +105,12 @@ def new_course(folder: Path, origin: str, term: str, language: str | None = None
         check_language(language, "--language")
     source = origin_rubric(origin)
     copied = load_rubric(source)  # a bad rubric is refused before anything is written
+    if not copied.schema.is_default:
+        raise UserError(f"--from {origin}: that course owns its data's shape ([data]); a "
+                        f"private copy needs hidden data drawn from the course's own data "
+                        f"model, which `course new` cannot do yet. Grade with the demo "
+                        f"itself, or copy its folder and write your own hidden cases "
+                        f"(docs/instructors.md, \"A course's own data and rules\")")
     if source.name == COURSE_FILE:
         read_course_table(source)
     text = course_toml(term, origin if origin in ORIGINS else source.name,
