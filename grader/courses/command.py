@@ -64,7 +64,7 @@ def _new(args: argparse.Namespace) -> int:
 
 
 def _solution(args: argparse.Namespace) -> int:
-    from .solution import solution_source
+    from .solution import graded, solution_source
     if args.out.is_dir():
         raise UserError(f"--out {args.out} is a folder; give a file name such as solution.py")
     if not args.out.parent.is_dir():
@@ -73,6 +73,6 @@ def _solution(args: argparse.Namespace) -> int:
     title = (f"course {course.folder.name}" + (f", term {course.term}" if course.term else "")
              if course else f"the rubric {rubric.path.name}")
     atomic_write_text(args.out, solution_source(rubric, title))
-    print(f"wrote {args.out}: {', '.join(p.function for p in rubric.auto_parts)} "
+    print(f"wrote {args.out}: {', '.join(f for f, _ in graded(rubric))} "
           f"(the staff's answer key: never hand it out)", file=sys.stderr)
     return 0
