@@ -92,7 +92,7 @@ class Gate:
             if looped:
                 what, limit = self.stopped[function]
                 lines.append(f"{what} did not return within {limit:g} s (an endless loop in "
-                             f"{function}?), so the self-check ran none of {function}'s "
+                             f"{function}?), so the self-check did not run {function}'s "
                              f"{tests} (HANDOUT.md, \"Time limits\")")
             else:
                 lines.append(f"{function} did not run on adult-hw1.csv ({count} public "
