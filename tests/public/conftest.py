@@ -11,7 +11,8 @@ in.
 
 Your functions run in a child process that the self-check stops when a call runs past its
 limit, the same way on every system (student_calls.py): an endless loop is one failed test, and
-what your code printed is shown with it. To step through your code with a debugger or
+what your code printed is shown with it; that function's later tests are then not run, and its
+tests on adult-hw1.csv run only once its small cases pass (call_gate.py). To step through your code with a debugger or
 breakpoint(), run one test in pytest's own process with --in-process (or KANON_IN_PROCESS=1;
 --pdb and --trace imply it).
 
