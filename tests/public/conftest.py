@@ -12,9 +12,9 @@ in.
 Your functions run in a child process that the self-check stops when a call runs past its
 limit, the same way on every system (student_calls.py): an endless loop is one failed test, and
 what your code printed is shown with it; that function's later tests are then not run, and its
-tests on adult-hw1.csv run only once its small cases pass (call_gate.py). To step through your code with a debugger or
-breakpoint(), run one test in pytest's own process with --in-process (or KANON_IN_PROCESS=1;
---pdb and --trace imply it).
+tests on adult-hw1.csv run only once its small cases pass (call_gate.py). To step through your
+code with a debugger or breakpoint(), run one test in pytest's own process with --in-process
+(or KANON_IN_PROCESS=1; --pdb and --trace imply it).
 
 Every failure is one stand-alone sentence naming the function, the case and what is wrong.
 Passing these tests is necessary, not sufficient: the grader also runs hidden cases.
@@ -332,9 +332,9 @@ class Runner:
         goes to the closing table when `timed`. A call held back (call_gate.py) skips the test,
         saying why."""
         self.solution.function(name)  # an import error or a missing function fails here
+        GATE.check(name, what, large=case == ADULT)  # e.g. after a stopped call: not run
         rows = len(self.table(case).rows)
         limit = course_rules.stop_limit(name, rows, large=case == ADULT)
-        GATE.check(name, what, large=case == ADULT)  # after a stopped call: not run
         answer = self.solution.calls.call(name, args, folder, limit)
         if answer.kind == "timeout":
             GATE.stop(name, what, limit)
