@@ -84,6 +84,11 @@ def helper_files(prefix: str = "") -> dict[str, bytes]:
 
 def write_zip(path: Path, files: dict[str, bytes], *, raw_names: bool = False) -> None:
     """A deterministic zip: sorted entries, fixed dates, regular-file permissions."""
+    path.write_bytes(zip_data(files))
+
+
+def zip_data(files: dict[str, bytes]) -> bytes:
+    """The bytes of write_zip's zip."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
         for name in sorted(files):
@@ -91,7 +96,7 @@ def write_zip(path: Path, files: dict[str, bytes], *, raw_names: bool = False) -
             info.external_attr = 0o100644 << 16
             info.compress_type = zipfile.ZIP_DEFLATED
             zf.writestr(info, files[name])
-    path.write_bytes(buffer.getvalue())
+    return buffer.getvalue()
 
 
 def write_folder(path: Path, files: dict[str, bytes]) -> None:
