@@ -7,7 +7,8 @@ Each working submission carries its own copy of the reference modules as a helpe
 helpers); the graded functions in its skeleton.py call it, except where the example
 misbehaves on purpose. Zips are written deterministically (fixed dates, sorted entries), so
 rebuilding gives the same bytes. After changing the reference, rebuild them and refresh
-examples/expected-grades.csv (see docs/reference.md, "Regenerating expected outputs").
+examples/expected-grades.csv (see docs/reference.md, "Regenerating expected outputs"), then
+rebuild the Canvas and Moodle downloads of the same class (`python examples/make_downloads.py`).
 
 alice    correct; a macOS zip (nested folder, __MACOSX, __pycache__, a stray data file)
 bob      partly wrong: cost_LM averages, clustering is random, samarati never suppresses,
