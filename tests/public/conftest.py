@@ -355,8 +355,8 @@ class Runner:
             pytest.fail(f"{run.describe()}: {problem}", pytrace=False)
 
     def check_cost(self, name: str, case: CostCase, expected: float, args: tuple = ()) -> None:
-        """cost_MD / cost_LM (or an optional measure, entropy_l / t_closeness, with `args`
-        after the DGH folder) of a stored anonymized file, within 1e-6 relative."""
+        """cost_MD / cost_LM (or an optional privacy measure, with `args` after the DGH
+        folder) of a stored anonymized file, within 1e-6 relative."""
         if name in OPTIONAL:
             self.applies(name)
         folder = self.tmp.mktemp(f"{name}-{case.id}")

@@ -96,7 +96,7 @@ def test_bundle_holds_exactly_the_allow_listed_files(repo: Path, student_zip: Pa
 
 def test_public_data_index_is_fresh(repo: Path) -> None:
     """tests/public/data/index.json (which course features need each public file) is what
-    public_cases.data_users() computes today: rerun tests/public/make_expected.py if not."""
+    make_expected.data_users() computes today: rerun tests/public/make_expected.py if not."""
     sys.path.insert(0, str(repo / "tests" / "public"))
     try:
         import make_expected
