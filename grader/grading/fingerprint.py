@@ -23,7 +23,7 @@ from ..rubric import Rubric
 
 FINGERPRINT_FILE = "course-fingerprint.json"
 PARTS = ("rubric", "term", "datasets", "expected outputs", "kit version")
-DEFAULT_TERM = "(the kit's default cases)"
+DEFAULT_TERM = "(no term: the default cases)"
 # Not the course: where the cases live, who runs the children, how the download names the
 # submissions (`--id-pattern`: the same class graded under another pattern is the same course).
 LOCAL = ("cases_dir", "run_as", "student_id_pattern")

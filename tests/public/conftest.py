@@ -262,8 +262,8 @@ class Runner:
     def applies(self, function: str, variant: str | None = None, any_variant: bool = False
                 ) -> None:
         """Skip the test when your course does not grade `function` with these rules: a
-        variant other than the course's, or a function the course does not grade (an
-        optional part) that your file does not define."""
+        variant other than the course's, or a function the course does not grade that your
+        file does not define."""
         wanted = course_rules.variant(function)
         if variant != wanted and not any_variant:
             pytest.skip(f"your course grades {function} with "

@@ -28,9 +28,9 @@ SHORT = {"cost_MD": "cost_MD", "cost_LM": "cost_LM", "random_anonymizer": "rando
 """Graded function -> the marker (and -k name) of its tests."""
 
 OPTIONAL = ("topdown_anonymizer", "datafly", "entropy_l", "t_closeness", "topdown_greedy", "kaca")
-"""Optional parts (the handout of a course that grades them): their tests run when your course's rubric
-grades them (tests/public/course.json) or when your file implements them; otherwise they are
-skipped."""
+"""Functions beyond the seven of the default homework: their tests run when your course's
+rubric grades them (tests/public/course.json) or when your file implements them; otherwise
+they are skipped."""
 
 INTERVALS = ("mondrian", "topdown_greedy")
 """The functions whose numeric QI cells may be intervals [lo-hi]."""
@@ -101,7 +101,7 @@ class CostCase:
 
 @dataclass(frozen=True)
 class MeasureCase:
-    """entropy_l or t_closeness (optional parts) of a CostCase's anonymized file."""
+    """entropy_l or t_closeness of a CostCase's anonymized file."""
 
     function: str
     input: CostCase
@@ -166,7 +166,7 @@ RUNS: list[Run] = [
     Run("mondrian", "world", 3),
     Run("mondrian", "jobsex", 2),
     Run("mondrian", ADULT, 8),
-    # optional parts (run only when the course grades them or the solution implements them)
+    # beyond the default homework (run when the course grades them or the solution has them)
     # topdown: fewest children, then L1 distance of the shares to uniform, then leftmost QI
     Run("topdown_anonymizer", "jobsex", 2, note="the handout's example: Sex (L1 0) beats Job "
                                                 "(L1 0.2); each node decides on its own"),
@@ -211,7 +211,7 @@ RUNS: list[Run] = [
 
 COSTS: list[CostCase] = [
     CostCase("jobsex", "anon-example.csv", "the handout's worked example"),
-    CostCase("world", "anon-mixed.csv", "labels, intervals and a suppressed row"),
+    CostCase("world", "anon-mixed.csv", "labels, intervals and a row of roots only"),
     CostCase("world", "raw.csv", "the raw table itself: both costs are 0"),
     CostCase(ADULT, "random-adult-k8-s2026.csv.gz", "every QI generalized to LCAs", "levels"),
     CostCase(ADULT, "mondrian-adult-k8.csv.gz", "age intervals, other QIs LCAs", "intervals"),
@@ -312,7 +312,7 @@ OPTIONAL_SIGNATURES = {"topdown_anonymizer": "(raw_dataset_file, DGH_folder, k, 
                                       "distance)",
                        "topdown_greedy": "(raw_dataset_file, DGH_folder, k, output_file)",
                        "kaca": "(raw_dataset_file, DGH_folder, k, output_file)"}
-"""The parameters of the optional parts' functions."""
+"""The parameters of the functions beyond the default homework."""
 
 
 def bad_calls(function: str) -> list:

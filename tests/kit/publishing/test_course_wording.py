@@ -39,11 +39,13 @@ OWNED: dict[str, tuple[str, ...]] = {
     S_PARAMETER: ("random_anonymizer",),
     r"mondrian|median": ("mondrian",),
     r"centroid": ("clustering_anonymizer",),
-    r"top-down": ("topdown_anonymizer", "topdown_greedy"),
+    r"top-?down": ("topdown_anonymizer", "topdown_greedy"),
+    r"topdown_greedy|\bNCP\b": ("topdown_greedy",),
+    r"lattice": ("bottomup_anonymizer", "samarati", "datafly", "kaca"),
     r"datafly": ("datafly",),
     r"\bkaca\b|\bWHD\b": ("kaca",),
     r"entropy": ("entropy_l",),
-    r"t-close|earth mover|\bEMD\b": ("t_closeness",),
+    r"t-close|t_close|earth mover|\bEMD\b": ("t_closeness",),
 }
 ELSEWHERE = [  # another term or course, the kit's decision history, a staff-only tool
     r"\b(fall|spring|summer|winter) (19|20)\d\d\b", r"\bother (courses?|terms?|years?)\b",
