@@ -244,12 +244,12 @@ LITERAL = [
     Run("python -m grader export graded-canvas --format canvas --feedback canvas-feedback.zip",
         "kit", 0, "wrote canvas-feedback.zip: 13 student(s)"),
     Run("python -m grader similarity SUBMISSIONS --out graded/pairs.csv", "kit", 0, "pairs.csv"),
-    Run("python -m grader bundle --out student.zip", "kit", 0, "wrote student.zip"),
+    Run("python -m grader bundle --out ../student.zip", "kit", 0, "wrote ../student.zip"),
     Run("pytest", "student", 1, "public tests passed, "),
     Run("pytest -k clustering", "student", 1, "public self-check"),
     Run("pytest --solution=path/to/file.py", "student", 0, "90 public tests passed, 0 failed"),
-    Run("python -m grader bundle --course grader/rubric-2025.toml --out student.zip", "kit", 0,
-        "wrote student.zip"),
+    Run("python -m grader bundle --course grader/rubric-2025.toml --out ../student.zip", "kit",
+        0, "wrote ../student.zip"),
     Run("python -m pytest tests/public --solution=reference", "kit", 0, " 0 failed"),
     Run("python -m grader regen", "kit", 0, "expected outputs"),
     Run("python -m grader check", "kit", 0, "are fresh"),
@@ -382,7 +382,7 @@ def test_the_cheap_commands_run_literally(kit: Path, tmp_path: Path) -> None:
             skipped.append(f"{run.text} (no {MODEL})")
             continue
         if run.folder == "student" and not student.exists():
-            with zipfile.ZipFile(kit / "student.zip") as archive:
+            with zipfile.ZipFile(kit.parent / "student.zip") as archive:
                 archive.extractall(student)
             student = student / "kanon-hw1"
             (student / "path" / "to").mkdir(parents=True)
