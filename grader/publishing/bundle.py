@@ -4,8 +4,8 @@ The course's rubric (--course, default grader/rubric.toml) decides what students
 skeleton.py and HANDOUT.md are assembled for it from the section sources
 (grader.publishing.materials), and of the public tests and their data only those of the parts
 it grades are shipped (tests/public/data/index.json names each file's users), cut to those
-parts (grader.publishing.course_files: no other part's cases, names or data file names). The other files
-come from an explicit allow-list (ALLOW, plus the public tests' own helper modules, found by
+parts (grader.publishing.course_files: no other part's cases, names or data file names). The
+other files come from an explicit allow-list (ALLOW, plus the public tests' own helper modules, found by
 following their imports) and generated files (requirements.txt with the rubric's allowed
 packages, pytest.ini, tests/public/course.json from the rubric). Before
 anything is written the list is verified (grader.publishing.leaks): no path under reference/,

@@ -185,9 +185,10 @@ def test_the_merge_command_fills_in_the_report(kit: Path, tmp_path: Path) -> Non
     refused = run(merge, kit)
     assert refused.returncode == 2
     lines = refused.stderr.strip().splitlines()
-    assert lines == ["error: ../fall2026-scores.csv: row 2, column report: '11' is more than the part's "
-                     "10 points",
-                     "error: ../fall2026-scores.csv: row 3, column student: 'zed' is not a student of the "
-                     "graded folder's grades.csv",
-                     "error: merge refused: 2 problem(s) in ../fall2026-scores.csv; nothing was changed"]
+    scores = "../fall2026-scores.csv"
+    assert lines == [f"error: {scores}: row 2, column report: '11' is more than the part's "
+                     f"10 points",
+                     f"error: {scores}: row 3, column student: 'zed' is not a student of the "
+                     f"graded folder's grades.csv",
+                     f"error: merge refused: 2 problem(s) in {scores}; nothing was changed"]
     assert _tree(out / "fall2026-grades") == before
