@@ -118,6 +118,10 @@ def test_the_vocabulary_finds_what_it_looks_for() -> None:
                r"suppress": "rows are suppressed"}
     for pattern, sample in samples.items():
         assert _hits(pattern, sample), pattern
+    samples = {r"top-?down": "topdown_anonymizer", r"lattice": "smallest lattice vector",
+               r"t-close|t_close|earth mover|\bEMD\b": "t_closeness"}
+    for pattern, sample in samples.items():
+        assert pattern in OWNED and _hits(pattern, sample), pattern
     assert not _hits(L_PARAMETER, "10 s per call, it'll, l-values, U and L")
     assert _hits(ELSEWHERE[0], "The Fall 2025 handout says only")
     assert _hits(ELSEWHERE[1], "other courses add a depth term")
