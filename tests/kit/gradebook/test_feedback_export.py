@@ -176,7 +176,7 @@ def test_canvas_feedback_zip_names_each_page_after_its_users_file(
         assert f"<strong>Score: {totals[student]} / 100</strong>" in page
     assert seen == set(who)
     with open(tmp_path / "canvas.csv", encoding="utf-8", newline="") as f:
-        rows = {r["ID"]: r["k-anonymity homework"] for r in csv.DictReader(f)}
+        rows = {r["ID"]: r["HW1: k-anonymity (4242)"] for r in csv.DictReader(f)}
     assert {i: rows[i] for i in who} == {i: totals[s] for i, (s, _) in who.items()}
 
 
