@@ -221,7 +221,7 @@ _DISEASE = CostCase("disease", "anon-example.csv",
                    "the handout's example (Beyond k-anonymity): ECs A, B, C")
 _CODES = CostCase("disease-codes", "anon-example.csv",
                   "the same with Disease coded 1 Flu, 2 Cold, 3 HIV, 4 Cancer")
-_ADULT_L2 = CostCase(ADULT, "bottomup-adult-k16-l2.csv.gz", "bottom-up's output, k=16, l=2",
+_ADULT_L2 = CostCase(ADULT, "bottomup-adult-k16-l2.csv.gz", "an output with k = 16, l = 2",
                      "bottomup")
 MEASURES: list[MeasureCase] = [
     # entropy_l: exp(min over the ECs of the entropy of the sensitive values)
