@@ -122,8 +122,9 @@ def load_course(folder: Path, overrides: dict[str, object] | None = None) -> Cou
     unless it is a public demo, its secret."""
     folder = Path(folder)
     if not folder.is_dir():
-        raise UserError(f"--course {folder}: not a folder; make a course with `python -m "
-                        f"grader course new {folder} --from default --term NAME`")
+        what = "not a folder" if folder.exists() else "no such folder"
+        raise UserError(f"--course {folder}: {what}; make a course with `python -m grader "
+                        f"course new {folder} --from default --term NAME`")
     folder = folder.resolve()
     path = folder / COURSE_FILE
     table = read_course_table(path)
@@ -143,13 +144,18 @@ def resolve(path: Path | None, overrides: dict[str, object] | None = None
             ) -> tuple[Rubric, Course | None]:
     """What `--course PATH` names: a course folder (its rubric and the course) or, for the
     kit's own example rubrics, a rubric file (no course). None: the kit's default rubric."""
-    if path is not None and Path(path).is_dir():
-        course = load_course(Path(path), overrides)
+    if path is not None and (Path(path).is_dir() or _missing_folder(Path(path))):
+        course = load_course(Path(path), overrides)  # a missing folder: named as one
         return course.rubric, course
     if path is not None and Path(path).name == COURSE_FILE and _has_course_table(Path(path)):
         course = load_course(Path(path).parent, overrides)
         return course.rubric, course
     return load_rubric(path, overrides), None
+
+
+def _missing_folder(path: Path) -> bool:
+    """Whether `path` names nothing and is no TOML file's name: a course folder misspelt."""
+    return not path.exists() and path.suffix.lower() != ".toml"
 
 
 def _has_course_table(path: Path) -> bool:

@@ -30,6 +30,7 @@ from ..grading.term_view import apply_term
 from ..catalogs import translator
 from ..rubric import Rubric
 from .case_text import HIDDEN_FEEDBACK, _case_title, _fence, _shown, _time_text
+from .shares import shares as _shares, test_score as _test_score
 
 TEMPLATE = "manual-template.csv"
 
@@ -138,23 +139,6 @@ def _manual_section(record: dict, part, _=str) -> list[str]:
     return lines + [""]
 
 
-def _shares(record: dict, rubric: Rubric) -> list[float]:
-    """Each case's max_score at 4 decimals, rounded so that a part's cases add up to exactly
-    the part's points (largest remainders first; a part of 6 cases worth 20 gets one 3.3334
-    and five 3.3333, so Gradescope's total is 100, not 99.9998)."""
-    shares = [0.0] * len(record["cases"])
-    for part in rubric.parts:
-        index = [i for i, c in enumerate(record["cases"]) if c["part"] == part.key]
-        exact = [record["cases"][i]["max_points"] * 10_000 for i in index]
-        units = [int(x) for x in exact]
-        left = round(sum(exact)) - sum(units)
-        for j in sorted(range(len(index)), key=lambda j: (-(exact[j] - units[j]), j))[:left]:
-            units[j] += 1
-        for i, u in zip(index, units):
-            shares[i] = u / 10_000
-    return shares
-
-
 def gradescope_json(record: dict, rubric: Rubric) -> str:
     """Gradescope's results.json for one student."""
     tests, _ = [], translator(rubric.language)
@@ -172,8 +156,7 @@ def gradescope_json(record: dict, rubric: Rubric) -> str:
         output += counterexample.case_text(record, rubric, case)
         tests.append({"name": f"{case['part']}: {_case_title(case, _)}",
                       "number": f"{part_index}.{sum(1 for c in record['cases'][:n] if c['part'] == case['part'])}",
-                      "score": shares[n - 1] if case["points"] >= case["max_points"] - 1e-9
-                      else min(round(case["points"], 4), shares[n - 1]),
+                      "score": _test_score(case, shares[n - 1]),
                       "max_score": shares[n - 1],
                       "status": "passed" if case["status"] == "passed" else "failed",
                       "output": output, "visibility": case["visibility"]})

@@ -26,8 +26,10 @@ from ..rubric import Rubric
 FINGERPRINT_FILE = "course-fingerprint.json"
 PARTS = ("rubric", "term", "datasets", "expected outputs", "kit version", "language")
 UNRECORDED = {"language": "en"}  # a part a record may leave out, and what that means
-DEFAULT_TERM = "(the kit's default cases)"
-LOCAL = ("cases_dir", "run_as")  # where the cases live, who runs the children: not the course
+DEFAULT_TERM = "(no term: the default cases)"
+# Not the course: where the cases live, who runs the children, how the download names the
+# submissions (`--id-pattern`: the same class graded under another pattern is the same course).
+LOCAL = ("cases_dir", "run_as", "student_id_pattern")
 
 
 def _digest(data: object) -> str:

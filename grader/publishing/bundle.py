@@ -3,8 +3,9 @@
 The course's rubric (--course, default grader/rubric.toml) decides what students get:
 skeleton.py and HANDOUT.md are assembled for it from the section sources
 (grader.publishing.materials), and of the public tests and their data only those of the parts
-it grades are shipped (tests/public/data/index.json names each file's users). The other files
-come from an explicit allow-list (ALLOW, plus the public tests' own helper modules, found by
+it grades are shipped (tests/public/data/index.json names each file's users), cut to those
+parts (grader.publishing.course_files: no other part's cases, names or data file names). The
+other files come from an explicit allow-list (ALLOW, plus the public tests' own helper modules, found by
 following their imports) and generated files (requirements.txt with the rubric's allowed
 packages, pytest.ini, tests/public/course.json from the rubric; for a course in another
 language than English, README.md and the self-check's catalog: student_readme.py). Before
@@ -30,6 +31,7 @@ from ..paths import KIT_ROOT, PUBLIC_TESTS, TEMPLATES
 from ..grading.fingerprint import FINGERPRINT_FILE, file_text, fingerprint
 from ..courses.folder import resolve
 from ..grading.term_view import apply_term
+from .course_files import course_entries
 from .materials import course_materials, public_users, view, wanted
 from .student_readme import language_entries
 from .leaks import hidden_leak, hidden_secrets, reference_fingerprints, reference_leak
@@ -115,6 +117,7 @@ def collect(root: Path, folder: str = DEFAULT_FOLDER, course: Path | None = None
     seeds = [p for p in paths if p.suffix == ".py" and p.parent == root / PUBLIC_TESTS]
     paths.update(public_helpers(root, seeds))
     entries = [Entry(p.relative_to(root).as_posix(), p.read_bytes()) for p in paths]
+    entries = course_entries(entries, root, frozenset(view(rubric).names))
     entries += [Entry(name, data) for name, data in course_materials(rubric, root).items()]
     for name, template in GENERATED.items():
         entries.append(Entry(name, (TEMPLATES / "student" / template).read_bytes()))

@@ -156,6 +156,28 @@ def _kit_material(rubric) -> list[Entry]:
     return entries
 
 
+def time_budget(rubric) -> tuple[int, float]:
+    """(cases, CPU seconds) one submission may use at most: every case's own CPU-time limit
+    (a slow but finishing function runs each case to just under it), the import and its retry
+    one statement at a time, and each part's counterexample search."""
+    from ..grading.case_runner import case_rows
+    cases = rubric.cases()
+    seconds = sum(c.cpu_limit(case_rows(rubric, c)) for c in cases)
+    seconds += 2 * rubric.settings.import_time_limit
+    if rubric.settings.counterexample_calls > 0:
+        seconds += rubric.settings.counterexample_cpu * len({c.function for c in cases})
+    return len(cases), seconds
+
+
+def budget_line(rubric) -> str:
+    """What to set Gradescope's autograder timeout to, from the course's limits."""
+    cases, seconds = time_budget(rubric)
+    return (f"autograder timeout: at least {seconds:,.0f} s ({seconds / 60:,.0f} min) per "
+            f"submission, the sum of the course's CPU-time limits ({cases} cases, the import, "
+            f"the counterexample searches); a correct, fast submission needs a small fraction "
+            f"of it")
+
+
 IMPORT_PROBE = ("import sys; sys.path.insert(0, sys.argv[1]); "
                 "import grader.publishing.autograde, grader.grading.compare")
 
@@ -223,4 +245,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("give --course or --rubric, not both")
     entries = build(kit_root(args.root), args.out, args.course or args.rubric)
     print_listing(entries, args.out)
+    from ..courses.folder import resolve
+    root = kit_root(args.root)
+    rubric, _ = resolve(args.course or args.rubric or root / "grader" / "rubric.toml")
+    print(budget_line(apply_term(rubric)))
     return 0

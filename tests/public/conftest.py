@@ -280,8 +280,8 @@ class Runner:
     def applies(self, function: str, variant: str | None = None, any_variant: bool = False
                 ) -> None:
         """Skip the test when your course does not grade `function` with these rules: a
-        variant other than the course's, or a function the course does not grade (an
-        optional part) that your file does not define."""
+        variant other than the course's, or a function the course does not grade that your
+        file does not define."""
         wanted = course_rules.variant(function)
         if variant != wanted and not any_variant:
             pytest.skip(f"your course grades {function} with "
@@ -377,8 +377,8 @@ class Runner:
             pytest.fail(f"{run.describe()}: {problem}", pytrace=False)
 
     def check_cost(self, name: str, case: CostCase, expected: float, args: tuple = ()) -> None:
-        """cost_MD / cost_LM (or an optional measure, entropy_l / t_closeness, with `args`
-        after the DGH folder) of a stored anonymized file, within 1e-6 relative."""
+        """cost_MD / cost_LM (or an optional privacy measure, with `args` after the DGH
+        folder) of a stored anonymized file, within 1e-6 relative."""
         if name in OPTIONAL:
             self.applies(name)
         folder = self.tmp.mktemp(f"{name}-{case.id}")

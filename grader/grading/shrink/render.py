@@ -74,12 +74,18 @@ def _args(function: str, ints: dict, raw: str = "raw.csv") -> str:
                      for p in SIGNATURES[function])
 
 
+YOUR_FOLDER = "/path/to/your/folder"  # the placeholder the student replaces
+
+
 def command(function: str, ints: dict, module: str, folder: str) -> str:
-    """The one command that reruns the student's function on the files."""
+    """The one command that reruns the student's function on the files, run from the
+    feedback's folder in any shell (bash, zsh, Windows cmd and PowerShell alike): `python -c`
+    and one double-quoted program that moves into `folder` and finds the student's module
+    itself (single quotes only inside, a raw string for a Windows path, no `$`, `%` or `!`)."""
     call = f"{function}({_args(function, ints)})"
     shown = f"print({call})" if is_cost(function) else call
-    return (f"cd {folder} && PYTHONPATH=/path/to/your/folder python -c "
-            f"\"from {module} import {function}; {shown}\"")
+    return (f"python -c \"import os, sys; os.chdir('{folder}'); sys.path.insert(0, "
+            f"r'{YOUR_FOLDER}'); from {module} import {function}; {shown}\"")
 
 
 def outputs(entry: dict, function: str, _=str) -> list[str]:

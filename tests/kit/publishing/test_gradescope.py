@@ -382,3 +382,18 @@ def test_setup_sh_finds_or_installs_python_3_11(small_zip: Path, tmp_path: Path,
     results = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
     check_format(results)
     assert results["score"] == 0
+
+
+def test_the_timeout_to_set_is_the_sum_of_the_courses_limits(repo: Path) -> None:
+    """The examples' course: 14 cases at 2 s each (no per-row time), an import of 3 s and its
+    statement-by-statement retry, and 7 parts' counterexample searches of 20 s: 174 s. The
+    default course's adult cases make it far more than cases x time_limit."""
+    from grader.courses.folder import resolve
+    examples, _ = resolve(repo / "examples" / "course")
+    assert gradescope.time_budget(examples) == (14, 14 * 2.0 + 2 * 3.0 + 7 * 20.0)
+    assert gradescope.budget_line(examples).startswith(
+        "autograder timeout: at least 174 s (3 min) per submission, the sum of the course's "
+        "CPU-time limits (14 cases,")
+    default, _ = resolve(repo / "courses" / "default")
+    cases, seconds = gradescope.time_budget(default)
+    assert seconds > 5 * cases * default.settings.time_limit  # what the old estimate said
