@@ -197,7 +197,7 @@ def random_anonymizer(raw_dataset_file: str, DGH_folder: str, k: int,
     1. (given) records in file order, each tagged with its position, go into a numpy array;
        np.random.seed(s); np.random.shuffle(array).
     2. EC j takes shuffled positions [j*k, (j+1)*k) for j = 0 .. n//k - 2; the last EC takes all
-       remaining positions (k .. 2k-1 records). n < k is a ValueError.
+       remaining positions (k .. 2k-1 records). k < 1 or n < k is a ValueError.
     3. Each EC's QI cells become the LCA of that EC's raw values.
     4. (given) rows are written back in their original order.
     """
@@ -243,7 +243,7 @@ def clustering_anonymizer(raw_dataset_file: str, DGH_folder: str, k: int,
     number), generalized to their LCAs; curr becomes the EC's centroid; the next curr is the
     unused record with the largest sum of dist to all centroids (ties: lowest row number). Each
     leftover record, in row order, joins the EC whose centroid is nearest (ties: earliest EC),
-    which is generalized again. n < k is a ValueError.
+    which is generalized again. k < 1 or n < k is a ValueError.
     """
     raise NotImplementedError("clustering_anonymizer")
 
@@ -282,7 +282,7 @@ def mondrian(raw_dataset_file: str, DGH_folder: str, k: int, output_file: str):
     Categorical: one part per child of the partition's LCA. A cut is allowed when every part has
     at least k rows; take the first allowed QI and recurse. A final partition writes numeric
     cells as `[min-max]` (raw strings; the raw value when min = max) and categorical cells as
-    the LCA. n < k is a ValueError.
+    the LCA. k < 1 or n < k is a ValueError.
     """
     raise NotImplementedError("mondrian")
 

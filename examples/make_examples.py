@@ -7,7 +7,8 @@ Each working submission carries its own copy of the reference modules as a helpe
 helpers); the graded functions in its skeleton.py call it, except where the example
 misbehaves on purpose. Zips are written deterministically (fixed dates, sorted entries), so
 rebuilding gives the same bytes. After changing the reference, rebuild them and refresh
-examples/expected-grades.csv (see docs/reference.md, "Regenerating expected outputs").
+examples/expected-grades.csv (see docs/reference.md, "Regenerating expected outputs"), then
+rebuild the Canvas and Moodle downloads of the same class (`python examples/make_downloads.py`).
 
 alice    correct; a macOS zip (nested folder, __MACOSX, __pycache__, a stray data file)
 bob      partly wrong: cost_LM averages, clustering is random, samarati never suppresses,
@@ -84,6 +85,11 @@ def helper_files(prefix: str = "") -> dict[str, bytes]:
 
 def write_zip(path: Path, files: dict[str, bytes], *, raw_names: bool = False) -> None:
     """A deterministic zip: sorted entries, fixed dates, regular-file permissions."""
+    path.write_bytes(zip_data(files))
+
+
+def zip_data(files: dict[str, bytes]) -> bytes:
+    """The bytes of write_zip's zip."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
         for name in sorted(files):
@@ -91,7 +97,7 @@ def write_zip(path: Path, files: dict[str, bytes], *, raw_names: bool = False) -
             info.external_attr = 0o100644 << 16
             info.compress_type = zipfile.ZIP_DEFLATED
             zf.writestr(info, files[name])
-    path.write_bytes(buffer.getvalue())
+    return buffer.getvalue()
 
 
 def write_folder(path: Path, files: dict[str, bytes]) -> None:

@@ -3,6 +3,7 @@
 Commands (`python -m grader COMMAND --help` for each):
 
     course new DIR --from default|fall2025|all|examples|RUBRIC|COURSE --term NAME
+                   [--language en|zh-CN]
     grade SUBMISSIONS --course DIR --out OUT [--jobs N] [--cluster ADDRESS] [--sandbox ...]
     check --course DIR [--against ZIP|OUT]
     regen --course DIR [--term NAME]          (without --course: the kit's demo cases)
@@ -13,6 +14,7 @@ Commands (`python -m grader COMMAND --help` for each):
     merge OUT --manual scores.csv --course DIR
     export OUT --format canvas|moodle|gradescope [--roster CSV] [--out FILE] [--feedback ZIP]
     similarity SUBMISSIONS --out pairs.csv [--archive DIR ...]
+    languages [--language zh-CN]              (what a language still lacks)
 
 `--rubric FILE` still takes the kit's example rubrics (public demos).
 
@@ -22,7 +24,8 @@ hygiene test checks it):
   core        this folder's modules: errors, paths, prog (the program's name), contract (the
               graded functions' signatures and files), imports, settings (the rubric's
               validated [settings]), rubric (with rubric_data: the [data] table, and
-              rubric_manual: staff-graded parts), zipfiles (deterministic zips)
+              rubric_manual: staff-graded parts), language (the languages a course can be
+              in), catalogs (gettext message catalogs), zipfiles (deterministic zips)
   sandbox     running untrusted code in a child process; knows nothing of grading
   grading     one submission and a batch of them (executors/: threads or Dask; shrink/:
               counterexamples); writes records only

@@ -151,13 +151,14 @@ def _parser(prog: str) -> argparse.ArgumentParser:
 
     from .courses import command as course_commands
     from .gradebook import merge
-    from .publishing import bundle, gradescope
+    from .publishing import bundle, gradescope, languages
     course_commands.add_parsers(commands)
     from .publishing.materials import command as materials
     merge.add_parser(commands)
     bundle.add_parser(commands)
     materials.add_parser(commands)
     gradescope.add_parser(commands)
+    languages.add_parser(commands)
     return parser
 
 

@@ -128,6 +128,7 @@ class Rubric:
     parts: list[Part]
     term: str | None = None  # the term whose hidden cases these are (grading.term_view)
     schema: Schema = DEFAULT_SCHEMA  # the [data] table (grader/rubric_data.py)
+    language: str = "en"  # what students read is in it ([course] language; grader.language)
 
     @property
     def optional_points(self) -> float:
@@ -231,7 +232,18 @@ def load(path: Path | None = None, overrides: dict[str, object] | None = None) -
             part.cases = [replace(c, time_limit=float(forced), time_per_1000_rows=0.0)
                           for c in part.cases]
     digest = sha256_bytes(raw + repr(settings.digest_items()).encode())
-    return Rubric(path, digest, settings, parts, schema=schema)
+    return Rubric(path, digest, settings, parts, schema=schema,
+                  language=_language(path, data))
+
+
+def _language(path: Path, data: dict) -> str:
+    """course.language of a course.toml (kept in the Gradescope zip's copy too); "en" when
+    there is none."""
+    from .language import DEFAULT, check_language
+    table = data.get("course")
+    if not isinstance(table, dict) or "language" not in table:
+        return DEFAULT
+    return check_language(table["language"], f"{path}: course.language")
 
 
 def read_optional(where: _Where, key: str, raw: dict) -> bool:

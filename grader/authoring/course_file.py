@@ -27,6 +27,8 @@ def course_settings(rubric: Rubric) -> dict:
     variants = {c.function: c.variant for c in rubric.cases() if c.variant}
     if variants:  # only then, so a rubric without variants writes the file it always did
         settings["variants"] = variants
+    if rubric.language != "en":  # the self-check's language (tests/public/messages.py)
+        settings["language"] = rubric.language
     return settings
 
 

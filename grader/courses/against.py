@@ -39,6 +39,28 @@ def recorded(path: Path) -> dict:
         raise UserError(f"--against {path}: not a zip the grader built ({e})") from None
 
 
+def rebuild_command(course_dir: Path, path: Path) -> str:
+    """The command that builds `path` again from the course: `grade` for a graded folder,
+    `gradescope` for an autograder zip (its fingerprint under grader/), `bundle` for a student
+    bundle."""
+    from ..prog import prog_name
+
+    def shown(p: Path) -> str:
+        return f'"{p}"' if " " in str(p) else str(p)
+
+    if path.is_dir():
+        name, extra = "grade", f"SUBMISSIONS --out {shown(path)}"
+    else:
+        try:
+            with zipfile.ZipFile(path) as archive:
+                autograder = f"grader/{FINGERPRINT_FILE}" in archive.namelist()
+        except (OSError, zipfile.BadZipFile):
+            autograder = False
+        name = "gradescope" if autograder else "bundle"
+        extra = f"--out {shown(path)}"
+    return f"{prog_name()} {name} {extra} --course {shown(course_dir)}"
+
+
 def compare(ours: dict, path: Path) -> list[str]:
     """What differs between the course's fingerprint and the one `path` recorded."""
     return differences(ours, recorded(path))

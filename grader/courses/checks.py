@@ -63,6 +63,10 @@ def demo_warning(course: Course | None, rubric_path) -> str | None:
     where = course.folder if course else rubric_path
     shown = where.relative_to(KIT_ROOT) if where.is_relative_to(KIT_ROOT) else where
     what = f"the public demo course {shown}" if course else f"the kit's example rubric {shown}"
+    own = (f"copy its folder to a private repository and write hidden cases of your own "
+           f"(docs/instructors.md, \"A course's own data and rules\")"
+           if course is not None and not course.rubric.schema.is_default else
+           f"make a course of your own with `python -m grader course new DIR --from default "
+           f"--term NAME`")
     return (f"grading with {what}: its hidden cases are in the public kit, so students can "
-            f"read them; for a real class make a course of your own with `python -m grader "
-            f"course new DIR --from default --term NAME`")
+            f"read them; for a real class {own}")

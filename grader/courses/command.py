@@ -9,6 +9,7 @@ from pathlib import Path
 from kanon.files import atomic_write_text
 
 from ..errors import UserError
+from ..language import DEFAULT, LANGUAGES, describe
 from . import option
 from .create import ORIGINS, new_course
 
@@ -31,6 +32,9 @@ def add_parsers(commands: "argparse._SubParsersAction") -> None:
                         f"rubric file, or another course folder (its rubric only)")
     n.add_argument("--term", required=True, metavar="NAME",
                    help="the term's name, e.g. 'Fall 2026' (at most 64 characters)")
+    n.add_argument("--language", metavar="LANG",
+                   help=f"what students read is in this language: {', '.join(LANGUAGES)} "
+                        f"(default: the --from course's, else {DEFAULT})")
     n.set_defaults(func=_new)
 
     s = commands.add_parser("solution", help="write a known-good solution for a course",
@@ -45,13 +49,14 @@ def add_parsers(commands: "argparse._SubParsersAction") -> None:
 
 
 def _new(args: argparse.Namespace) -> int:
-    folder = new_course(args.folder, args.origin, args.term)
+    folder = new_course(args.folder, args.origin, args.term, args.language)
     from ..grading.fingerprint import fingerprint
     from .folder import load_course
     from ..grading.term_view import apply_term
     course = load_course(folder)
     found = fingerprint(apply_term(course.rubric))
-    print(f"made {folder}: term {course.term!r}, {len(course.rubric.cases())} cases, "
+    print(f"made {folder}: term {course.term!r}, language {describe(course.language)}, "
+          f"{len(course.rubric.cases())} cases, "
           f"fingerprint {found['fingerprint']}; keep the folder private (its secret draws the "
           f"hidden cases). Next: {course.command('materials', '--out preview')}",
           file=sys.stderr)
@@ -59,7 +64,7 @@ def _new(args: argparse.Namespace) -> int:
 
 
 def _solution(args: argparse.Namespace) -> int:
-    from .solution import solution_source
+    from .solution import graded, solution_source
     if args.out.is_dir():
         raise UserError(f"--out {args.out} is a folder; give a file name such as solution.py")
     if not args.out.parent.is_dir():
@@ -68,6 +73,6 @@ def _solution(args: argparse.Namespace) -> int:
     title = (f"course {course.folder.name}" + (f", term {course.term}" if course.term else "")
              if course else f"the rubric {rubric.path.name}")
     atomic_write_text(args.out, solution_source(rubric, title))
-    print(f"wrote {args.out}: {', '.join(p.function for p in rubric.auto_parts)} "
+    print(f"wrote {args.out}: {', '.join(f for f, _ in graded(rubric))} "
           f"(the staff's answer key: never hand it out)", file=sys.stderr)
     return 0

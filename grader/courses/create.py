@@ -1,5 +1,5 @@
-"""`python -m grader course new DIR --from default|fall2025|all|examples|RUBRIC --term NAME`:
-a new course folder (grader/courses/folder.py), with its own secret and this term's hidden
+"""`python -m grader course new DIR --from default|fall2025|all|examples|RUBRIC --term NAME
+[--language en|zh-CN]`: a new course folder (grader/courses/folder.py), with its own secret and this term's hidden
 cases, written whole or not at all (built in a temporary folder beside DIR, then renamed).
 """
 from __future__ import annotations
@@ -13,6 +13,7 @@ from pathlib import Path
 from kanon.files import atomic_write_text
 
 from ..errors import UserError
+from ..language import DEFAULT, check_language
 from ..paths import GRADER_DIR, KIT_ROOT
 from ..rubric import load as load_rubric
 from .folder import CASES, COURSE_FILE, FORMAT, README_FILE, is_course_folder, read_course_table
@@ -32,7 +33,8 @@ def origin_rubric(origin: str) -> Path:
         return ORIGINS[origin]
     path = Path(origin)
     if is_course_folder(path):
-        return path / COURSE_FILE
+        table = read_course_table(path / COURSE_FILE)
+        return path / table["rubric"] if "rubric" in table else path / COURSE_FILE
     if path.is_file():
         return path
     raise UserError(f"--from {origin}: neither an example course ({', '.join(ORIGINS)}) nor a "
@@ -55,14 +57,16 @@ def rubric_body(text: str) -> str:
     return "\n".join(out).strip("\n") + "\n"
 
 
-def course_toml(term: str, origin: str, body: str) -> str:
-    """course.toml: the [course] table, then the rubric."""
+def course_toml(term: str, origin: str, body: str, language: str = DEFAULT) -> str:
+    """course.toml: the [course] table, then the rubric. The language line is written only
+    for a language other than English (the default)."""
     from ..authoring.terms import check_name
     name = json.dumps(check_name(term), ensure_ascii=False)  # a valid TOML basic string
+    spoken = f"language = {json.dumps(language)}\n" if language != DEFAULT else ""
     return (f"# This course's homework: the [course] table (its term), then the rubric "
             f"(settings and parts).\n# After editing the parts or settings, run `python -m "
             f"grader regen --course .` in this folder.\n[course]\nformat = {FORMAT}\n"
-            f"term = {name}\nfrom = {json.dumps(origin)}\n\n{body}")
+            f"term = {name}\nfrom = {json.dumps(origin)}\n{spoken}\n{body}")
 
 
 def readme(term: str) -> str:
@@ -85,9 +89,10 @@ autograder.zip` says whether a built zip or a graded folder belongs to this cour
 """
 
 
-def new_course(folder: Path, origin: str, term: str) -> Path:
-    """Write the course folder `folder` (missing or empty) from `origin` for `term`; returns
-    it. On any error nothing is left behind."""
+def new_course(folder: Path, origin: str, term: str, language: str | None = None) -> Path:
+    """Write the course folder `folder` (missing or empty) from `origin` for `term` in
+    `language` (None: the origin course's, else English); returns it. On any error nothing
+    is left behind."""
     from .redraw import redraw
     from .folder import load_course
     folder = Path(folder)
@@ -96,12 +101,21 @@ def new_course(folder: Path, origin: str, term: str) -> Path:
                         f"new` writes a new folder (give a new or empty folder's path)")
     if not folder.parent.is_dir():
         raise UserError(f"{folder}: the folder {folder.parent} does not exist")
+    if language is not None:
+        check_language(language, "--language")
     source = origin_rubric(origin)
-    load_rubric(source)  # a bad rubric is refused before anything is written
+    copied = load_rubric(source)  # a bad rubric is refused before anything is written
+    if not copied.schema.is_default:
+        raise UserError(f"--from {origin}: that course owns its data's shape ([data]); a "
+                        f"private copy needs hidden data drawn from the course's own data "
+                        f"model, which `course new` cannot do yet. Grade with the demo "
+                        f"itself, or copy its folder and write your own hidden cases "
+                        f"(docs/instructors.md, \"A course's own data and rules\")")
     if source.name == COURSE_FILE:
         read_course_table(source)
     text = course_toml(term, origin if origin in ORIGINS else source.name,
-                       rubric_body(source.read_text(encoding="utf-8")))
+                       rubric_body(source.read_text(encoding="utf-8")),
+                       language or copied.language)
     work = Path(tempfile.mkdtemp(prefix=f".{folder.name}.new-", dir=folder.parent))
     try:
         atomic_write_text(work / COURSE_FILE, text)

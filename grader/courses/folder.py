@@ -1,7 +1,8 @@
 """A course folder: what one course keeps, outside the kit, in its own private repository.
 
     DIR/course.toml   the rubric (settings and parts) and a [course] table: the term drawn,
-                      the folder's format and what the course was made from
+                      the folder's format, what the course was made from and its language
+                      (what students read; default "en", grader/language.py)
     DIR/secret        the course's 256-bit key (grader/courses/secret.py); never published
     DIR/README.md     what each file is, and that the folder must stay private
     DIR/cases/        this course's hidden datasets, expected outputs, manifest (and, when
@@ -29,7 +30,7 @@ COURSE_FILE = "course.toml"
 README_FILE = "README.md"
 CASES = "cases"
 FORMAT = 1  # the course folder's format; a kit refuses a folder of a higher one
-COURSE_KEYS = {"format", "term", "from", "public_demo", "rubric"}
+COURSE_KEYS = {"format", "term", "from", "public_demo", "rubric", "language"}
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,11 @@ class Course:
     @property
     def cases_dir(self) -> Path:
         return self.rubric.cases_dir
+
+    @property
+    def language(self) -> str:
+        """What its students read is in this language (course.language; default "en")."""
+        return self.rubric.language
 
     def command(self, name: str, extra: str = "") -> str:
         """A command line naming this course, for messages: `python -m grader NAME --course
@@ -95,6 +101,9 @@ def read_course_table(path: Path) -> dict:
     demo = table.get("public_demo", False)
     if not isinstance(demo, bool):
         raise UserError(f"{path}: course.public_demo: expected true or false, got {demo!r}")
+    if "language" in table:
+        from ..language import check_language
+        check_language(table["language"], f"{path}: course.language")
     if "rubric" in table and not demo:
         raise UserError(f"{path}: course.rubric: only the kit's public demos point at another "
                         f"rubric; a course keeps its rubric in course.toml")
@@ -113,14 +122,17 @@ def load_course(folder: Path, overrides: dict[str, object] | None = None) -> Cou
     unless it is a public demo, its secret."""
     folder = Path(folder)
     if not folder.is_dir():
-        raise UserError(f"--course {folder}: not a folder; make a course with `python -m "
-                        f"grader course new {folder} --from default --term NAME`")
+        what = "not a folder" if folder.exists() else "no such folder"
+        raise UserError(f"--course {folder}: {what}; make a course with `python -m grader "
+                        f"course new {folder} --from default --term NAME`")
     folder = folder.resolve()
     path = folder / COURSE_FILE
     table = read_course_table(path)
     demo = table.get("public_demo", False)
     rubric_path = (folder / table["rubric"]).resolve() if "rubric" in table else path
     rubric = load_rubric(rubric_path, overrides)
+    if "language" in table:  # a public demo's rubric is another file
+        rubric = replace(rubric, language=table["language"])
     if not demo and rubric.cases_dir != (folder / CASES).resolve():
         raise UserError(f"{path}: settings.cases_dir: a course keeps its cases in {CASES}/ "
                         f"beside course.toml; remove the setting")
@@ -132,13 +144,18 @@ def resolve(path: Path | None, overrides: dict[str, object] | None = None
             ) -> tuple[Rubric, Course | None]:
     """What `--course PATH` names: a course folder (its rubric and the course) or, for the
     kit's own example rubrics, a rubric file (no course). None: the kit's default rubric."""
-    if path is not None and Path(path).is_dir():
-        course = load_course(Path(path), overrides)
+    if path is not None and (Path(path).is_dir() or _missing_folder(Path(path))):
+        course = load_course(Path(path), overrides)  # a missing folder: named as one
         return course.rubric, course
     if path is not None and Path(path).name == COURSE_FILE and _has_course_table(Path(path)):
         course = load_course(Path(path).parent, overrides)
         return course.rubric, course
     return load_rubric(path, overrides), None
+
+
+def _missing_folder(path: Path) -> bool:
+    """Whether `path` names nothing and is no TOML file's name: a course folder misspelt."""
+    return not path.exists() and path.suffix.lower() != ".toml"
 
 
 def _has_course_table(path: Path) -> bool:

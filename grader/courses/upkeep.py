@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..errors import UserError
 from ..paths import KIT_ROOT
+from ..language import describe
 from ..prog import prog_name
 
 
@@ -108,7 +109,7 @@ def check(args: argparse.Namespace) -> int:
 
 
 def _check_course(args: argparse.Namespace) -> int:
-    from .against import compare
+    from .against import compare, rebuild_command
     from .checks import problems
     from ..grading.fingerprint import fingerprint
     from .folder import load_course
@@ -129,9 +130,11 @@ def _check_course(args: argparse.Namespace) -> int:
                   f"(fingerprint {ours['fingerprint']}):", file=sys.stderr)
             for line in different:
                 print(f"  {line}", file=sys.stderr)
-            print("rebuild or regrade it from the course", file=sys.stderr)
+            again = rebuild_command(args.course, args.against)
+            print(f"build it again from the course: {again}", file=sys.stderr)
             return 1
-    print(f"ok: course {course.folder}, term {course.term or 'default'}: all "
+    print(f"ok: course {course.folder}, term {course.term or 'default'}, language "
+          f"{describe(course.language)}: all "
           f"{len(course.rubric.cases())} cases fresh; fingerprint {ours['fingerprint']}"
           + (f"; {args.against} belongs to it" if args.against is not None else ""),
           file=sys.stderr)
@@ -147,7 +150,7 @@ def _stale_rules_pool(course) -> list[str]:
 
 def require_same_term(course_dir: Path, graded: Path) -> None:
     """UserError unless the graded folder's fingerprint is the course's current one."""
-    from .against import compare
+    from .against import compare, rebuild_command
     from ..grading.fingerprint import fingerprint
     from .folder import resolve
     from ..grading.term_view import apply_term
@@ -155,4 +158,5 @@ def require_same_term(course_dir: Path, graded: Path) -> None:
     different = compare(fingerprint(apply_term(rubric)), graded)
     if different:
         raise UserError(f"{graded} was not graded with course {course_dir} as it is now "
-                        f"({different[0]}); grade it again")
+                        f"({different[0]}); grade it again: "
+                        f"{rebuild_command(course_dir, graded)}")

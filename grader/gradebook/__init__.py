@@ -5,6 +5,9 @@ the records; this package writes everything people read and LMSs import).
                    soon as graded; the class files once all are)
   export           the files of a graded folder: grades.csv, feedback/<id>.md, results.json
                    (Gradescope), summary.md/.json, timings.csv, manual-template.csv
+  case_text        how one case's result reads (a hidden case: its verdict only)
+  shares           Gradescope's per-test max scores (exact binary fractions adding up to
+                   the parts' points)
   dashboard        summary.html, the class dashboard (redrawn from the folder's own files)
   lms              `export --format canvas|moodle|gradescope`: the grades CSV an LMS imports
   feedback_export  `export --feedback ZIP`: feedback pages in the zip layout the LMS takes
@@ -16,5 +19,7 @@ the records; this package writes everything people read and LMSs import).
 Every file is written atomically with deterministic bytes. Imports grading, courses and the
 core; nothing of similarity or publishing.
 """
-__all__ = ["dashboard", "export", "export_command", "feedback_export", "lms", "markdown_html",
+__all__ = ["case_text", "dashboard", "export", "export_command", "feedback_export", "lms", "markdown_html",
            "merge", "scores_csv", "writer"]
+__all__ = ["dashboard", "export", "export_command", "feedback_export", "lms", "markdown_html",
+           "merge", "scores_csv", "shares", "writer"]

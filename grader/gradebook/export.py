@@ -27,10 +27,11 @@ from ..grading.scores_text import fmt, percent
 from ..grading.shrink import render as counterexample
 from ..grading.statuses import SUBMISSION_ORDER
 from ..grading.term_view import apply_term
+from ..catalogs import translator
 from ..rubric import Rubric
+from .case_text import HIDDEN_FEEDBACK, _case_title, _fence, _shown, _time_text
+from .shares import shares as _shares, test_score as _test_score
 
-OUTPUT_SHOWN = 3000  # characters of a case's printed output shown in feedback
-LABEL = {"passed": "PASS", "partial": "PARTIAL"}
 TEMPLATE = "manual-template.csv"
 
 
@@ -66,133 +67,96 @@ def _part_cell(record: dict, part) -> str:
     return fmt(record["parts"].get(part.key, 0.0))
 
 
-def _fence(text: str) -> str:
-    text = text.replace("```", "'''")
-    if len(text) > OUTPUT_SHOWN:
-        text = text[:OUTPUT_SHOWN] + f"\n[... {len(text) - OUTPUT_SHOWN} more characters]"
-    return "```\n" + text.rstrip("\n") + "\n```\n"
-
-
-def _case_title(case: dict) -> str:
-    return ("hidden case: " if case["hidden"] else "") + case["name"]
-
-
-def _time_text(case: dict) -> str:
-    """"0.42 s of its 11 s CPU-time limit" ("" for a case that did not run); the measured
-    time varies from run to run, the limit does not."""
-    limit = case.get("time_limit")
-    if limit is None:
-        return ""
-    used = case.get("cpu_seconds")
-    if used is None:
-        return f"not run; CPU-time limit {fmt(limit)} s"
-    return f"{used:.2f} s of its {fmt(limit)} s CPU-time limit"
-
-
 def feedback_md(record: dict, rubric: Rubric) -> str:
-    """One student's feedback: score, notes, then every case of every part."""
-    lines = [f"# Feedback for {record['student']}", "",
-             f"**Score: {fmt(record['score'])} / {fmt(record['max'])}** "
-             f"({fmt(percent(record))}%). Status: `{record['status']}`." + _pending(record, rubric),
-             "",
-             f"Submission: `{record['source']}`" + (
-                 f"; graded file: `{record['solution']}`." if record.get("solution") else "."),
-             ""]
+    """One student's feedback, in the course's language: score, notes, every case."""
+    _ = translator(rubric.language)
+    lines = [_("# Feedback for {student}").format(student=record['student']), "",
+             _("**Score: {score} / {max}** ({percent}%). Status: `{status}`.").format(
+                 score=fmt(record['score']), max=fmt(record['max']),
+                 percent=fmt(percent(record)), status=record['status'])
+             + _pending(record, rubric, _), "",
+             _("Submission: `{source}`").format(source=record['source']) + (
+                 _("; graded file: `{solution}`.").format(solution=record['solution'])
+                 if record.get("solution") else "."), ""]
     if record["notes"]:
-        lines += ["## Notes", ""] + [f"- {n}" for n in record["notes"]] + [""]
+        lines += [_("## Notes"), ""] + [f"- {n}" for n in record["notes"]] + [""]
     imported = record.get("import") or {}
     if imported.get("output"):
-        lines += ["Printed while your file was imported:", "", _fence(imported["output"])]
-    lines += ["## Parts", "", "| Part | Points | Max |", "|---|---:|---:|"]
+        lines += [_("Printed while your file was imported:"), "", _fence(imported["output"])]
+    lines += [_("## Parts"), "", _("| Part | Points | Max |"), "|---|---:|---:|"]
     for part in rubric.parts:
-        lines.append(f"| {part.key} | {_part_cell(record, part) or 'not yet graded'} | "
+        lines.append(f"| {part.key} | {_part_cell(record, part) or _('not yet graded')} | "
                      f"{fmt(part.points)} |")
     lines.append("")
     for part in rubric.manual_parts:
-        lines += _manual_section(record, part)
+        lines += _manual_section(record, part, _)
     for part in rubric.auto_parts:
         cases = [c for c in record["cases"] if c["part"] == part.key]
         lines += [f"## {part.key}: {fmt(record['parts'].get(part.key, 0))} / {fmt(part.points)}",
                   ""]
         for case in cases:
-            label = LABEL.get(case["status"], "FAIL")
-            lines.append(f"- **{label}** {_case_title(case)} — {fmt(case['points'])} / "
+            label = {"passed": _("PASS"), "partial": _("PARTIAL")}.get(case["status"], _("FAIL"))
+            lines.append(f"- **{label}** {_case_title(case, _)} — {fmt(case['points'])} / "
                          f"{fmt(case['max_points'])} — `{case['status']}`"
-                         + (f" — {_time_text(case)}" if _time_text(case) else ""))
-            message = case["message"]
-            head, _, rest = message.partition("\n")
+                         + (f" — {_time_text(case, _)}" if _time_text(case) else ""))
+            head, rest, printed = _shown(case)
             lines.append(f"  {head}")
             if case.get("privacy"):
-                lines.append(f"  Privacy of your output (no points): {case['privacy']}.")
+                lines.append("  " + _("Privacy of your output (no points): {privacy}.")
+                             .format(privacy=case['privacy']))
             if rest:
-                lines += ["", "  Traceback (your code):", ""] + [
+                lines += ["", "  " + _("Traceback (your code):"), ""] + [
                     "  " + line for line in _fence(rest).splitlines()] + [""]
-            if case.get("output"):
-                lines += ["", "  Printed:", ""] + ["  " + line for line in
-                                                   _fence(case["output"]).splitlines()] + [""]
-        lines += [""] + counterexample.part_lines(record, part)
-    lines += ["Hidden cases use datasets you have not seen; their feedback names the row and "
-              "column at fault but never shows their data.", ""]
+            if printed:
+                lines += ["", "  " + _("Printed:"), ""] + ["  " + line for line in
+                                                           _fence(printed).splitlines()] + [""]
+        lines += [""] + counterexample.part_lines(record, part, _)
+    lines += [_(HIDDEN_FEEDBACK), ""]
     return "\n".join(lines)
 
 
-def _pending(record: dict, rubric: Rubric) -> str:
+def _pending(record: dict, rubric: Rubric, _=str) -> str:
     """The score line's caveat while some manual part has no merged score."""
     waiting = [p for p in rubric.manual_parts if manual_score(record, p.key) is None]
     if not waiting:
         return ""
-    names = ", ".join(f"{p.key} ({fmt(p.points)} points)" for p in waiting)
-    return (f" Graded by the course staff, not yet included: {names}; the score counts the "
-            f"autograded parts only so far.")
+    names = ", ".join(_("{part} ({points} points)").format(part=p.key, points=fmt(p.points))
+                      for p in waiting)
+    return _(" Graded by the course staff, not yet included: {names}; the score counts the "
+             "autograded parts only so far.").format(names=names)
 
 
-def _manual_section(record: dict, part) -> list[str]:
+def _manual_section(record: dict, part, _=str) -> list[str]:
     entry = (record.get("manual") or {}).get(part.key) or {}
     score = manual_score(record, part.key)
-    lines = [f"## {part.key}: {'not yet graded' if score is None else fmt(score)} / "
-             f"{fmt(part.points)} (graded by course staff)", ""]
+    lines = [_("## {part}: {score} / {points} (graded by course staff)").format(
+        part=part.key, score=_("not yet graded") if score is None else fmt(score),
+        points=fmt(part.points)), ""]
     if entry.get("check"):
         lines.append(f"- {entry['check']}")
     if score is not None and record.get("manual_comment"):
-        lines.append(f"- Comment: {record['manual_comment']}")
+        lines.append("- " + _("Comment: {comment}").format(comment=record['manual_comment']))
     return lines + [""]
-
-
-def _shares(record: dict, rubric: Rubric) -> list[float]:
-    """Each case's max_score at 4 decimals, rounded so that a part's cases add up to exactly
-    the part's points (largest remainders first; a part of 6 cases worth 20 gets one 3.3334
-    and five 3.3333, so Gradescope's total is 100, not 99.9998)."""
-    shares = [0.0] * len(record["cases"])
-    for part in rubric.parts:
-        index = [i for i, c in enumerate(record["cases"]) if c["part"] == part.key]
-        exact = [record["cases"][i]["max_points"] * 10_000 for i in index]
-        units = [int(x) for x in exact]
-        left = round(sum(exact)) - sum(units)
-        for j in sorted(range(len(index)), key=lambda j: (-(exact[j] - units[j]), j))[:left]:
-            units[j] += 1
-        for i, u in zip(index, units):
-            shares[i] = u / 10_000
-    return shares
 
 
 def gradescope_json(record: dict, rubric: Rubric) -> str:
     """Gradescope's results.json for one student."""
-    tests = []
+    tests, _ = [], translator(rubric.language)
     shares = _shares(record, rubric)
     for n, case in enumerate(record["cases"], start=1):
         part_index = next(i for i, p in enumerate(rubric.parts, start=1) if p.key == case["part"])
-        head, _, trace = case["message"].partition("\n")
-        output = head + (f"\n\nTraceback (your code):\n\n{_fence(trace)}" if trace else "")
-        output += f"\n\nTime: {_time_text(case)}." if _time_text(case) else ""
-        output += f"\n\nPrivacy of your output (no points): {case['privacy']}." \
-            if case.get("privacy") else ""
-        if case.get("output"):
-            output += "\n\nPrinted:\n\n" + _fence(case["output"])
+        head, trace, printed = _shown(case)
+        output = head + (f"\n\n{_('Traceback (your code):')}\n\n{_fence(trace)}" if trace else "")
+        output += "\n\n" + _("Time: {time}.").format(time=_time_text(case, _)) \
+            if _time_text(case) else ""
+        output += "\n\n" + _("Privacy of your output (no points): {privacy}.").format(
+            privacy=case['privacy']) if case.get("privacy") else ""
+        if printed:
+            output += f"\n\n{_('Printed:')}\n\n" + _fence(printed)
         output += counterexample.case_text(record, rubric, case)
-        tests.append({"name": f"{case['part']}: {_case_title(case)}",
+        tests.append({"name": f"{case['part']}: {_case_title(case, _)}",
                       "number": f"{part_index}.{sum(1 for c in record['cases'][:n] if c['part'] == case['part'])}",
-                      "score": shares[n - 1] if case["points"] >= case["max_points"] - 1e-9
-                      else min(round(case["points"], 4), shares[n - 1]),
+                      "score": _test_score(case, shares[n - 1]),
                       "max_score": shares[n - 1],
                       "status": "passed" if case["status"] == "passed" else "failed",
                       "output": output, "visibility": case["visibility"]})

@@ -37,7 +37,9 @@ def add_parser(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentPar
                         "Moodle: the grading worksheet; Gradescope: the roster)")
     e.add_argument("--assignment", default=None, metavar="NAME",
                    help="Canvas: the grade column's header, e.g. 'HW1 (1234)' to update "
-                        "assignment 1234 (default: 'k-anonymity homework', a new column)")
+                        "assignment 1234 (default: the --roster's assignment column; without "
+                        "a roster 'k-anonymity homework', which Canvas imports as a new "
+                        "assignment)")
     e.add_argument("--out", type=Path, default=None, metavar="CSV",
                    help="the grades CSV to write")
     e.add_argument("--feedback", type=Path, default=None, metavar="ZIP",
@@ -86,8 +88,7 @@ def run(args: argparse.Namespace) -> int:
     _check(args)
     result = zipped = None
     if args.out is not None:
-        result = lms.export(args.graded, args.format, args.roster,
-                            args.assignment or lms.DEFAULT_ASSIGNMENT)
+        result = lms.export(args.graded, args.format, args.roster, args.assignment)
     if args.feedback is not None:
         zipped = feedback_export.build(args.graded, args.format, args.roster)
     if result is not None:

@@ -23,11 +23,14 @@ The zip has sorted entries and fixed timestamps: the same graded folder gives th
 from __future__ import annotations
 
 import html
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..catalogs import translator
 from ..errors import UserError
+from ..language import LANGUAGES
 from .. import zipfiles
 from . import lms
 from ..grading.intake import CANVAS_NAME
@@ -61,15 +64,28 @@ def student_page(graded: Path, student: str) -> str:
     body = to_html(markdown)
     folder = graded / "feedback" / student
     files = sorted(p for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else []
+    language = graded_language(graded)
+    _ = translator(language)
     if files:
-        body += ("<h2>The counterexamples' files</h2>\n<p>What the feedback calls "
-                 "<code>counterexamples/&lt;part&gt;/</code>: save each file under its name to "
-                 "rerun your function on it.</p>\n")
+        body += ("<h2>" + _("The counterexamples' files") + "</h2>\n<p>" + _(
+            "What the feedback calls <code>counterexamples/&lt;part&gt;/</code>: save each "
+            "file under its name to rerun your function on it.") + "</p>\n")
         for path in files:
             name = path.relative_to(folder).as_posix()
             text = path.read_text(encoding="utf-8", errors="replace")
             body += f"<h3><code>{html.escape(name)}</code></h3>\n<pre>{html.escape(text)}</pre>\n"
-    return page(f"Feedback for {student}", body)
+    return page(_("Feedback for {student}").format(student=student), body, language)
+
+
+def graded_language(graded: Path) -> str:
+    """The language of the course a graded folder was graded with (its summary.json's course
+    fingerprint records it when it is not English)."""
+    try:
+        summary = json.loads((graded / "summary.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return "en"
+    found = (summary.get("course") or {}).get("language", "en")
+    return found if found in LANGUAGES else "en"
 
 
 def _moodle_targets(grades: list[lms.Grade], roster_path: Path | None

@@ -6,7 +6,8 @@ Reads DIR/grades.csv (written by `grade`) and writes one of:
               SIS Login ID, Section, <assignment>`, then a `Points Possible` row. Canvas finds
               the student by ID (its user id, the number in its download's file names) or the
               SIS ids; a header `Name (1234)` with the assignment's id updates that assignment,
-              any other name creates a new one.
+              any other name creates a new one: with a roster the header is the roster's
+              own assignment column unless --assignment names another.
   moodle      Moodle's assignment grading worksheet (Grading action > Upload grading
               worksheet): `Identifier, Full name, Email address, Grade, Maximum grade,
               Last modified (grade)`. Moodle finds the student by Identifier, `Participant N`
@@ -27,6 +28,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -107,7 +109,8 @@ def read_roster(path: Path) -> list[dict[str, str]]:
     """The roster's rows as dicts (UTF-8, a BOM tolerated); Canvas's `Points Possible` and
     muted rows are skipped."""
     rows = csv_rows(path, "the roster")
-    return [{(k or "").strip(): (v or "").strip() for k, v in row.items()} for row in rows
+    return [{(k or "").strip(): (v or "").strip() for k, v in row.items()
+             if k is not None} for row in rows  # (cells beyond the header: none of ours)
             if not (row.get("Student") or "").strip().startswith("Points Possible")
             and (row.get("Student") or "").strip() != "Muted"]
 
@@ -174,9 +177,33 @@ def require_moodle(roster: list[dict[str, str]], path: Path | None) -> None:
              "Moodle roster (the assignment's grading worksheet)")
 
 
+CANVAS_ASSIGNMENT = re.compile(r"^.+ \((\d+)\)$")  # `HW1: k-anonymity (4242)`: name (id)
+
+
+def roster_assignment(roster: list[dict[str, str]], path: Path | None) -> str:
+    """The assignment column of a Canvas gradebook export (`Name (id)`, the one Canvas
+    updates); UserError when it has several (naming them: give --assignment) or none."""
+    found = [c for c in (roster[0] if roster else {}) if CANVAS_ASSIGNMENT.match(c)]
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise UserError(f"{path}: the roster has {len(found)} assignment columns ("
+                        f"{', '.join(repr(c) for c in found)}); name the one to update with "
+                        f"--assignment, e.g. --assignment {found[0]!r}")
+    raise UserError(f"{path}: the roster has no assignment column (a header `Name (id)`, as "
+                    f"Canvas's gradebook export writes); give --assignment 'Name (id)'")
+
+
 def canvas(grades: list[Grade], roster: list[dict[str, str]] | None, roster_path: Path | None,
-           assignment: str) -> Export:
-    header = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", assignment]
+           assignment: str | None) -> Export:
+    """Canvas's import: rows keyed by user id (or the roster's), under `assignment` (default:
+    the roster's assignment column; without a roster DEFAULT_ASSIGNMENT, a new one)."""
+    if roster is not None:
+        _require(roster, roster_path, ("Student", "ID", "SIS Login ID", "Section"),
+                 "Canvas roster (the gradebook's Export)")
+        assignment = assignment or roster_assignment(roster, roster_path)
+    header = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section",
+              assignment or DEFAULT_ASSIGNMENT]
     points = grades[0].max if grades else ""
     rows = [header, ["Points Possible", "", "", "", "", points]]
     if roster is None:
@@ -187,8 +214,6 @@ def canvas(grades: list[Grade], roster: list[dict[str, str]] | None, roster_path
             else:
                 unmatched.append(label(g) + ": no Canvas user id in its name")
         return Export(_csv(rows), len(rows) - 2, unmatched=unmatched)
-    _require(roster, roster_path, ("Student", "ID", "SIS Login ID", "Section"),
-             "Canvas roster (the gradebook's Export)")
     pairs, missing, unmatched = join(grades, roster, canvas_matches)
     for row, g in pairs:
         rows.append([row["Student"], row["ID"], row.get("SIS User ID", ""),
@@ -252,8 +277,9 @@ def gradescope(grades: list[Grade], roster: list[dict[str, str]] | None,
 
 
 def export(graded: Path, fmt: str, roster_path: Path | None = None,
-           assignment: str = DEFAULT_ASSIGNMENT) -> Export:
-    """The CSV of `fmt` for the graded folder `graded`, joined on the roster when given."""
+           assignment: str | None = None) -> Export:
+    """The CSV of `fmt` for the graded folder `graded`, joined on the roster when given
+    (Canvas: under `assignment`, default the roster's assignment column)."""
     if fmt not in FORMATS:
         raise UserError(f"unknown format {fmt!r} (expected {', '.join(FORMATS)})")
     grades = read_grades(graded)

@@ -157,8 +157,9 @@ li{margin:.4em 0}li p{margin:.2em 0}strong{font-weight:700}
 """
 
 
-def page(title: str, body: str) -> str:
-    """A self-contained HTML page (inline CSS, no script, no external resource)."""
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+def page(title: str, body: str, lang: str = "en") -> str:
+    """A self-contained HTML page (inline CSS, no script, no external resource) in the
+    language `lang` (its `lang` attribute picks the browser's fonts: zh-CN for Chinese)."""
+    return (f"<!DOCTYPE html>\n<html lang=\"{html.escape(lang)}\"><head><meta charset=\"utf-8\">\n"
             f"<title>{html.escape(title)}</title>\n<style>{STYLE}</style></head><body>\n"
             f"{body}</body></html>\n")

@@ -7,7 +7,8 @@ the file, by parsing), `static` (static checks), `manual_check` (a staff-graded 
 One submission: `grade` (unpack, check, run, total), `session_keeper` (its sandbox session:
 import, retry, restart), `case_runner` (its cases, in order), `time_policy` (limits after a
 timeout), `host` (one host's setup, the sandbox limits, grading one submission).
-Judging: `judge` (pure: outcome -> status), `compare` (one output against the contract), `rules_judge`
+Judging: `judge` (pure: outcome -> status), `hidden_view` (what a hidden case may show:
+structured facts, never text), `compare` (one output against the contract), `rules_judge`
 (an output against the course's rules, where several answers are right),
 `expected` (stored outputs, manifest), `freshness` (are they current?), `term_view` (a
 term's cases), `privacy_summary` (k and l reached, no points), `statuses` (the one list).
@@ -22,6 +23,6 @@ Imports only the core modules (grader.errors, paths, rubric, settings, contract)
 the sandbox: nothing of the gradebook, similarity, authoring, courses or publishing.
 """
 __all__ = ["batch", "case_runner", "compare", "executors", "expected", "fingerprint",
-           "freshness", "grade", "host", "intake", "judge", "manual_check", "manual_scores",
-           "privacy_summary", "results", "rules_judge", "runner", "scores_text", "session_keeper", "shrink",
+           "freshness", "grade", "hidden_view", "host", "intake", "judge", "manual_check",
+           "manual_scores", "privacy_summary", "results", "rules_judge", "runner", "scores_text", "session_keeper", "shrink",
            "solution", "static", "statuses", "term_view", "time_policy"]

@@ -1,7 +1,8 @@
 """Running a submission's cases: in which order and under which limit (smallest dataset first;
 after a timeout, grader.grading.time_policy), whether each function can be called, one call per
 case in the submission's session, then the judgement (grader.grading.judge) and what the
-student may see of it (hidden cases are redacted)."""
+student may see of it: a hidden case keeps no printed output and no text of the student's
+code, only structured facts (grader.grading.hidden_view)."""
 from __future__ import annotations
 
 import shutil
@@ -12,6 +13,7 @@ from ..rubric import Case, Rubric
 from .shrink.hook import find_counterexamples
 from . import compare, privacy_summary
 from .expected import copy_inputs, data_folder
+from .hidden_view import StudentCode
 from .judge import CaseFacts, Judgement, Produced, judge
 from .results import CaseResult, SubmissionResult, case_result
 from .session_keeper import SessionKeeper
@@ -26,6 +28,8 @@ class CaseRunner:
 
     def __init__(self, ctx, scratch: Path, result: SubmissionResult, keeper: SessionKeeper):
         self.ctx, self.scratch, self.result, self.keeper = ctx, scratch, result, keeper
+        self.code = StudentCode.read(scratch / "sub",  # before any of the student's code ran
+                                     ctx.rubric.settings.allowed_packages)
         self.count = 0
         self.keyword: set[str] = set()  # functions called by keyword (names in another order)
 
@@ -104,11 +108,8 @@ class CaseRunner:
             status, fraction = Status.FORBIDDEN, 0.0
             message = ("tried to open the grader's own files; the access was refused, recorded "
                        "in the grade record, and this case earns no points")
-        shown = "" if status in SCORED else self.keeper.scrub(outcome.output)
-        if case.hidden:  # what the student's code printed or raised may quote hidden data
-            folder = data_folder(rubric.cases_dir, case.data)
-            shown = compare.redact(shown, folder, case.schema)
-            message = compare.redact(message, folder, case.schema)
+        # what the call printed may quote a hidden case's data: never kept (nor in the record)
+        shown = "" if status in SCORED or case.hidden else self.keeper.scrub(outcome.output)
         if plan.note:
             message = f"{plan.note}: {message}"
         cpu = outcome.cpu_seconds
@@ -133,7 +134,7 @@ class CaseRunner:
                           limit, self.rows(case), ctx.limits.memory_mb,
                           ctx.limits.file_size_mb, ctx.limits.disk_mb, judge=case.judge)
         verdict = judge(outcome, facts, produced, data, scrub=self.keeper.scrub,
-                        hint=self.keeper.hint(outcome.error))
+                        hint=self.keeper.hint(outcome.error), code=self.code)
         privacy = None
         if produced.data is not None and facts.expected.kind == "table":
             privacy = privacy_summary.summarize(

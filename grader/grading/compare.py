@@ -99,27 +99,6 @@ def _expected_table(path: str, stamp: float) -> Table:
     return read_table(path)
 
 
-@lru_cache(maxsize=64)
-def _hidden_values(folder: str, stamp: float, schema: Schema = DEFAULT_SCHEMA
-                   ) -> tuple[str, ...]:
-    data = _load_case_data(folder, stamp, None, schema)
-    values = {cell for row in data.raw.rows for cell in row}
-    values |= {label for dgh in data.dghs for label in dgh.labels}
-    values -= set(data.raw.header)
-    return tuple(sorted((v for v in values if len(v.strip()) >= 3), key=lambda v: (-len(v), v)))
-
-
-def redact(text: str, folder: Path, schema: Schema = DEFAULT_SCHEMA) -> str:
-    """`text` with every cell value and hierarchy label of a (hidden) case's data replaced by
-    `<hidden>`: a student's printed output or exception message may quote the data."""
-    if not text:
-        return text
-    for value in _hidden_values(str(folder), (folder / RAW_FILE).stat().st_mtime, schema):
-        if value in text:
-            text = text.replace(value, "<hidden>")
-    return text
-
-
 def compare_cost(value: float, expected: float, tolerance: float) -> Verdict:
     if math.isclose(value, expected, rel_tol=tolerance, abs_tol=1e-9):
         return Verdict("passed", f"returned {value!r}, correct")

@@ -3,9 +3,11 @@ from it and a graded folder.
 
 Its parts: the rubric (its settings and parts as parsed, so a copy with another cases_dir,
 such as the Gradescope zip's, has the same), the term, the datasets (the manifest's file
-hashes: the hidden data the secret drew), the expected outputs (the manifest's entries) and
-the kit's version (the reference that made them). `fingerprint` is sha256 over the parts, 16
-hex digits. It is a one-way hash: it reveals nothing of the secret or the hidden data.
+hashes: the hidden data the secret drew), the expected outputs (the manifest's entries), the
+kit's version (the reference that made them) and the course's language (what students read;
+recorded only when it is not English, so an English course's fingerprint is as before).
+`fingerprint` is sha256 over the parts, 16 hex digits. It is a one-way hash: it reveals
+nothing of the secret or the hidden data.
 
 Written by `grade` (first line, summary.json/.md, every record), `bundle` and `gradescope`
 (FINGERPRINT_FILE in the zip); `check --against` compares them (grader/courses/against.py).
@@ -22,9 +24,12 @@ from .expected import load_manifest
 from ..rubric import Rubric
 
 FINGERPRINT_FILE = "course-fingerprint.json"
-PARTS = ("rubric", "term", "datasets", "expected outputs", "kit version")
-DEFAULT_TERM = "(the kit's default cases)"
-LOCAL = ("cases_dir", "run_as")  # where the cases live, who runs the children: not the course
+PARTS = ("rubric", "term", "datasets", "expected outputs", "kit version", "language")
+UNRECORDED = {"language": "en"}  # a part a record may leave out, and what that means
+DEFAULT_TERM = "(no term: the default cases)"
+# Not the course: where the cases live, who runs the children, how the download names the
+# submissions (`--id-pattern`: the same class graded under another pattern is the same course).
+LOCAL = ("cases_dir", "run_as", "student_id_pattern")
 
 
 def _digest(data: object) -> str:
@@ -45,6 +50,8 @@ def fingerprint(rubric: Rubric) -> dict[str, str]:
              "datasets": _digest(manifest.get("files", {})),
              "expected outputs": _digest(manifest.get("entries", {})),
              "kit version": __version__}
+    if rubric.language != UNRECORDED["language"]:
+        parts["language"] = rubric.language
     return {"fingerprint": _digest(parts), **parts}
 
 
@@ -53,8 +60,10 @@ def differences(ours: dict, theirs: dict) -> list[str]:
     2026'" lines (empty when the fingerprints agree)."""
     if ours.get("fingerprint") == theirs.get("fingerprint"):
         return []
-    found = [f"{part}: {theirs.get(part, 'not recorded')!r} there, {ours.get(part)!r} in the "
-             f"course" for part in PARTS if theirs.get(part) != ours.get(part)]
+    def part_of(record: dict, part: str) -> object:
+        return record.get(part, UNRECORDED.get(part, "not recorded"))
+    found = [f"{part}: {part_of(theirs, part)!r} there, {part_of(ours, part)!r} in the "
+             f"course" for part in PARTS if part_of(theirs, part) != part_of(ours, part)]
     return found or [f"fingerprint: {theirs.get('fingerprint')!r} there, "
                      f"{ours.get('fingerprint')!r} in the course"]
 

@@ -1,5 +1,8 @@
 """Judging one case: a pure function from what the call did (a CallOutcome), what the case
 expects and what the call wrote, to a status, a message and the share of the case's points.
+A hidden case's message holds structured facts only (grader.grading.hidden_view): the
+verdict, an exception's type and the student's own file and line, never text the student's
+code made (a message, an exit code, a returned object's repr).
 
 Nothing here runs code, reads files or keeps state: the case runner reads the output file
 (`Produced`) and passes everything in, so every status has a table-driven test
@@ -14,6 +17,7 @@ from ..contract import OUTPUT_FILE, is_cost
 from . import compare, rules_judge
 from .compare import CaseData
 from .expected import Expected
+from .hidden_view import StudentCode, exception_facts, frame, type_name
 from ..sandbox import CallOutcome, wall_backstop
 from .statuses import Status
 
@@ -56,17 +60,19 @@ class Judgement:
 
 def judge(outcome: CallOutcome, facts: CaseFacts, produced: Produced | None = None,
           data: CaseData | None = None, *, scrub: Callable[[str], str] = str,
-          hint: str = "") -> Judgement:
+          hint: str = "", code: StudentCode = StudentCode()) -> Judgement:
     """The verdict on one call. `data` is the case's raw side (anonymizers), `scrub` cleans
     child-reported text (scratch paths), `hint` explains a NameError on a name whose import
-    the import retry left out."""
+    the import retry left out, `code` is the submission's own files (what a hidden case may
+    name of an exception)."""
     error = outcome.error
-    failed = _failure(outcome, facts, scrub, hint)
+    failed = _failure(outcome, facts, scrub, hint, code)
     if failed is not None:
         return failed
     if outcome.status == "exception":  # the contract's expected exception
-        return Judgement(Status.PASSED, f"raised {error.get('type')} as the contract requires",
-                         1.0)
+        kind = (type_name(error.get("type"), error.get("mro"), code) if facts.hidden
+                else error.get("type"))
+        return Judgement(Status.PASSED, f"raised {kind} as the contract requires", 1.0)
     if facts.expected.kind == "error":
         return Judgement(Status.WRONG,
                          f"should raise {facts.expected.error}, but returned normally")
@@ -74,6 +80,8 @@ def judge(outcome: CallOutcome, facts: CaseFacts, produced: Produced | None = No
         value = outcome.value
         if value.get("value_kind") != "number":
             shown = value.get("type", "None") if value.get("value_kind") == "other" else "None"
+            if facts.hidden and shown != "None":
+                shown = type_name(shown, None, code, "an object of another type")
             return Judgement(Status.BAD_RETURN, f"returned {shown}, not a number")
         verdict = compare.compare_cost(value["value"], facts.expected.value, facts.cost_tolerance)
     else:
@@ -97,14 +105,14 @@ def judge(outcome: CallOutcome, facts: CaseFacts, produced: Produced | None = No
 
 
 def _failure(outcome: CallOutcome, facts: CaseFacts, scrub: Callable[[str], str],
-             hint: str) -> Judgement | None:
+             hint: str, code: StudentCode) -> Judgement | None:
     """The judgement of a call that did not return (None when it returned, or raised the
     exception the contract asks for)."""
-    error, status = outcome.error, outcome.status
+    error, status, hidden = outcome.error, outcome.status, facts.hidden
     if error.get("grader_error"):  # a report the grader cannot read: never a verdict
+        why = "" if hidden else f" ({error['grader_error']})"  # it may quote the child's report
         return Judgement(Status.GRADER_ERROR, f"the grader could not read what the call "
-                                              f"reported ({error['grader_error']}); a TA will "
-                                              f"look at it")
+                                              f"reported{why}; a TA will look at it")
     if status == "timeout":
         limit = facts.cpu_limit
         if error.get("wall"):
@@ -114,6 +122,10 @@ def _failure(outcome: CallOutcome, facts: CaseFacts, scrub: Callable[[str], str]
         return Judgement(Status.TIMEOUT, f"ran out of time: it used its whole CPU-time limit of "
                                          f"{limit:g} s for this case ({facts.rows} rows)")
     if status == "memory":
+        if hidden:
+            where = frame(error.get("traceback"), code, scrub)
+            return Judgement(Status.MEMORY, f"ran out of memory (limit {facts.memory_mb} MB)"
+                                            + (f" at {where}" if where else ""))
         return Judgement(Status.MEMORY, f"ran out of memory (limit {facts.memory_mb} MB): "
                                         f"{error_text(error, scrub)}")
     if status == "file-size":
@@ -124,17 +136,19 @@ def _failure(outcome: CallOutcome, facts: CaseFacts, scrub: Callable[[str], str]
     if status == "crash":
         if "signal" in error:
             return Judgement(Status.CRASH, f"the process was killed by {error['signal']}")
-        return Judgement(Status.CRASH, f"the process ended (exit code {error.get('code', '?')}) "
-                                       f"without returning, e.g. through os._exit")
-    if status == "exit":
-        return Judgement(Status.EXIT, f"called sys.exit / exit (code {error.get('code', '?')})")
+        code_text = "" if hidden else f" (exit code {error.get('code', '?')})"
+        return Judgement(Status.CRASH, f"the process ended{code_text} without returning, e.g. "
+                                       f"through os._exit")
+    if status == "exit":  # a hidden case's exit code may be its data: sys.exit(line)
+        return Judgement(Status.EXIT, "called sys.exit / exit" +
+                         ("" if hidden else f" (code {error.get('code', '?')})"))
     if status == "exception":
         mro = error.get("mro", [error.get("type")])
         if facts.expected.kind == "error" and facts.expected.error in mro:
             return None
         if error.get("type") == "NotImplementedError":
             return Judgement(Status.NOT_ATTEMPTED, "raised NotImplementedError")
-        text = error_text(error, scrub)
+        text = exception_facts(error, code, scrub) if hidden else error_text(error, scrub)
         if hint:
             text = (text.replace("\n", f" ({hint})\n", 1) if "\n" in text
                     else f"{text} ({hint})")

@@ -3,7 +3,11 @@
 
   materials/  the course's HANDOUT.md and skeleton.py from section sources (`materials`)
   bundle      the students' zip (`bundle`): materials, public tests and data
+  course_files  the bundle's public tests cut to the course's parts (renamed data files too)
+  source_filter  Python sources cut to a course's parts, layout and comments kept
   leaks       what must never be in a published zip
+  student_readme  a non-English course's README.md and self-check catalog in the bundle
+  languages   what each language still lacks (`languages`)
   gradescope  the Gradescope autograder zip (`gradescope`), verified after it is built
   autograde   what runs inside that autograder for each submission (grading + gradebook)
   templates/  the files both zips start from
@@ -11,4 +15,5 @@
 Stands on every package below it (courses, authoring, grading, gradebook, the sandbox's
 package list) and on grader.zipfiles for deterministic zips.
 """
-__all__ = ["autograde", "bundle", "gradescope", "leaks", "materials"]
+__all__ = ["autograde", "bundle", "course_files", "gradescope", "languages", "leaks",
+           "materials", "source_filter", "student_readme"]

@@ -34,7 +34,9 @@ STUDENT = "submission"  # the one student's id inside the container
 FAILURE_OUTPUT = ("The autograder could not grade this submission (a problem on the course "
                   "staff's side, not necessarily in your code). Please tell the course staff.")
 HIDDEN_NOTE = ("Hidden cases use datasets you have not seen; their results appear when the "
-               "grades are published.")
+               "grades are published. They give the verdict, the row and column at fault, an "
+               "exception's type and your file and line; never their data, an exception's "
+               "message or what your code printed.")
 
 
 class NothingSubmitted(Exception):

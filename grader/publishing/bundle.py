@@ -3,10 +3,12 @@
 The course's rubric (--course, default grader/rubric.toml) decides what students get:
 skeleton.py and HANDOUT.md are assembled for it from the section sources
 (grader.publishing.materials), and of the public tests and their data only those of the parts
-it grades are shipped (tests/public/data/index.json names each file's users). The other files
-come from an explicit allow-list (ALLOW, plus the public tests' own helper modules, found by
+it grades are shipped (tests/public/data/index.json names each file's users), cut to those
+parts (grader.publishing.course_files: no other part's cases, names or data file names). The
+other files come from an explicit allow-list (ALLOW, plus the public tests' own helper modules, found by
 following their imports) and generated files (requirements.txt with the rubric's allowed
-packages, pytest.ini, tests/public/course.json from the rubric). Before
+packages, pytest.ini, tests/public/course.json from the rubric; for a course in another
+language than English, README.md and the self-check's catalog: student_readme.py). Before
 anything is written the list is verified (grader.publishing.leaks): no path under reference/,
 kanon/ or grader/, no Python file importing them, no file equal to (or containing) a hidden
 case's secret files, no file carrying the reference solution's code. The zip is deterministic
@@ -29,7 +31,9 @@ from ..paths import KIT_ROOT, PUBLIC_TESTS, TEMPLATES
 from ..grading.fingerprint import FINGERPRINT_FILE, file_text, fingerprint
 from ..courses.folder import resolve
 from ..grading.term_view import apply_term
+from .course_files import course_entries
 from .materials import course_materials, public_users, view, wanted
+from .student_readme import language_entries
 from .leaks import hidden_leak, hidden_secrets, reference_fingerprints, reference_leak
 from ..zipfiles import Entry, zip_bytes
 
@@ -113,6 +117,7 @@ def collect(root: Path, folder: str = DEFAULT_FOLDER, course: Path | None = None
     seeds = [p for p in paths if p.suffix == ".py" and p.parent == root / PUBLIC_TESTS]
     paths.update(public_helpers(root, seeds))
     entries = [Entry(p.relative_to(root).as_posix(), p.read_bytes()) for p in paths]
+    entries = course_entries(entries, root, frozenset(view(rubric).names))
     entries += [Entry(name, data) for name, data in course_materials(rubric, root).items()]
     for name, template in GENERATED.items():
         entries.append(Entry(name, (TEMPLATES / "student" / template).read_bytes()))
@@ -122,6 +127,8 @@ def collect(root: Path, folder: str = DEFAULT_FOLDER, course: Path | None = None
     entries.append(Entry("requirements.txt", template.replace(
         "numpy>=1.24\n", requirements(rubric.settings.allowed_packages)).encode()))
     entries.append(Entry(FINGERPRINT_FILE, file_text(fingerprint(apply_term(rubric))).encode()))
+    added = language_entries(rubric.language, root)  # README.md, the self-check's catalog
+    entries = [e for e in entries if e.name not in {a.name for a in added}] + added
     prefix = f"{folder.strip('/')}/" if folder.strip("/") else ""
     return sorted((Entry(prefix + e.name, e.data, e.executable) for e in entries),
                   key=lambda e: e.name)

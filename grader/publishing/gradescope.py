@@ -12,6 +12,7 @@ into /autograder/source) holds:
   grader/cases/**              every case's datasets, the expected outputs and the manifest
                                (a course's cases, with the kit's public datasets it uses)
   grader/course-fingerprint.json  the course term's fingerprint (check --against reads it)
+  grader/locale/**.mo          a course in another language: its compiled feedback catalog
 The course's secret is never shipped: grading needs its hidden cases, not the key.
 The staff solution (reference/) is not shipped: expected outputs are precomputed
 (`python -m grader regen`).
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import re
 import subprocess
 import sys
@@ -70,9 +72,12 @@ def _tree(folder: Path, prefix: str, suffixes: tuple[str, ...] | None = None) ->
     return entries
 
 
-def _rubric_text(path: Path) -> str:
-    """The rubric's text with its cases_dir setting pointing at the zip's grader/cases."""
+def _rubric_text(path: Path, language: str = "en") -> str:
+    """The rubric's text with its cases_dir setting pointing at the zip's grader/cases, and
+    the course's language (a public demo's rubric file has no [course] table to hold it)."""
     text = path.read_text(encoding="utf-8")
+    if language != "en" and not re.search(r"^\s*\[course\]", text, re.MULTILINE):
+        text = f"[course]\nlanguage = {json.dumps(language)}\n\n{text}"
     line = re.compile(r'^(\s*)cases_dir\s*=\s*("[^"]*"|\'[^\']*\')(.*)$', re.MULTILINE)
     if len(line.findall(text)) > 1:
         raise UserError(f"{path}: settings.cases_dir appears more than once")
@@ -106,9 +111,12 @@ def collect(root: Path, rubric_path: Path | None = None) -> list[Entry]:
         needed += PDF_REQUIREMENT
     entries.append(Entry("requirements.txt", needed.encode()))
     entries += shipped_code(root)
-    entries.append(Entry("grader/rubric.toml", _rubric_text(rubric.path).encode("utf-8")))
+    entries.append(Entry("grader/rubric.toml", _rubric_text(rubric.path, rubric.language
+                                                        ).encode("utf-8")))
     entries += _tree(rubric.cases_dir, "grader/cases")
     entries += _kit_material(rubric)
+    if rubric.language != "en":  # the feedback's catalog (an English course needs none)
+        entries += _tree(root / "grader" / "locale", "grader/locale", (".mo",))
     entries.append(Entry(f"grader/{FINGERPRINT_FILE}",
                          file_text(fingerprint(apply_term(rubric))).encode()))
     names = [e.name for e in entries]
@@ -146,6 +154,28 @@ def _kit_material(rubric) -> list[Entry]:
     if not has_own_pool(rubric.cases_dir) and KIT_POOL.is_dir():
         entries += _tree(KIT_POOL, f"grader/cases/{POOL_DIR}")
     return entries
+
+
+def time_budget(rubric) -> tuple[int, float]:
+    """(cases, CPU seconds) one submission may use at most: every case's own CPU-time limit
+    (a slow but finishing function runs each case to just under it), the import and its retry
+    one statement at a time, and each part's counterexample search."""
+    from ..grading.case_runner import case_rows
+    cases = rubric.cases()
+    seconds = sum(c.cpu_limit(case_rows(rubric, c)) for c in cases)
+    seconds += 2 * rubric.settings.import_time_limit
+    if rubric.settings.counterexample_calls > 0:
+        seconds += rubric.settings.counterexample_cpu * len({c.function for c in cases})
+    return len(cases), seconds
+
+
+def budget_line(rubric) -> str:
+    """What to set Gradescope's autograder timeout to, from the course's limits."""
+    cases, seconds = time_budget(rubric)
+    return (f"autograder timeout: at least {seconds:,.0f} s ({seconds / 60:,.0f} min) per "
+            f"submission, the sum of the course's CPU-time limits ({cases} cases, the import, "
+            f"the counterexample searches); a correct, fast submission needs a small fraction "
+            f"of it")
 
 
 IMPORT_PROBE = ("import sys; sys.path.insert(0, sys.argv[1]); "
@@ -215,4 +245,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("give --course or --rubric, not both")
     entries = build(kit_root(args.root), args.out, args.course or args.rubric)
     print_listing(entries, args.out)
+    from ..courses.folder import resolve
+    root = kit_root(args.root)
+    rubric, _ = resolve(args.course or args.rubric or root / "grader" / "rubric.toml")
+    print(budget_line(apply_term(rubric)))
     return 0

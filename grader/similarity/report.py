@@ -29,7 +29,7 @@ def _gap(text: str, first: bool, last: bool) -> str:
     if len(lines) <= keep_head + keep_tail + 1:
         return html.escape(text)
     cut = len(lines) - keep_head - keep_tail
-    marker = f'<span class="cut">[... {cut} line(s) not shared ...]</span>'
+    marker = f'<span class="cut">[... {cut} line(s) not highlighted ...]</span>'
     return (html.escape("\n".join(lines[:keep_head])) + ("\n" if keep_head else "") + marker
             + ("\n" if keep_tail else "") + html.escape("\n".join(lines[len(lines) - keep_tail:])))
 
@@ -64,7 +64,10 @@ def report_html(pairs: list[Pair], sources: dict[str, str], engine: str, thresho
            f"<p>{compared} submissions compared with each other"
            + (f" and with {archived} archived submissions" if archived else "")
            + f", by {e(how)}. Code from the kit's skeleton and code shared by more than half "
-           f"of the class are ignored. {len(pairs)} pair(s) at or above {threshold:g}.</p>"]
+           f"of the class are ignored: not compared, so not counted in the shares. Each pair "
+           f"shows both files whole, the code found in the other highlighted; the rest is "
+           f"either not in the other or not compared. {len(pairs)} pair(s) at or above "
+           f"{threshold:g}.</p>"]
     if pairs:
         out += ["<table><tr><th>#</th><th>Student a</th><th>Student b</th><th>Score</th>"
                 "<th>Share of a in b</th><th>Share of b in a</th></tr>"]
@@ -77,7 +80,8 @@ def report_html(pairs: list[Pair], sources: dict[str, str], engine: str, thresho
         out += [f'<div class="pair" id="pair{n}"><h2>{n}. {e(p.a)} and {e(p.b)}: '
                 f"{p.score:.2f}</h2>", '<div class="side">']
         for who, spans, share in ((p.a, p.spans_a, p.a_in_b), (p.b, p.spans_b, p.b_in_a)):
-            out += [f"<div><h3>{e(who)} ({share:.0%} of it found in the other)</h3>",
+            out += [f"<div><h3>{e(who)} ({share:.0%} of its compared code found in the "
+                    f"other)</h3>",
                     f"<pre>{_highlighted(sources.get(who, ''), spans)}</pre></div>"]
         out.append("</div></div>")
     out.append("</body></html>")

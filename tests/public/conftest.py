@@ -11,9 +11,10 @@ in.
 
 Your functions run in a child process that the self-check stops when a call runs past its
 limit, the same way on every system (student_calls.py): an endless loop is one failed test, and
-what your code printed is shown with it. To step through your code with a debugger or
-breakpoint(), run one test in pytest's own process with --in-process (or KANON_IN_PROCESS=1;
---pdb and --trace imply it).
+what your code printed is shown with it; that function's later tests are then not run, and its
+tests on adult-hw1.csv run only once its small cases pass (call_gate.py). To step through your
+code with a debugger or breakpoint(), run one test in pytest's own process with --in-process
+(or KANON_IN_PROCESS=1; --pdb and --trace imply it).
 
 Every failure is one stand-alone sentence naming the function, the case and what is wrong.
 Passing these tests is necessary, not sufficient: the grader also runs hidden cases.
@@ -35,6 +36,7 @@ if str(HERE) not in sys.path:  # the helpers below, whatever pytest's import mod
     sys.path.insert(0, str(HERE))
 
 import course_rules  # noqa: E402
+from call_gate import Gate, adult_last, case_of, is_case_test  # noqa: E402
 import kanon_check as check  # noqa: E402
 from kanon_options import pytest_addoption  # noqa: E402,F401 (--solution, --in-process)
 from solution_import import import_failure, import_solution  # noqa: E402
@@ -44,9 +46,9 @@ from public_cases import (ADULT, INTERVALS, OPTIONAL, ROOT, SHORT, BadCall,  # n
 
 TIMES: list[tuple[str, str, int, float, float]] = []
 """(function, call, rows, CPU seconds, the grader's limit for that many rows), per call."""
-
-
-
+GATE = Gate()
+"""The calls held back: a function's after one of its calls was stopped, and its calls on
+adult-hw1.csv until its small cases pass (call_gate.py)."""
 
 EARLY: list[Worker] = []
 """The process for the solution's calls, launched before collection (so that it starts while
@@ -77,8 +79,7 @@ def _subject(item: pytest.Item) -> tuple[str | None, str | None, bool]:
     """(the function a test checks, the rule variant of its run, whether any variant does)."""
     function = next((MARKER_FUNCTIONS[m.name] for m in item.iter_markers()
                      if m.name in MARKER_FUNCTIONS), None)
-    params = getattr(getattr(item, "callspec", None), "params", {})
-    run = params.get("run")
+    run = _params(item).get("run")
     if isinstance(run, Run):
         return function, run.variant, False
     return function, None, True
@@ -97,7 +98,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             LEFT_OUT.append(item.nodeid)
     if len(kept) != len(items):
         config.hook.pytest_deselected(items=[i for i in items if i not in kept])
-        items[:] = kept
+    items[:] = adult_last(kept, _params)
+
+
+def _params(item: pytest.Item) -> dict:
+    return getattr(getattr(item, "callspec", None), "params", {})
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    """Note a function's failed test on a small case (one not implemented yet aside), which
+    holds back its calls on adult-hw1.csv (call_gate.py)."""
+    report = (yield).get_result()
+    if report.when != "call" or not report.failed or not is_case_test(_params(item)):
+        return
+    function = _subject(item)[0]
+    if function is not None and case_of(_params(item)) != ADULT and not str(
+            report.longrepr).endswith(NOT_IMPLEMENTED):
+        GATE.small_failed(function, item.name)
 
 
 def solution_path(config: pytest.Config) -> Path:
@@ -262,8 +280,8 @@ class Runner:
     def applies(self, function: str, variant: str | None = None, any_variant: bool = False
                 ) -> None:
         """Skip the test when your course does not grade `function` with these rules: a
-        variant other than the course's, or a function the course does not grade (an
-        optional part) that your file does not define."""
+        variant other than the course's, or a function the course does not grade that your
+        file does not define."""
         wanted = course_rules.variant(function)
         if variant != wanted and not any_variant:
             pytest.skip(f"your course grades {function} with "
@@ -311,12 +329,16 @@ class Runner:
              timed: bool = True) -> tuple[Answer, str | None]:
         """Run one call of the solution in `folder` under the self-check's limit for it
         (course_rules.stop_limit); (its answer, its one-line failure or None). Its CPU time
-        goes to the closing table when `timed`."""
+        goes to the closing table when `timed`. A call held back (call_gate.py) skips the test,
+        saying why."""
         self.solution.function(name)  # an import error or a missing function fails here
+        GATE.check(name, what, large=case == ADULT)  # e.g. after a stopped call: not run
         rows = len(self.table(case).rows)
         limit = course_rules.stop_limit(name, rows, large=case == ADULT)
         answer = self.solution.calls.call(name, args, folder, limit)
-        if timed and answer.kind != "timeout":
+        if answer.kind == "timeout":
+            GATE.stop(name, what, limit)
+        elif timed:
             self.timed(what, name, case, answer.seconds)
         return answer, failure_of(answer, name, what, limit)
 
@@ -355,8 +377,8 @@ class Runner:
             pytest.fail(f"{run.describe()}: {problem}", pytrace=False)
 
     def check_cost(self, name: str, case: CostCase, expected: float, args: tuple = ()) -> None:
-        """cost_MD / cost_LM (or an optional measure, entropy_l / t_closeness, with `args`
-        after the DGH folder) of a stored anonymized file, within 1e-6 relative."""
+        """cost_MD / cost_LM (or an optional privacy measure, with `args` after the DGH
+        folder) of a stored anonymized file, within 1e-6 relative."""
         if name in OPTIONAL:
             self.applies(name)
         folder = self.tmp.mktemp(f"{name}-{case.id}")
@@ -435,18 +457,26 @@ def runner(solution: Solution, tmp_path_factory: pytest.TempPathFactory) -> Runn
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
-    """One closing line: how many public tests passed and failed."""
+    """The closing lines: the tests not run and why (call_gate.py), then how many public tests
+    passed, failed and were not run."""
     stats = terminalreporter.stats
     passed = len([r for r in stats.get("passed", []) if getattr(r, "when", "call") == "call"])
     failed = len(stats.get("failed", [])) + len(stats.get("error", []))
     if passed + failed == 0:
         return
     _report_times(terminalreporter)
+    if GATE.not_run:
+        terminalreporter.write_sep("-", "public tests not run")
+        for _, _, reason in GATE.not_run:
+            terminalreporter.write_line(reason)
     terminalreporter.write_sep("-", "public self-check")
+    for line in GATE.summary():
+        terminalreporter.write_line(line, red=True)
     if LEFT_OUT:
         terminalreporter.write_line(f"({len(LEFT_OUT)} public tests of parts or rule variants "
                                     f"your course does not grade were left out)")
-    terminalreporter.write_line(f"{passed} public tests passed, {failed} failed "
+    not_run = f", {len(GATE.not_run)} not run" if GATE.not_run else ""
+    terminalreporter.write_line(f"{passed} public tests passed, {failed} failed{not_run} "
                                 f"\N{EM DASH} the grader also runs hidden cases")
 
 

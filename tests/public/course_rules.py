@@ -120,9 +120,9 @@ def in_words(number: int) -> str:
 
 
 def graded(function: str, optional: bool = False) -> bool:
-    """Whether the course's rubric grades `function`: it is in course.json's `time` (an
-    optional part is graded only when the rubric has a part for it: HANDOUT.md, "Optional
-    parts"). Without course.json, the seven functions of the default homework are."""
+    """Whether the course's rubric grades `function`: it is in course.json's `time` (a
+    function beyond the seven of the default homework is graded only when the rubric has a
+    part for it). Without course.json, the seven functions of the default homework are."""
     times = course().get("time", {})
     if "default" in times and not optional:
         return True
@@ -130,6 +130,6 @@ def graded(function: str, optional: bool = False) -> bool:
 
 
 def variant(function: str) -> str | None:
-    """The rule variant the course grades `function` with ("lm-only" for the Fall 2025
-    clustering distance), None for the handout's default rules."""
+    """The rule variant the course grades `function` with ("lm-only": the clustering
+    distance without its MD term), None for the handout's default rules."""
     return course().get("variants", {}).get(function)

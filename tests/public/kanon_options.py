@@ -2,10 +2,10 @@
 `--in-process` (student_calls.py).
 
 pytest knows an option only when the conftest.py that adds it is loaded before the command
-line is parsed. tests/public/conftest.py is, when pytest starts from the kit or the bundle
-folder with no path arguments; the bundle's own root conftest.py (which imports this module)
-makes the option known from the bundle's tests/ folder and when a path is given too. Both
-may load: the second registration is skipped.
+line is parsed. tests/public/conftest.py is, when pytest starts from the checkout or the
+bundle folder with no path arguments; the bundle's own root conftest.py (which imports this
+module) makes the option known from the bundle's tests/ folder and when a path is given too.
+Both may load: the second registration is skipped.
 """
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ Each Run of public_cases.py runs the reference in a fresh folder holding the cas
 data/expected/<function>-<case>-k<k>[...].csv (gzip-compressed, with a fixed header, for the
 adult case). costs.json holds cost_MD and cost_LM of every CostCase, measures.json entropy_l
 and t_closeness of every MeasureCase (optional parts). data/index.json says which course
-features need each file (public_cases.data_users): a course's bundle ships only its own.
+features need each file (data_users below): a course's bundle ships only its own.
 """
 from __future__ import annotations
 
@@ -28,10 +28,69 @@ sys.path.insert(0, str(HERE.parents[1]))
 
 import kanon_check  # noqa: E402
 import reference  # noqa: E402
-from public_cases import (COSTS, DATA, EXPECTED, MEASURES, RUNS, SHORT,  # noqa: E402
-                          CostCase, MeasureCase, Run, case_files, data_users)
+from public_cases import (ADULT, ANONYMIZERS, BAD_CALLS, BAD_COSTS, BAD_MEASURES,  # noqa: E402
+                          COSTS, DATA, EXPECTED, MEASURES, OPTIONAL_SIGNATURES, RUNS,
+                          SHORT, CostCase, MeasureCase, Run, case_files)
 
 INDEX = DATA / "index.json"
+
+
+VARIANT_FUNCTIONS = ("clustering_anonymizer",)
+"""Functions whose rubric part may select a rule variant (HANDOUT.md's variant sections)."""
+ALL = "*"
+
+
+def user(function: str, variant: str | None = None) -> str:
+    """The token of a course feature that needs a test or file: the function, or
+    `<function>:<variant>` (`:default` for the handout's own rules) for VARIANT_FUNCTIONS."""
+    if function in VARIANT_FUNCTIONS:
+        return f"{function}:{variant or 'default'}"
+    return function
+
+
+def data_users() -> dict[str, list[str]]:
+    """Every file of tests/public (relative path; a case folder stands for its files) -> the
+    features that need it (ALL: every course). A course's student bundle holds a file only
+    when the course grades one of its users; tests/public/data/index.json is this table."""
+    users: dict[str, set[str]] = {}
+
+    def need(path: str, *who: str) -> None:
+        users.setdefault(path, set()).update(who)
+
+    def case(name: str, *who: str) -> None:
+        if name != ADULT:
+            need(f"data/cases/{name}", *who)
+
+    costs = ("cost_MD", "cost_LM")
+    for run in RUNS:
+        who = user(run.function, run.variant)
+        case(run.case, who)
+        need(run.expected.relative_to(HERE).as_posix(), who)
+    for cost in COSTS:
+        case(cost.case, *costs)
+        if cost.case == ADULT:
+            need(cost.anonymized_path().relative_to(HERE).as_posix(), *costs)
+    for measure in MEASURES:
+        case(measure.input.case, measure.function)
+        if measure.input.case == ADULT:
+            need(measure.input.anonymized_path().relative_to(HERE).as_posix(), measure.function)
+    for bad in BAD_CALLS:
+        case(bad.case, user(bad.function))
+    for name, *_ in BAD_COSTS:
+        case(name, *costs)
+    for function, name, *_ in BAD_MEASURES:
+        case(name, function)
+    case("jobsex", *(user(f) for f in ANONYMIZERS + list(OPTIONAL_SIGNATURES)
+                     if f not in ("entropy_l", "t_closeness")))  # test_refuses_to_overwrite
+    need("data/expected/costs.json", *costs)
+    need("data/expected/measures.json", "entropy_l", "t_closeness")
+    need("test_public_costs.py", *costs)
+    need("test_public_api.py", ALL)
+    for function, short in SHORT.items():
+        if function not in costs:
+            need(f"test_public_{short}.py", *sorted({user(function, v) for v in (None, "lm-only")
+                                                     if function in VARIANT_FUNCTIONS or not v}))
+    return {path: sorted(who) for path, who in sorted(users.items())}
 
 
 def index_text() -> str:

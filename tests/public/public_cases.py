@@ -28,9 +28,9 @@ SHORT = {"cost_MD": "cost_MD", "cost_LM": "cost_LM", "random_anonymizer": "rando
 """Graded function -> the marker (and -k name) of its tests."""
 
 OPTIONAL = ("topdown_anonymizer", "datafly", "entropy_l", "t_closeness", "topdown_greedy", "kaca")
-"""Optional parts (the handout of a course that grades them): their tests run when your course's rubric
-grades them (tests/public/course.json) or when your file implements them; otherwise they are
-skipped."""
+"""Functions beyond the seven of the default homework: their tests run when your course's
+rubric grades them (tests/public/course.json) or when your file implements them; otherwise
+they are skipped."""
 
 INTERVALS = ("mondrian", "topdown_greedy")
 """The functions whose numeric QI cells may be intervals [lo-hi]."""
@@ -38,7 +38,7 @@ INTERVALS = ("mondrian", "topdown_greedy")
 EXTRA = {"random_anonymizer": "s", "bottomup_anonymizer": "l", "samarati": "max_sup"}
 """The fifth parameter of the anonymizers that have one."""
 
-ANONYMIZERS = [f for f in list(SHORT)[2:] if f not in OPTIONAL]
+ANONYMIZERS = [f for f in SHORT if f not in ("cost_MD", "cost_LM") and f not in OPTIONAL]
 
 
 def case_files(case: str) -> tuple[Path, Path]:
@@ -87,7 +87,7 @@ class CostCase:
     expected output of a Run."""
 
     case: str
-    anonymized: str  # file name in data/cases/<case>/, or the id of an adult Run's output
+    anonymized: str  # file name in data/cases/<case>/ (adult: in data/expected/, a Run's output)
     note: str = ""
     name: str = ""  # the id's second part, when not the file name
 
@@ -96,15 +96,12 @@ class CostCase:
         return f"{self.case}-{self.name or self.anonymized.removesuffix('.csv')}"
 
     def anonymized_path(self) -> Path:
-        if self.case == ADULT:
-            run = next(r for r in RUNS if f"{SHORT[r.function]}-{r.id}" == self.anonymized)
-            return run.expected
-        return CASES / self.case / self.anonymized
+        return (EXPECTED if self.case == ADULT else CASES / self.case) / self.anonymized
 
 
 @dataclass(frozen=True)
 class MeasureCase:
-    """entropy_l or t_closeness (optional parts) of a CostCase's anonymized file."""
+    """entropy_l or t_closeness of a CostCase's anonymized file."""
 
     function: str
     input: CostCase
@@ -169,7 +166,7 @@ RUNS: list[Run] = [
     Run("mondrian", "world", 3),
     Run("mondrian", "jobsex", 2),
     Run("mondrian", ADULT, 8),
-    # optional parts (run only when the course grades them or the solution implements them)
+    # beyond the default homework (run when the course grades them or the solution has them)
     # topdown: fewest children, then L1 distance of the shares to uniform, then leftmost QI
     Run("topdown_anonymizer", "jobsex", 2, note="the handout's example: Sex (L1 0) beats Job "
                                                 "(L1 0.2); each node decides on its own"),
@@ -214,17 +211,17 @@ RUNS: list[Run] = [
 
 COSTS: list[CostCase] = [
     CostCase("jobsex", "anon-example.csv", "the handout's worked example"),
-    CostCase("world", "anon-mixed.csv", "labels, intervals and a suppressed row"),
+    CostCase("world", "anon-mixed.csv", "labels, intervals and a row of roots only"),
     CostCase("world", "raw.csv", "the raw table itself: both costs are 0"),
-    CostCase(ADULT, "random-adult-k8-s2026", "every QI generalized to LCAs", "levels"),
-    CostCase(ADULT, "mondrian-adult-k8", "age intervals, other QIs LCAs", "intervals"),
+    CostCase(ADULT, "random-adult-k8-s2026.csv.gz", "every QI generalized to LCAs", "levels"),
+    CostCase(ADULT, "mondrian-adult-k8.csv.gz", "age intervals, other QIs LCAs", "intervals"),
 ]
 
 _DISEASE = CostCase("disease", "anon-example.csv",
                    "the handout's example (Beyond k-anonymity): ECs A, B, C")
 _CODES = CostCase("disease-codes", "anon-example.csv",
                   "the same with Disease coded 1 Flu, 2 Cold, 3 HIV, 4 Cancer")
-_ADULT_L2 = CostCase(ADULT, "bottomup-adult-k16-l2", "bottom-up's output, k=16, l=2",
+_ADULT_L2 = CostCase(ADULT, "bottomup-adult-k16-l2.csv.gz", "an output with k = 16, l = 2",
                      "bottomup")
 MEASURES: list[MeasureCase] = [
     # entropy_l: exp(min over the ECs of the entropy of the sensitive values)
@@ -315,7 +312,7 @@ OPTIONAL_SIGNATURES = {"topdown_anonymizer": "(raw_dataset_file, DGH_folder, k, 
                                       "distance)",
                        "topdown_greedy": "(raw_dataset_file, DGH_folder, k, output_file)",
                        "kaca": "(raw_dataset_file, DGH_folder, k, output_file)"}
-"""The parameters of the optional parts' functions."""
+"""The parameters of the functions beyond the default homework."""
 
 
 def bad_calls(function: str) -> list:
@@ -330,61 +327,3 @@ def per_function(functions: list[str]) -> list:
     import course_rules
     return [pytest.param(f, id=f, marks=getattr(pytest.mark, SHORT[f])) for f in functions
             if course_rules.graded(f, optional=f in OPTIONAL)]
-
-
-VARIANT_FUNCTIONS = ("clustering_anonymizer",)
-"""Functions whose rubric part may select a rule variant (HANDOUT.md's variant sections)."""
-ALL = "*"
-
-
-def user(function: str, variant: str | None = None) -> str:
-    """The token of a course feature that needs a test or file: the function, or
-    `<function>:<variant>` (`:default` for the handout's own rules) for VARIANT_FUNCTIONS."""
-    if function in VARIANT_FUNCTIONS:
-        return f"{function}:{variant or 'default'}"
-    return function
-
-
-def data_users() -> dict[str, list[str]]:
-    """Every file of tests/public (relative path; a case folder stands for its files) -> the
-    features that need it (ALL: every course). A course's student bundle holds a file only
-    when the course grades one of its users; tests/public/data/index.json is this table."""
-    users: dict[str, set[str]] = {}
-
-    def need(path: str, *who: str) -> None:
-        users.setdefault(path, set()).update(who)
-
-    def case(name: str, *who: str) -> None:
-        if name != ADULT:
-            need(f"data/cases/{name}", *who)
-
-    costs = ("cost_MD", "cost_LM")
-    for run in RUNS:
-        who = user(run.function, run.variant)
-        case(run.case, who)
-        need(run.expected.relative_to(HERE).as_posix(), who)
-    for cost in COSTS:
-        case(cost.case, *costs)
-        if cost.case == ADULT:
-            need(cost.anonymized_path().relative_to(HERE).as_posix(), *costs)
-    for measure in MEASURES:
-        case(measure.input.case, measure.function)
-        if measure.input.case == ADULT:
-            need(measure.input.anonymized_path().relative_to(HERE).as_posix(), measure.function)
-    for bad in BAD_CALLS:
-        case(bad.case, user(bad.function))
-    for name, *_ in BAD_COSTS:
-        case(name, *costs)
-    for function, name, *_ in BAD_MEASURES:
-        case(name, function)
-    case("jobsex", *(user(f) for f in ANONYMIZERS + list(OPTIONAL_SIGNATURES)
-                     if f not in ("entropy_l", "t_closeness")))  # test_refuses_to_overwrite
-    need("data/expected/costs.json", *costs)
-    need("data/expected/measures.json", "entropy_l", "t_closeness")
-    need("test_public_costs.py", *costs)
-    need("test_public_api.py", ALL)
-    for function, short in SHORT.items():
-        if function not in costs:
-            need(f"test_public_{short}.py", *sorted({user(function, v) for v in (None, "lm-only")
-                                                     if function in VARIANT_FUNCTIONS or not v}))
-    return {path: sorted(who) for path, who in sorted(users.items())}

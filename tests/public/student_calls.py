@@ -4,8 +4,9 @@ By default every call goes to a child process, started with multiprocessing's `s
 (what Windows always uses, so it works the same on Linux, macOS and Windows), which imports
 your solution once and then answers call after call. A call that runs past its limit is
 stopped by ending that process, from outside: no POSIX signal is involved, the test fails with
-one sentence, the next call starts a fresh process and the other tests run as usual. What your
-code prints during a call is shown with that test's result, also when the call was stopped.
+one sentence and the next call starts a fresh process; the self-check makes no further call of
+that function (call_gate.py), the other functions' tests run as usual. What your code prints
+during a call is shown with that test's result, also when the call was stopped.
 
 `pytest --in-process` (or KANON_IN_PROCESS=1; implied by --pdb and --trace) runs the calls in
 pytest's own process instead, so a debugger and breakpoint() work, e.g.

@@ -12,23 +12,21 @@ from kanon.files import atomic_write_text
 from kanon.hierarchy import parse_dgh
 from kanon.table import parse_table, render_csv
 
+from ...catalogs import translator
 from ...contract import SIGNATURES, data_rows, is_cost
 
 SECTION = {"cost_MD": "cost_MD", "cost_LM": "cost_LM", "entropy_l": "entropy_l",
            "t_closeness": "t_closeness"}  # the handout's heading of each function: its name
-WHAT = ("A small input from public data on which your function and the reference disagree. It "
-        "is a pointer to the rule, not another test: it earns and costs nothing.")
-WHAT_RULES = ("A small input from public data on which your output breaks a rule of the "
-              "handout. It is a pointer to the rule, not another test: it earns and costs "
-              "nothing.")
+# (every student-visible phrase below goes through `_`, the course language's gettext:
+# grader/catalogs.py; English is `str`, the text itself)
 
 
 def _table(header: list[str], rows: list[list[str]], numbers: list[int] | None = None,
-           marks: set[tuple[int, int]] = frozenset()) -> list[str]:
+           marks: set[tuple[int, int]] = frozenset(), _=str) -> list[str]:
     """A Markdown table; `marks` (row, column) cells are shown **bold**."""
     def cell(text: str) -> str:
         return (text or " ").replace("|", "\\|").replace("\n", " ")
-    head = (["data row"] if numbers else []) + header
+    head = ([_("data row")] if numbers else []) + header
     lines = ["| " + " | ".join(map(cell, head)) + " |", "|" + "---|" * len(head)]
     for i, row in enumerate(rows):
         cells = [f"**{cell(v)}**" if (i, j) in marks else cell(v) for j, v in enumerate(row)]
@@ -36,7 +34,7 @@ def _table(header: list[str], rows: list[list[str]], numbers: list[int] | None =
     return lines
 
 
-def tree(name: str, text: str, values: set[str], fmt: str = "tabs") -> list[str]:
+def tree(name: str, text: str, values: set[str], _=str, fmt: str = "tabs") -> list[str]:
     """The hierarchy as an indented tree of the nodes that matter: every ancestor of a value
     in `values`, with the number of leaves under each inner node and how many others hide."""
     dgh = parse_dgh(text, name, f"{name}.txt", fmt)
@@ -46,16 +44,18 @@ def tree(name: str, text: str, values: set[str], fmt: str = "tabs") -> list[str]
         while node is not None and node >= 0 and node not in shown:
             shown.add(node)
             node = int(dgh.parent[node]) if dgh.parent[node] >= 0 else None
-    lines = [f"    {name}.txt (height {dgh.height}, {dgh.n_leaves} leaves):"]
+    lines = ["    " + _("{file} (height {height}, {leaves} leaves):").format(
+        file=f"{name}.txt", height=dgh.height, leaves=dgh.n_leaves)]
     def walk(node: int, depth: int) -> None:
-        leaves = "" if dgh.is_leaf(node) else f"  [{int(dgh.leaf_count[node])} leaves]"
+        leaves = "" if dgh.is_leaf(node) else "  " + _("[{n} leaves]").format(
+            n=int(dgh.leaf_count[node]))
         lines.append("    " + "    " * (depth + 1) + dgh.labels[node] + leaves)
         kids = [c for c in dgh.children[node] if c in shown]
         for child in kids:
             walk(child, depth + 1)
         hidden = len(dgh.children[node]) - len(kids)
         if hidden and kids:
-            lines.append("    " + "    " * (depth + 2) + f"... {hidden} more")
+            lines.append("    " + "    " * (depth + 2) + _("... {n} more").format(n=hidden))
     walk(0, 0)
     return lines
 
@@ -75,74 +75,97 @@ def _args(function: str, ints: dict, raw: str = "raw.csv") -> str:
                      for p in SIGNATURES[function])
 
 
+YOUR_FOLDER = "/path/to/your/folder"  # the placeholder the student replaces
+
+
 def command(function: str, ints: dict, module: str, folder: str) -> str:
-    """The one command that reruns the student's function on the files."""
+    """The one command that reruns the student's function on the files, run from the
+    feedback's folder in any shell (bash, zsh, Windows cmd and PowerShell alike): `python -c`
+    and one double-quoted program that moves into `folder` and finds the student's module
+    itself (single quotes only inside, a raw string for a Windows path, no `$`, `%` or `!`)."""
     call = f"{function}({_args(function, ints)})"
     shown = f"print({call})" if is_cost(function) else call
-    return (f"cd {folder} && PYTHONPATH=/path/to/your/folder python -c "
-            f"\"from {module} import {function}; {shown}\"")
+    return (f"python -c \"import os, sys; os.chdir('{folder}'); sys.path.insert(0, "
+            f"r'{YOUR_FOLDER}'); from {module} import {function}; {shown}\"")
 
 
-def outputs(entry: dict, function: str) -> list[str]:
+def outputs(entry: dict, function: str, _=str) -> list[str]:
     """The reference's output and the student's, differing cells in bold."""
     expected, yours = entry["expected"], entry.get("yours")
     if is_cost(function):
         got = entry["problem"] or f"`{yours!r}`"
-        return [f"Reference: `{expected!r}`; yours: {got}."]
-    lines = ["The reference's output:", ""]
+        return [_("Reference: {expected}; yours: {got}.").format(expected=f"`{expected!r}`",
+                                                                  got=got)]
+    lines = [_("The reference's output:"), ""]
     ref = _rows(expected)
     mine = None if yours is None else _rows(yours)
     marks = set()
     if ref and mine and len(mine[1]) == len(ref[1]):
         marks = {(i, j) for i, (a, b) in enumerate(zip(ref[1], mine[1]))
                  for j in range(max(len(a), len(b))) if a[j:j + 1] != b[j:j + 1]}
-    lines += _table(*ref, entry["rows"], marks) + [""]
+    lines += _table(*ref, entry["rows"], marks, _) + [""]
     if entry["problem"]:
-        return lines + [f"Yours: your function {entry['problem']}."]
+        return lines + [_("Yours: your function {problem}.").format(problem=entry['problem'])]
     if mine is None:
-        return lines + ["Yours is not a readable CSV table:", "", "```", yours[:1500], "```"]
-    return lines + ["Yours (cells that differ in **bold**):", ""] + _table(
-        *mine, entry["rows"] if len(mine[1]) == len(entry["rows"]) else None, marks)
+        return lines + [_("Yours is not a readable CSV table:"), "", "```", yours[:1500], "```"]
+    return lines + [_("Yours (cells that differ in **bold**):"), ""] + _table(
+        *mine, entry["rows"] if len(mine[1]) == len(entry["rows"]) else None, marks, _)
 
 
-def section(entry: dict, part: str, function: str, module: str) -> list[str]:
+def section(entry: dict, part: str, function: str, module: str, _=str) -> list[str]:
     """The feedback lines of one part's counterexample (or why there is none)."""
-    where = "a hidden case" if entry["hidden"] else "a public case"
+    where = _("a hidden case") if entry["hidden"] else _("a public case")
+    title = _("### Counterexample for {part}").format(part=part)
     if not entry["found"]:
-        why = {"budget": "within its budget", "timeout": "before a call ran out of time",
-               "session": "before your code ended its process",
-               "forbidden": "(a call touched files it may not)"}.get(entry.get("stopped"), "")
-        differs = ("your output breaks a rule" if entry.get("judge") == "rules" else
-                   "your function differs from the reference")
-        return [f"### Counterexample for {part}", "",
-                f"No small public input on which {differs} was "
-                f"found {why} ({entry['calls']} calls).".replace("  ", " ").replace(" (", " (", 1),
-                f"Look again at {where}, \"{entry['case']}\" (its name describes its structure), "
-                f"and at the handout's rules for `{function}`.", ""]
+        why = {"budget": _("within its budget"), "timeout": _("before a call ran out of time"),
+               "session": _("before your code ended its process"),
+               "forbidden": _("(a call touched files it may not)")}.get(entry.get("stopped"), "")
+        none = (_("No small public input on which your output breaks a rule was found {why} "
+                  "({calls} calls).") if entry.get("judge") == "rules" else
+                _("No small public input on which your function differs from the reference "
+                  "was found {why} ({calls} calls)."))
+        return [title, "", none.format(
+                    why=why, calls=entry['calls']).replace("  ", " ").replace(" (", " (", 1),
+                _("Look again at {where}, \"{case}\" (its name describes its structure), and "
+                  "at the handout's rules for `{function}`.").format(
+                    where=where, case=entry['case'], function=function), ""]
     if entry.get("judge") == "rules":  # a part judged by the course's rules
-        return rules_section(entry, part, function, module)
-    ints = ", ".join(f"{k} = {v}" for k, v in entry["ints"].items()) or "none"
-    lines = [f"### Counterexample for {part}", "", WHAT, "",
-             f"Input: {data_rows(entry['rows'])} of `{entry['source']}` "
-             f"({len(entry['rows'])} rows); QIs kept: "
-             f"{', '.join(entry['qis'])}, with their public hierarchies; arguments: {ints}.", ""]
-    lines += _table(entry["header"], entry["raw"], entry["rows"]) + [""]
+        return rules_section(entry, part, function, module, _)
+    ints = ", ".join(f"{k} = {v}" for k, v in entry["ints"].items()) or _("none")
+    lines = [title, "", _("A small input from public data on which your function and the "
+                          "reference disagree. It is a pointer to the rule, not another test: "
+                          "it earns and costs nothing."), "",
+             _("Input: {rows} of `{source}` ({n} rows); QIs kept: {qis}, with their public "
+               "hierarchies; arguments: {ints}.").format(
+                 rows=_data_rows(entry['rows'], _), source=entry['source'],
+                 n=len(entry['rows']), qis=', '.join(entry['qis']), ints=ints), ""]
+    lines += _table(entry["header"], entry["raw"], entry["rows"], _=_) + [""]
     if entry.get("anonymized") is not None:
-        lines += [f"The anonymized input (the same rows of `{entry['anonymized_source']}`):", ""]
-        lines += _table(entry["header"], entry["anonymized"], entry["rows"]) + [""]
-    lines += ["Hierarchies (only the nodes that matter):", ""]
+        lines += [_("The anonymized input (the same rows of `{source}`):").format(
+            source=entry['anonymized_source']), ""]
+        lines += _table(entry["header"], entry["anonymized"], entry["rows"], _=_) + [""]
+    lines += [_("Hierarchies (only the nodes that matter):"), ""]
     columns = {q: entry["header"].index(q) for q in entry["qis"]}
     for qi, text in entry["dghs"].items():
         values = {row[columns[qi]] for row in entry["raw"]}
-        lines += tree(qi, text, values)
-    lines += [""] + outputs(entry, function) + [""]
+        lines += tree(qi, text, values, _)
+    lines += [""] + outputs(entry, function, _) + [""]
     rule = SECTION.get(function, function)
-    lines += [f"The rule that decides it: HANDOUT.md, section \"{rule}\""
-              + ("" if is_cost(function) else " (and \"Ties\" for equal choices)") + ".",
-              f"Files: `counterexamples/{part}/` beside this feedback; rerun yours with "
-              f"`{command(function, entry['ints'], module, f'counterexamples/{part}')}` and "
-              f"compare with expected{'.txt' if is_cost(function) else '.csv'}.", ""]
+    rerun = command(function, entry['ints'], module, f'counterexamples/{part}')
+    lines += [_("The rule that decides it: HANDOUT.md, section \"{rule}\"").format(rule=rule)
+              + ("" if is_cost(function) else _(" (and \"Ties\" for equal choices)")) + ".",
+              _("Files: `counterexamples/{part}/` beside this feedback; rerun yours with "
+                "`{command}` and compare with expected{suffix}.").format(
+                  part=part, command=rerun, suffix='.txt' if is_cost(function) else '.csv'), ""]
     return lines
+
+
+def _data_rows(numbers: list[int], _=str) -> str:
+    """contract.data_rows in the course's language."""
+    if _ is str:
+        return data_rows(numbers)
+    return _("data rows {rows} (the header is not counted)").format(
+        rows=", ".join(map(str, numbers)))
 
 
 def write_files(folder: Path, entry: dict, function: str) -> None:
@@ -166,13 +189,14 @@ def _text(value: object) -> str:
     return value if isinstance(value, str) else f"{value!r}\n"
 
 
-def part_lines(record: dict, part) -> list[str]:
-    """The feedback lines of `part`'s counterexample in `record` ([] when it has none)."""
+def part_lines(record: dict, part, _=str) -> list[str]:
+    """The feedback lines of `part`'s counterexample in `record` ([] when it has none), in
+    the language of `_` (the course's gettext; English by default)."""
     entry = (record.get("counterexamples") or {}).get(part.key)
     if not entry:
         return []
     module = Path(record.get("solution") or "skeleton.py").stem
-    return section(entry, part.key, part.function, module)
+    return section(entry, part.key, part.function, module, _)
 
 
 def write_all(out: Path, record: dict, rubric) -> None:
@@ -193,7 +217,7 @@ def case_text(record: dict, rubric, case: dict) -> str:
     if case["id"] != entry["case_id"]:
         return ""
     part = next(p for p in rubric.auto_parts if p.key == case["part"])
-    return "\n\n" + "\n".join(part_lines(record, part))
+    return "\n\n" + "\n".join(part_lines(record, part, translator(rubric.language)))
 
 
 # A part judged by rules (grader/grading/shrink/rules_search.py): the rules broken, one
@@ -207,50 +231,58 @@ def _rule_marks(right, mine) -> set[tuple[int, int]]:
             for j in range(max(len(a), len(b))) if a[j:j + 1] != b[j:j + 1]}
 
 
-def rule_outputs(entry: dict) -> list[str]:
-    """One right answer and the student's output, the cells that differ in bold."""
+def rule_outputs(entry: dict, _=str) -> list[str]:
+    """One right answer and the student's output, the cells that differ in bold; rows
+    numbered as the output files' data rows (what the rules' messages count)."""
     right = _rows(entry["expected"])
     yours = entry.get("yours")
     mine = None if yours is None else _rows(yours)
     marks = _rule_marks(right, mine)
-    lines = ["One right answer (the reference's; any output that keeps every rule is right):",
-             ""] + _table(*right, list(range(1, len(right[1]) + 1)), marks) + [""]
+    lines = [_("One right answer (the reference's; any output that keeps every rule is "
+               "right):"), ""] + _table(*right, list(range(1, len(right[1]) + 1)), marks, _)
+    lines += [""]
     if entry["problem"]:
-        return lines + [f"Yours: your function {entry['problem']}."]
+        return lines + [_("Yours: your function {problem}.").format(problem=entry['problem'])]
     if mine is None:
-        return lines + ["Yours is not a readable CSV table:", "", "```", yours[:1500], "```"]
-    return lines + [("Yours (cells that differ from that answer in **bold**):" if marks else
-                     "Yours:"), ""] + _table(*mine, list(range(1, len(mine[1]) + 1)), marks)
+        return lines + [_("Yours is not a readable CSV table:"), "", "```", yours[:1500], "```"]
+    heading = _("Yours (cells that differ from that answer in **bold**):") if marks else \
+        _("Yours:")
+    return lines + [heading, ""] + _table(*mine, list(range(1, len(mine[1]) + 1)), marks, _)
 
 
-def rules_section(entry: dict, part: str, function: str, module: str) -> list[str]:
+def rules_section(entry: dict, part: str, function: str, module: str, _=str) -> list[str]:
     """The feedback lines of a found counterexample of a rule-judged part (hook.py's entry with
     `judge` "rules"): the rules broken, the input (rows numbered as raw.csv's, which the rules'
     messages count, beside the public file's), one right answer and the student's output."""
-    ints = ", ".join(f"{k} = {v}" for k, v in entry["ints"].items()) or "none"
+    ints = ", ".join(f"{k} = {v}" for k, v in entry["ints"].items()) or _("none")
     n = len(entry["rows"])
-    lines = [f"### Counterexample for {part}", "", WHAT_RULES, "",
-             f"Input: {data_rows(entry['rows'])} of `{entry['source']}` ({n} rows, the "
-             f"released columns only), raw.csv's data rows 1 to {n}; QIs kept: "
-             f"{', '.join(entry['qis'])}, with their public hierarchies; arguments: {ints}.",
-             ""]
+    lines = [_("### Counterexample for {part}").format(part=part), "",
+             _("A small input from public data on which your output breaks a rule of the "
+               "handout. It is a pointer to the rule, not another test: it earns and costs "
+               "nothing."), "",
+             _("Input: {rows} of `{source}` ({n} rows, the released columns only), raw.csv's "
+               "data rows 1 to {n}; QIs kept: {qis}, with their public hierarchies; "
+               "arguments: {ints}.").format(
+                 rows=_data_rows(entry['rows'], _), source=entry['source'], n=n,
+                 qis=', '.join(entry['qis']), ints=ints), ""]
     raw = [[str(source)] + row for source, row in zip(entry["rows"], entry["raw"])]
-    lines += _table([f"{entry['source']} row"] + entry["header"], raw,
-                    list(range(1, n + 1))) + [""]
-    lines += ["Hierarchies (only the nodes that matter):", ""]
+    head = [_("{source} row").format(source=entry['source'])] + entry["header"]
+    lines += _table(head, raw, list(range(1, n + 1)), _=_) + [""]
+    lines += [_("Hierarchies (only the nodes that matter):"), ""]
     columns = {q: entry["header"].index(q) for q in entry["qis"]}
     for qi, text in entry["dghs"].items():
         values = {row[columns[qi]] for row in entry["raw"]}
-        lines += tree(qi, text, values, entry.get("hierarchy_format", "tabs"))
+        lines += tree(qi, text, values, _, entry.get("hierarchy_format", "tabs"))
     lines += [""]
     if entry.get("broken"):
-        lines += ["Your output breaks:", ""]
-        lines += [f"- rule \"{rule}\": {message}" for rule, message in entry["broken"]]
-        lines += [""]
-    lines += rule_outputs(entry) + [""]
-    lines += [f"The rules that decide it: HANDOUT.md, section "
-              f"\"{SECTION.get(function, function)}\".",
-              f"Files: `counterexamples/{part}/` beside this feedback; rerun yours with "
-              f"`{command(function, entry['ints'], module, f'counterexamples/{part}')}` and "
-              f"compare with expected.csv (one right answer).", ""]
+        lines += [_("Your output breaks:"), ""]
+        lines += [_("- rule \"{rule}\": {message}").format(rule=rule, message=message)
+                  for rule, message in entry["broken"]] + [""]
+    lines += rule_outputs(entry, _) + [""]
+    rerun = command(function, entry['ints'], module, f'counterexamples/{part}')
+    lines += [_("The rules that decide it: HANDOUT.md, section \"{rule}\".").format(
+                  rule=SECTION.get(function, function)),
+              _("Files: `counterexamples/{part}/` beside this feedback; rerun yours with "
+                "`{command}` and compare with expected.csv (one right answer).").format(
+                  part=part, command=rerun), ""]
     return lines

@@ -2,7 +2,9 @@
 (handout.py, sources in handout/), skeleton.py (skeleton_file.py, sources in skeleton/), and
 which public tests and data a course ships (tests/public/data/index.json). course.py is the
 course as the materials see it, template.py the `<!-- if -->` blocks, reflow.py the line
-filling, command.py the `materials` command. No rule is written
+filling, translations.py the sections in a course's language (handout/LANG/, skeleton/LANG/),
+words.py the words the materials generate (headings, points, tables) in that language,
+command.py the `materials` command. No rule is written
 twice: a section says each rule once, and `<!-- if ... -->` blocks (template.py) keep only
 the course's own.
 

@@ -85,6 +85,7 @@ class CourseView:
     file_size_mb: int
     partial_credit: float
     cost_tolerance: float
+    language: str = "en"  # the section sources' language (materials/translations.py)
 
     @property
     def names(self) -> list[str]:
@@ -139,7 +140,7 @@ def view(rubric: Rubric) -> CourseView:
     s = rubric.settings
     return CourseView(rubric.path, tuple(functions), tuple(staff), tuple(s.allowed_packages),
                       s.import_time_limit, s.memory_mb, s.file_size_mb, s.partial_credit,
-                      s.cost_tolerance)
+                      s.cost_tolerance, rubric.language)
 
 
 def load(path: Path | None) -> CourseView:

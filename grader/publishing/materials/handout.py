@@ -18,56 +18,41 @@ from ...contract import CHOICE_PARAMS, int_params
 from .course import ADULT_ROWS, CLI_NAMES, GROUPS, SIXTH, CourseView, points_text
 from .reflow import reflow
 from .template import render
+from .translations import section_text
+from . import words
+from .words import anchor, code_list as _code_list, tr
 
 SOURCES = Path(__file__).resolve().parent / "handout"
 FRONT = ("intro", "background", "files")
 BACK = ("bad-input", "command-line", "checking")
 END = ("submission", "grading", "time-limits", "beyond")
-TITLES = {"background": "Background", "files": "Files", "costs": "Costs", "ties": "Ties",
-          "measures": "Privacy measures", "bad-input": "Bad input",
-          "command-line": "Command line", "checking": "Checking your work",
-          "submission": "Submission", "grading": "How you are graded",
-          "time-limits": "Time limits",
-          "beyond": "Beyond k-anonymity: privacy models"}
-WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
-         8: "eight", 9: "nine", 10: "ten", 11: "eleven", 12: "twelve", 13: "thirteen"}
-DEFINITIONS = {"cost_MD": "The distortion metric (MD)", "cost_LM": "The loss metric (LM)"}
+TITLES = words.titles(str)  # English (the anchors); words.titles(_) in the course's language
+WORDS = words.WORDS
+DEFINITIONS = words.definitions(str)
 """The cost functions' sections, shown as definitions (no signature, no points) in a course
 that does not grade them: the algorithms and the report use MD and LM."""
 INTERVAL_WRITERS = ("mondrian", "topdown_greedy")
 """The anonymizers whose numeric cells may be intervals [lo-hi]."""
-VARIANT_TITLES = {"lm-only": "LM-only distance"}
 
 
-def anchor(title: str) -> str:
-    """GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens."""
-    return re.sub(r"[^a-z0-9_\- ]", "", title.lower()).replace(" ", "-")
-
-
-def heading(course: CourseView, name: str) -> str:
+def heading(course: CourseView, name: str, _: words.Translate = str) -> str:
     """A graded function's or staff part's heading: 'mondrian (20 points)'."""
     for f in course.functions:
         if f.name == name:
-            return f"{name} ({_points(f.points)})"
+            return _("{name} ({points})").format(name=name, points=words.points(_, f.points))
     if name in DEFINITIONS:
-        return DEFINITIONS[name]
+        return words.definitions(_)[name]
     part = next(p for p in course.staff_parts if p.name == name)
-    return f"{_staff_title(part.name)} ({_points(part.points)}, graded by course staff)"
+    return _("{title} ({points}, graded by course staff)").format(
+        title=words.staff_title(_, part.name), points=words.points(_, part.points))
 
 
-def _points(value: float) -> str:
-    return f"{points_text(value)} point" + ("" if value == 1 else "s")
+def _points(value: float, _: words.Translate = str) -> str:
+    return words.points(_, value)
 
 
-def _staff_title(name: str) -> str:
-    return "The report" if name == "report" else name.replace("_", " ").capitalize()
-
-
-def _code_list(names: list[str], last: str = "and") -> str:
-    quoted = [f"`{n}`" for n in names]
-    if len(quoted) < 2:
-        return "".join(quoted)
-    return f"{', '.join(quoted[:-1])} {last} {quoted[-1]}"
+def _staff_title(name: str, _: words.Translate = str) -> str:
+    return words.staff_title(_, name)
 
 
 def order(course: CourseView) -> list[tuple[str, str | None]]:
@@ -97,82 +82,88 @@ def order(course: CourseView) -> list[tuple[str, str | None]]:
     return out
 
 
-def _title(course: CourseView, source: str, subject: str | None) -> str:
-    return heading(course, subject) if subject else TITLES.get(source, source)
+def _title(course: CourseView, source: str, subject: str | None,
+           _: words.Translate = str) -> str:
+    return heading(course, subject, _) if subject else words.titles(_).get(source, source)
 
 
-def fields(course: CourseView) -> dict[str, str]:
-    """The values of the sources' {{fields}} that do not depend on the section."""
+def fields(course: CourseView, sources: Path = SOURCES) -> dict[str, str]:
+    """The values of the sources' {{fields}} that do not depend on the section (`sources`:
+    the handout's section sources, for the included ones), in the course's language."""
+    _ = tr(course.language)
     values: dict[str, str] = {}
     entries = order(course)
     for source, subject in entries:
         if source == "intro":
             continue
-        title = _title(course, source, subject)
-        values[f"ref.{subject or source}"] = f"[{subject or title}](#{anchor(title)})"
+        title, shown = _title(course, source, subject), _title(course, source, subject, _)
+        values[f"ref.{subject or source}"] = f"[{subject or shown}](#{anchor(title)})"
         values[f"anchor.{subject or source}"] = anchor(title)
     values["contents"] = " · ".join(
-        f"[{_contents_name(course, s, subject)}](#{anchor(_title(course, s, subject))})"
+        f"[{_contents_name(course, s, subject, _)}](#{anchor(_title(course, s, subject))})"
         for s, subject in entries
         if s not in ("intro", "time-limits") and GROUPS.get(subject or "") is None)
-    values["points_table"] = _points_table(course)
-    values["time_table"] = _time_table(course)
-    values["function_count"] = f"{WORDS.get(len(course.functions), len(course.functions))} " \
-                               f"function" + ("s" if len(course.functions) != 1 else "")
+    values["points_table"] = _points_table(course, _)
+    values["time_table"] = _time_table(course, _)
+    values["function_count"] = words.function_count(_, len(course.functions))
     values["total"] = points_text(course.total)
-    values["packages"] = course.packages_text()
-    names = sorted(course.allowed_packages)
-    values["packages_rule"] = (f"only {', '.join(names)} and the standard library" if names
-                               else "only the standard library")
-    values["staff_list"] = ", ".join(_staff_title(p.name).lower() for p in course.staff_parts)
+    values["packages"] = words.packages_text(_, course)
+    values["packages_rule"] = words.packages_rule(_, course)
+    values["staff_list"] = ", ".join(_staff_title(p.name, _).lower()
+                                     for p in course.staff_parts)
     values["import_limit"] = points_text(course.import_time_limit)
     values["memory"] = (f"{points_text(course.memory_mb / 1024)} GB" if course.memory_mb >= 1024
                         else f"{course.memory_mb} MB")
     values["file_size"] = f"{course.file_size_mb} MB"
     values["tolerance"] = re.sub(r"e([+-])0*(\d)", r"e\1\2", f"{course.cost_tolerance:g}")
-    values["partial_credit"] = ("half" if course.partial_credit == 0.5
+    values["partial_credit"] = (_("half") if course.partial_credit == 0.5
                                 else f"{course.partial_credit * 100:g}%")
     anonymizers = course.anonymizers
-    values["cli_algorithms"] = _code_list([CLI_NAMES[f.name] for f in anonymizers], "or")
+    values["cli_algorithms"] = _code_list([CLI_NAMES[f.name] for f in anonymizers], _("or"))
     values["cli_sixth"] = "; ".join(
-        f"{SIXTH[f.name][0]} for {CLI_NAMES[f.name]} (default {SIXTH[f.name][1]})"
-        for f in anonymizers if f.name in SIXTH) or "none: no graded anonymizer takes one"
+        _("{param} for {algorithm} (default {default})").format(
+            param=SIXTH[f.name][0], algorithm=CLI_NAMES[f.name], default=SIXTH[f.name][1])
+        for f in anonymizers if f.name in SIXTH) or _("none: no graded anonymizer takes one")
     writers = [n for n in course.names if n in INTERVAL_WRITERS]
-    values["interval_writers"] = f"only {_code_list(writers)} " + (
-        "writes" if len(writers) == 1 else "write")
+    values["interval_writers"] = (_("only {names} writes") if len(writers) == 1 else
+                                  _("only {names} write")).format(
+        names=_code_list(writers, _("and")))
     values["markers"] = ", ".join(f.marker for f in course.functions)
-    values["pytest_k_lines"] = _pytest_k_lines(course)
-    values["measure_list"] = _code_list([n for n in course.names if GROUPS.get(n) == "measures"])
-    values["anonymizer_list"] = _code_list([f.name for f in anonymizers])
+    values["pytest_k_lines"] = _pytest_k_lines(course, _)
+    values["measure_list"] = _code_list([n for n in course.names
+                                         if GROUPS.get(n) == "measures"], _("and"))
+    values["anonymizer_list"] = _code_list([f.name for f in anonymizers], _("and"))
     sixth = [SIXTH[f.name][0] for f in anonymizers if f.name in SIXTH]
     values["cli_sixth_usage"] = f" [{' | '.join(sixth)}]" if sixth else ""
     values["cli_examples"] = _cli_examples(course)
-    values["int_rule"] = _int_rule(course)
-    values["include.lattice"] = (SOURCES / "_lattice.md").read_text(encoding="utf-8").rstrip()
-    values["graded_list"] = _code_list(course.names)
-    values["submission_files"] = _submission_files(course)
+    values["int_rule"] = _int_rule(course, _)
+    values["include.lattice"] = section_text(sources / "_lattice.md", course.language).rstrip()
+    values["graded_list"] = _code_list(course.names, _("and"))
+    values["submission_files"] = _submission_files(course, _)
     return values
 
 
 def _part_fields(course: CourseView, name: str) -> dict[str, str]:
     """The {{part.*}} fields of a staff part's section."""
+    _ = tr(course.language)
     part = next(p for p in course.staff_parts if p.name == name)
-    pages = (f"at most {part.max_pages} page" + ("" if part.max_pages == 1 else "s")
-             if part.max_pages else "no page limit")
-    return {"part.files": _code_list(list(part.files) or ["a file"], "or"),
+    pages = ((_("at most {n} page") if part.max_pages == 1 else _("at most {n} pages"))
+             .format(n=part.max_pages) if part.max_pages else _("no page limit"))
+    return {"part.files": _code_list(list(part.files) or [_("a file")], _("or")),
             "part.max_pages": pages,
-            "part.pages_check": f" (a PDF keeps to {pages})" if part.max_pages else ""}
+            "part.pages_check": _(" (a PDF keeps to {pages})").format(pages=pages)
+            if part.max_pages else ""}
 
 
-def _pytest_k_lines(course: CourseView) -> str:
+def _pytest_k_lines(course: CourseView, _: words.Translate = str) -> str:
     """`pytest -k <marker>  # one function: ...` with the comment wrapped under itself."""
     first = next((f.marker for f in course.functions if f.marker == "clustering"),
                  course.functions[0].marker if course.functions else "cost_MD")
     command = f"pytest -k {first}".ljust(40)
-    words = textwrap.wrap("one function: " + ", ".join(f.marker for f in course.functions),
-                          95 - len(command) - 2, break_on_hyphens=False)
+    wrapped = textwrap.wrap(_("one function: ") + ", ".join(f.marker for f in course.functions),
+                            95 - len(command) - 2, break_on_hyphens=False)
     return "\n".join((command if i == 0 else " " * 40) + ("# " if i == 0 else "#   ") + w
-                     for i, w in enumerate(words))
+                     for i, w in enumerate(wrapped))
 
 
 CLI_EXAMPLES = {"clustering_anonymizer": "4", "mondrian": "8", "topdown_anonymizer": "4",
@@ -189,86 +180,101 @@ def _cli_examples(course: CourseView) -> str:
                      f"{CLI_EXAMPLES[n]}" for n in plain + extra)
 
 
-def _int_rule(course: CourseView) -> str:
+def _int_rule(course: CourseView, _: words.Translate = str) -> str:
     """The bad-input rule on the course's integer parameters ('k, s and ... must be ...')."""
     names = list(dict.fromkeys(p for f in course.names for p in int_params(f)
                                if p not in CHOICE_PARAMS))
     if not names:
-        return "Every argument is a file or folder path (`str`)."
-    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-    verb = "must be an integer" if len(names) == 1 else "must be integers"
-    return (f"{listed} {verb}: Python `int` or numpy integers, but **not `bool`**. "
-            f"Otherwise `ValueError`.")
+        return _("Every argument is a file or folder path (`str`).")
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {_('and')} {names[-1]}"
+    return (_("{names} must be an integer: Python `int` or numpy integers, but **not `bool`**. "
+              "Otherwise `ValueError`.") if len(names) == 1 else
+            _("{names} must be integers: Python `int` or numpy integers, but **not `bool`**. "
+              "Otherwise `ValueError`.")).format(names=listed)
 
 
-def _contents_name(course: CourseView, source: str, subject: str | None) -> str:
+def _contents_name(course: CourseView, source: str, subject: str | None,
+                   _: words.Translate = str) -> str:
     """A function's name, a staff part's title ('The report'), else the section's title."""
     if subject in course.names:
         return subject
-    return _staff_title(subject) if subject else _title(course, source, subject)
+    return _staff_title(subject, _) if subject else _title(course, source, subject, _)
 
 
-def _points_table(course: CourseView) -> str:
-    rows = ["| Part | Points |", "| --- | ---: |"]
+def _points_table(course: CourseView, _: words.Translate = str) -> str:
+    rows = [_("| Part | Points |"), "| --- | ---: |"]
     for f in course.functions:
-        variant = f" ({VARIANT_TITLES.get(f.variant, f.variant)})" if f.variant else ""
+        variant = f" ({words.variant_title(_, f.variant)})" if f.variant else ""
         rows.append(f"| [`{f.name}`](#{anchor(heading(course, f.name))}){variant} "
                     f"| {points_text(f.points)} |")
     for p in course.staff_parts:
-        rows.append(f"| [{_staff_title(p.name)}](#{anchor(heading(course, p.name))}) "
-                    f"(graded by course staff) | {points_text(p.points)} |")
-    rows.append(f"| **Total** | **{points_text(course.total)}** |")
+        rows.append(f"| [{_staff_title(p.name, _)}](#{anchor(heading(course, p.name))}) "
+                    + _("(graded by course staff)") + f" | {points_text(p.points)} |")
+    rows.append(_("| **Total** | **{total}** |").format(total=points_text(course.total)))
     return "\n".join(rows)
 
 
-def _time_table(course: CourseView) -> str:
+def _time_table(course: CourseView, _: words.Translate = str) -> str:
     groups: dict[object, list[str]] = {}
     for f in course.functions:
         groups.setdefault(f.time, []).append(f.name)
-    rows = ["| Function | CPU-time limit per call | on `adult-hw1.csv` (9,999 rows) |",
+    rows = [_("| Function | CPU-time limit per call | on `adult-hw1.csv` (9,999 rows) |"),
             "| --- | --- | ---: |"]
     for rule, names in groups.items():
-        rows.append(f"| {', '.join(f'`{n}`' for n in names)} | {rule.text()} "
-                    f"| {points_text(rule.on(ADULT_ROWS))} s |")
+        rows.append(f"| {', '.join(f'`{n}`' for n in names)} | {words.time_rule(_, rule)} "
+                    f"| " + _("{n} s").format(n=points_text(rule.on(ADULT_ROWS))) + " |")
     return "\n".join(rows)
 
 
-def _submission_files(course: CourseView) -> str:
+def _submission_files(course: CourseView, _: words.Translate = str) -> str:
     """skeleton.py and each staff part's file, a glob `*.pdf` named after the part."""
     names = ["skeleton.py"]
     for part in course.staff_parts:
         if part.files:
             glob = part.files[0]
             names.append(f"{part.name}{glob[1:]}" if glob.startswith("*.") else glob)
-    return _code_list(names)
+    return _code_list(names, _("and"))
 
 
 def _meta(course: CourseView, name: str) -> str:
+    _ = tr(course.language)
     f = course.function(name)
-    return (f"*{_points(f.points)} · CPU-time limit per call: {f.time.text()} "
-            f"({points_text(f.time.on(ADULT_ROWS))} s on `adult-hw1.csv`) · packages: "
-            f"{course.packages_text()}.*")
+    return _("*{points} · CPU-time limit per call: {rule} ({on} s on `adult-hw1.csv`) · "
+             "packages: {packages}.*").format(
+        points=words.points(_, f.points), rule=words.time_rule(_, f.time),
+        on=points_text(f.time.on(ADULT_ROWS)), packages=words.packages_text(_, course))
 
 
 def render_handout(course: CourseView, sources: Path = SOURCES) -> str:
     """The whole HANDOUT.md of `course`."""
-    values = fields(course)
+    values = fields(course, sources)
     features = course.features
     chunks: list[str] = []
+    _ = tr(course.language)
     for source, subject in order(course):
         path = sources / f"{source}.md"
-        text = path.read_text(encoding="utf-8")
+        text = section_text(path, course.language)
         local = dict(values)
         if subject:
             level = "###" if GROUPS.get(subject) else "##"
-            local["heading"] = heading(course, subject)
+            local["heading"] = heading(course, subject, _)
             local["name"] = subject
-            lines = [f"{level} {heading(course, subject)}", ""]
+            lines = [f"{level} {heading(course, subject, _)}"
+                     f"{words.anchor_tag(course.language, heading(course, subject))}", ""]
             if subject in course.names:
                 local["meta"] = _meta(course, subject)
             elif subject not in DEFINITIONS:
                 local.update(_part_fields(course, subject))
             text = "\n".join(lines) + "\n" + text
         chunk = render(text, features, local, f"{path.parent.name}/{path.name}").strip("\n")
-        chunks.append(chunk)
+        chunks.append(_anchored(chunk, course.language, TITLES.get(source)))
     return re.sub(r"\n{3,}", "\n\n", reflow("\n\n".join(chunks))) + "\n"
+
+
+def _anchored(chunk: str, language: str, title: str | None) -> str:
+    """A translated section whose own heading lacks its English anchor, given it (so the
+    links to `#ties` and the like hold in every language)."""
+    first, sep, rest = chunk.partition("\n")
+    if title is None or language == "en" or not first.startswith("#") or "<a id=" in first:
+        return chunk
+    return first + words.anchor_tag(language, title) + sep + rest

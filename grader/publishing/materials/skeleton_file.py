@@ -8,18 +8,21 @@ import textwrap
 from pathlib import Path
 
 from .course import CLI_NAMES, SIXTH, CourseView
-from .handout import fields
+from .handout import SOURCES as HANDOUT_SOURCES, fields
+from ...language import DEFAULT
 from .template import render
+from .words import tr
+from .translations import section_text
 
 SOURCES = Path(__file__).resolve().parent / "skeleton"
 EXTRA_MEANING = {"random_anonymizer": "the seed", "bottomup_anonymizer": "distinct l-diversity",
                  "samarati": "most suppressed rows"}
 
 
-def _or_list(names: list[str]) -> str:
+def _or_list(names: list[str], word: str = "or") -> str:
     if len(names) < 2:
         return "".join(names)
-    return f"{', '.join(names[:-1])} or {names[-1]}"
+    return f"{', '.join(names[:-1])} {word} {names[-1]}"
 
 
 def _python_string(text: str, indent: int) -> str:
@@ -33,6 +36,7 @@ def cli_fields(course: CourseView) -> dict[str, str]:
     """The command line's fields: choices, help texts and the ALGORITHMS table."""
     anonymizers = [f.name for f in course.anonymizers]
     cli = [CLI_NAMES[n] for n in anonymizers]
+    _ = tr(course.language)
     with_extra = [n for n in anonymizers if n in SIXTH]
     without = [CLI_NAMES[n] for n in anonymizers if n not in SIXTH]
     epilog = ("The sixth argument is " + _or_list(
@@ -56,9 +60,10 @@ def cli_fields(course: CourseView) -> dict[str, str]:
     return {"cli_epilog": _python_string(epilog, 15),
             "cli_algorithms_plain": _or_list(cli),
             "cli_algorithms_help": _python_string(_or_list(cli), 24),
-            "cli_algorithms_doc": textwrap.fill(
-                f"where <algorithm> is one of {_or_list(cli)}. Check yourself with `pytest` "
-                f"(see HANDOUT.md, \"Checking your work\").", 96, break_on_hyphens=False),
+            "cli_algorithms_doc": textwrap.fill(_(
+                "where <algorithm> is one of {algorithms}. Check yourself with `pytest` (see "
+                "HANDOUT.md, \"Checking your work\").").format(algorithms=_or_list(cli, _("or"))),
+                96, break_on_hyphens=False),
             "cli_extra_metavar": " | ".join(SIXTH[n][0] for n in with_extra) or "none",
             "cli_extra_help": "; ".join(f"{CLI_NAMES[n]}: {SIXTH[n][0]}" for n in with_extra)
                               or "no graded anonymizer takes one",
@@ -66,15 +71,17 @@ def cli_fields(course: CourseView) -> dict[str, str]:
 
 
 def render_skeleton(course: CourseView, sources: Path = SOURCES) -> str:
-    """The whole skeleton.py of `course`."""
-    values = {**fields(course), **cli_fields(course)}
+    """The whole skeleton.py of `course` (its sections in the course's language)."""
+    handout = sources.parent / "handout"
+    values = {**fields(course, handout if handout.is_dir() else HANDOUT_SOURCES),
+              **cli_fields(course)}
     features = course.features
-    parts = [render((sources / "head.py.txt").read_text(encoding="utf-8"), features, values,
-                    "skeleton/head.py.txt").rstrip("\n")]
-    for name in course.names:
-        path = sources / f"{name}.py.txt"
-        parts.append(render(path.read_text(encoding="utf-8"), features, values,
-                            f"skeleton/{path.name}").rstrip("\n"))
-    parts.append(render((sources / "cli.py.txt").read_text(encoding="utf-8"), features, values,
-                        "skeleton/cli.py.txt").rstrip("\n"))
+    where = f"skeleton/{course.language}/" if course.language != DEFAULT else "skeleton/"
+
+    def section(name: str) -> str:
+        text = section_text(sources / name, course.language)
+        return render(text, features, values, f"{where}{name}").rstrip("\n")
+    parts = [section("head.py.txt")]
+    parts += [section(f"{name}.py.txt") for name in course.names]
+    parts.append(section("cli.py.txt"))
     return re.sub(r"\n{4,}", "\n\n\n", "\n\n\n".join(parts)) + "\n"

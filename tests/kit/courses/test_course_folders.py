@@ -122,6 +122,7 @@ def test_the_known_good_solution_gets_full_marks_and_every_record_names_the_fing
     assert cli.main(["check", "--course", str(two["b"]), "--against", str(out)]) == 1
     err = capsys.readouterr().err
     assert "datasets:" in err and "expected outputs:" in err  # what differs, by name
+    assert err.rstrip().endswith(f" grade SUBMISSIONS --out {out} --course {two['b']}"), err
     export = ["export", str(out), "--format", "gradescope", "--out", str(two["base"] / "g.csv")]
     assert cli.main([*export, "--course", str(two["b"])]) == 2  # graded with another course
     assert "was not graded with course" in capsys.readouterr().err
@@ -159,6 +160,10 @@ def test_zips_carry_the_fingerprint_and_never_the_secret(two, tmp_path: Path) ->
     stale = run("check", "--course", str(a), "--against", str(tmp_path / "ag.zip"))
     assert stale.returncode == 1 and "term: 'Fall 2026' there, 'Spring 2027' in the course" \
         in stale.stderr, stale.stderr
+    assert f"build it again from the course: python -m grader gradescope --out " \
+           f"{tmp_path / 'ag.zip'} --course {a}" in stale.stderr, stale.stderr
+    stale = run("check", "--course", str(a), "--against", str(tmp_path / "st.zip"))
+    assert f"python -m grader bundle --out {tmp_path / 'st.zip'} --course {a}" in stale.stderr
     assert tree(two["b"]) == before_b
     assert run("regen", "--course", str(a), "--term", TERM).returncode == 0  # back, same bytes
     assert run("check", "--course", str(a), "--against", str(tmp_path / "ag.zip")).returncode == 0
@@ -259,3 +264,29 @@ def test_a_dask_worker_with_another_copy_of_the_course_is_refused(two, tmp_path:
     shutil.copytree(two["a"], copy)
     assert refusal("w3", worker_identity(spec), spec.identity) is None
     assert os.environ[COURSE_DIR] == str(copy)
+
+
+def test_settings_that_only_name_submissions_leave_the_fingerprint(tmp_path: Path) -> None:
+    """--id-pattern (student_id_pattern), like cases_dir and run_as, is how this machine reads
+    the download, not the course: the fingerprint stays; a graded setting changes it."""
+    from grader.courses.folder import resolve
+    from grader.grading.fingerprint import fingerprint
+    course = REPO / "examples" / "course"
+    plain = fingerprint(resolve(course)[0])
+    canvas = fingerprint(resolve(course, {"student_id_pattern": r"^(?P<id>[^_]+)_\d+_"})[0])
+    assert canvas == plain
+    assert fingerprint(resolve(course, {"time_limit": 3.0})[0]) != plain
+
+
+@pytest.mark.parametrize("command", ["grade", "bundle", "gradescope"])
+def test_a_course_folder_that_does_not_exist_is_named_as_one(command: str,
+                                                             tmp_path: Path) -> None:
+    missing = tmp_path / "my-course"
+    args = {"grade": [str(REPO / "examples" / "submissions"), "--out", str(tmp_path / "out")],
+            "bundle": ["--out", str(tmp_path / "s.zip")],
+            "gradescope": ["--out", str(tmp_path / "a.zip")]}[command]
+    done = run(command, *args, "--course", str(missing))
+    assert done.returncode == 2 and done.stderr == (
+        f"error: --course {missing}: no such folder; make a course with `python -m grader "
+        f"course new {missing} --from default --term NAME`\n"), done.stderr
+    assert not (tmp_path / "out").exists()

@@ -215,6 +215,8 @@ USTC_DRAWS = [("public/adult", 30162, ""),
               ("hidden/sample-200", 200, " --rows 200 --seed 20210317"),
               ("hidden/ages-30-45", 61, " --rows 61 --seed 20210318 --ages 30-45")]
 
+CANVAS_GRADE = ("python -m grader grade examples/downloads/canvas.zip --out graded-canvas "
+                "--course examples/course --id-pattern '^(?P<id>[^_]+)_(?:late_)?\\d+_\\d+_'")
 LITERAL = [
     Run("python -m grader check", "kit", 0, "are fresh"),
     Run("python -m reference clustering DGHs adult-hw1.csv anonymized.csv 4", "kit", 0,
@@ -235,24 +237,36 @@ LITERAL = [
     Run("python examples/make_hostile.py", "kit", 0, "submissions"),
     Run("python -m grader grade examples/submissions --out graded --course examples/course",
         "kit", 0, "graded 13, reused 0"),
+    # the demo class as Canvas's and Moodle's downloads, from the download to the LMS's files
+    Run("python examples/make_downloads.py", "kit", 0, "wrote canvas.zip, moodle.zip"),
+    Run(CANVAS_GRADE, "kit", 0, "graded 13, reused 0"),
+    Run("python -m grader check --course examples/course --against graded-canvas", "kit", 0,
+        "graded-canvas belongs to it"),
+    Run("python -m grader export graded-canvas --format canvas --roster "
+        "examples/rosters/canvas.csv --out canvas.csv --feedback canvas-feedback.zip", "kit", 0,
+        "wrote canvas-feedback.zip: 13 student(s)"),
+    Run("python -m grader grade examples/downloads/moodle.zip --out graded-moodle --course "
+        "examples/course", "kit", 0, "graded 13, reused 0"),
+    Run("python -m grader export graded-moodle --format moodle --roster "
+        "examples/rosters/moodle.csv --out moodle.csv --feedback moodle-feedback.zip", "kit", 0,
+        "wrote moodle-feedback.zip: 13 student(s)"),
     Run("python -m grader export graded --format moodle --roster worksheet.csv --out moodle.csv",
         "kit", 0, "wrote moodle.csv: 13 student(s)"),
-    Run("python -m grader export graded --format canvas --roster gradebook.csv --assignment "
-        "'HW1 (1234)' --out canvas.csv", "kit", 0, "wrote canvas.csv: 13 student(s)"),
+    Run("python -m grader export graded --format canvas --roster gradebook.csv --out canvas.csv",
+        "kit", 0, "wrote canvas.csv: 13 student(s)"),
     Run("python -m grader export graded --format gradescope --roster roster.csv --out "
         "gradescope.csv", "kit", 0, "wrote gradescope.csv: 13 student(s)"),
     Run("python -m grader export graded --format moodle --roster worksheet.csv --out moodle.csv "
         "--feedback moodle-feedback.zip", "kit", 0, "wrote moodle-feedback.zip: 13 student(s)"),
-    # the demo class was not downloaded from Canvas: the documented one-line refusal
-    Run("python -m grader export graded --format canvas --feedback canvas-feedback.zip", "kit",
-        2, "Canvas's Download submissions"),
+    Run("python -m grader export graded-canvas --format canvas --feedback canvas-feedback.zip",
+        "kit", 0, "wrote canvas-feedback.zip: 13 student(s)"),
     Run("python -m grader similarity SUBMISSIONS --out graded/pairs.csv", "kit", 0, "pairs.csv"),
-    Run("python -m grader bundle --out student.zip", "kit", 0, "wrote student.zip"),
+    Run("python -m grader bundle --out ../student.zip", "kit", 0, "wrote ../student.zip"),
     Run("pytest", "student", 1, "public tests passed, "),
     Run("pytest -k clustering", "student", 1, "public self-check"),
     Run("pytest --solution=path/to/file.py", "student", 0, "90 public tests passed, 0 failed"),
-    Run("python -m grader bundle --course grader/rubric-2025.toml --out student.zip", "kit", 0,
-        "wrote student.zip"),
+    Run("python -m grader bundle --course grader/rubric-2025.toml --out ../student.zip", "kit",
+        0, "wrote ../student.zip"),
     Run("python -m pytest tests/public --solution=reference", "kit", 0, " 0 failed"),
     Run("python -m grader regen", "kit", 0, "expected outputs"),
     Run("python -m grader check", "kit", 0, "are fresh"),
@@ -386,7 +400,7 @@ def test_the_cheap_commands_run_literally(kit: Path, tmp_path: Path) -> None:
             skipped.append(f"{run.text} (no {model})")
             continue
         if run.folder == "student" and not student.exists():
-            with zipfile.ZipFile(kit / "student.zip") as archive:
+            with zipfile.ZipFile(kit.parent / "student.zip") as archive:
                 archive.extractall(student)
             student = student / "kanon-hw1"
             (student / "path" / "to").mkdir(parents=True)
@@ -450,9 +464,45 @@ def _feedback_zip(kit: Path, done) -> None:
         assert any(name.endswith("/feedback.html") for name in archive.namelist())
 
 
-def _refused_in_one_line(kit: Path, done) -> None:
-    assert done.stderr.startswith("error: ") and done.stderr.count("\n") == 1
-    assert not (kit / "canvas-feedback.zip").exists()
+def _same_downloads(kit: Path, done) -> None:
+    assert _files(kit / "examples" / "downloads") == _files(REPO / "examples" / "downloads")
+
+
+def _csv_rows(path: Path) -> list[dict]:
+    with open(path, encoding="utf-8", newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def _golden_by_lms(kit: Path, folder: str, system: str) -> None:
+    """Every student of the LMS download gets the golden grades of the plain class (joined
+    through the roster), with the LMS's identity kept."""
+    roster = _csv_rows(REPO / "examples" / "rosters" / f"{system}.csv")
+    if system == "canvas":
+        plain = {r["ID"]: r["SIS Login ID"] for r in roster if r["ID"]}
+    else:
+        plain = {r["Identifier"].split()[-1]: r["Email address"].split("@")[0] for r in roster}
+    golden = {r["student"]: r for r in _csv_rows(REPO / "examples" / "expected-grades.csv")}
+    graded = _csv_rows(kit / folder / "grades.csv")
+    assert len(graded) == len(golden) == 13
+    skip = {"student", "lms", "lms_id", "lms_name", "source"}
+    for row in graded:
+        assert row["lms"] == system, row
+        want = golden[plain[row["lms_id"]]]
+        assert {k: v for k, v in row.items() if k not in skip} == \
+            {k: v for k, v in want.items() if k not in skip}, row
+
+
+def _canvas_export(kit: Path, done) -> None:
+    rows = list(csv.reader((kit / "canvas.csv").open(encoding="utf-8", newline="")))
+    assert rows[0][-1] == "HW1: k-anonymity (4242)"  # the roster's own assignment, updated
+    assert len(rows) == 2 + 13 and rows[2][:2] == ["Anders, Alice", "80101"]
+    with zipfile.ZipFile(kit / "canvas-feedback.zip") as archive:
+        assert "andersalice_80101_90001_feedback.html" in archive.namelist()
+
+
+def _moodle_export(kit: Path, done) -> None:
+    with zipfile.ZipFile(kit / "moodle-feedback.zip") as archive:
+        assert "Alice Anders_51201_assignsubmission_file_/feedback.html" in archive.namelist()
 
 
 CHECKS = {
@@ -470,6 +520,12 @@ CHECKS = {
     "python -m grader similarity SUBMISSIONS --out graded/pairs.csv": _pairs,
     "python -m grader export graded --format moodle --roster worksheet.csv --out moodle.csv "
     "--feedback moodle-feedback.zip": _feedback_zip,
-    "python -m grader export graded --format canvas --feedback canvas-feedback.zip":
-        _refused_in_one_line,
+    "python examples/make_downloads.py": _same_downloads,
+    CANVAS_GRADE: lambda kit, done: _golden_by_lms(kit, "graded-canvas", "canvas"),
+    "python -m grader grade examples/downloads/moodle.zip --out graded-moodle --course "
+    "examples/course": lambda kit, done: _golden_by_lms(kit, "graded-moodle", "moodle"),
+    "python -m grader export graded-canvas --format canvas --roster examples/rosters/canvas.csv "
+    "--out canvas.csv --feedback canvas-feedback.zip": _canvas_export,
+    "python -m grader export graded-moodle --format moodle --roster examples/rosters/moodle.csv "
+    "--out moodle.csv --feedback moodle-feedback.zip": _moodle_export,
 }

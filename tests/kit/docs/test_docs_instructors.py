@@ -55,9 +55,16 @@ def kit(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _course_commands(commands: list[list[str]], folder: str, origin: str) -> list[list[str]]:
     """The setup commands for another course: its folder (and zips) and origin instead."""
     swap = {"../fall2026": folder, "../fall2026/solution.py": f"{folder}/solution.py",
-            "fall2025": origin, "student.zip": f"student-{origin}.zip",
-            "autograder.zip": f"autograder-{origin}.zip", "preview": f"preview-{origin}"}
+            "fall2025": origin, "../fall2026-student.zip": f"{folder}-student.zip",
+            "../fall2026-autograder.zip": f"{folder}-autograder.zip",
+            "../fall2026-preview": f"{folder}-preview"}
     return [[swap.get(word, word) for word in command] for command in commands]
+
+
+def _tree(folder: Path) -> dict[Path, bytes]:
+    """Every file under `folder` (caches left out)."""
+    return {p: p.read_bytes() for p in folder.rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts and ".pytest_cache" not in p.parts}
 
 
 def _fingerprint(kit: Path, folder: str) -> str:
@@ -84,8 +91,7 @@ def test_the_instructors_commands_set_up_two_courses(kit: Path, tmp_path: Path) 
         "course", "check", "materials", "bundle", "gradescope", "solution", "check")]
     assert setup[0][4:] == ["new", "../fall2026", "--from", "fall2025", "--term", "Fall 2026"]
     assert merge and merge[0][:4] == ["python", "-m", "grader", "merge"]
-    kit_before = {p: p.read_bytes() for p in (kit / "grader").rglob("*")
-                  if p.is_file() and "__pycache__" not in p.parts}
+    kit_before = _tree(kit)
     outputs = {}
     for command in setup:
         done = run(command, kit)
@@ -95,9 +101,12 @@ def test_the_instructors_commands_set_up_two_courses(kit: Path, tmp_path: Path) 
     assert sorted(p.name for p in course.iterdir()) == [
         "README.md", "cases", "course.toml", "secret", "solution.py"]
     assert "belongs to it" in outputs["check"]
-    handout = (kit / "preview" / "HANDOUT.md").read_text(encoding="utf-8")
+    built = kit.parent
+    handout = (built / "fall2026-preview" / "HANDOUT.md").read_text(encoding="utf-8")
     assert "## topdown_anonymizer (30 points)" in handout and "bottomup_anonymizer" not in handout
-    with zipfile.ZipFile(kit / "student.zip") as archive:
+    assert _tree(kit) == kit_before  # nothing written inside the clone
+    assert "autograder timeout: at least 1," in outputs["gradescope"]  # about 1,600 s
+    with zipfile.ZipFile(built / "fall2026-student.zip") as archive:
         assert archive.read("kanon-hw1/HANDOUT.md").decode() == handout
     # 2. choose parts and points, then regen, as the guide says
     toml = course / "course.toml"
@@ -109,7 +118,7 @@ def test_the_instructors_commands_set_up_two_courses(kit: Path, tmp_path: Path) 
     toml.write_text(text, encoding="utf-8")
     assert run(["python", "-m", "grader", "regen", "--course", "../fall2026"], kit).returncode == 0
     assert run(setup[2], kit).returncode == 0
-    handout = (kit / "preview" / "HANDOUT.md").read_text(encoding="utf-8")
+    handout = (built / "fall2026-preview" / "HANDOUT.md").read_text(encoding="utf-8")
     assert "## topdown_anonymizer (25 points)" in handout and "| **Total** | **100** |" in handout
     stale = run(setup[6], kit)  # the autograder built before the edit is refused
     assert stale.returncode == 1 and "rubric:" in stale.stderr, stale.stderr
@@ -131,8 +140,7 @@ def test_the_instructors_commands_set_up_two_courses(kit: Path, tmp_path: Path) 
         in refused.stderr, refused.stderr
     for command in (setup[4], setup[6]):
         assert run(command, kit).returncode == 0, command
-    assert {p: p.read_bytes() for p in (kit / "grader").rglob("*")
-            if p.is_file() and "__pycache__" not in p.parts} == kit_before  # kit untouched
+    assert _tree(kit) == kit_before  # the clone untouched
     for folder, points in (("../fall2026", (90, 100)), ("../default2026", (100, 110))):
         record = _grade_solution(kit, folder, tmp_path / folder.strip("./"))
         assert (record["score"], record["max"]) == points, [  # full marks but the report
@@ -156,28 +164,31 @@ def test_the_merge_command_fills_in_the_report(kit: Path, tmp_path: Path) -> Non
         small.index('[[part]]\nkind = "manual"'):]  # cost_MD and the report: fast
     rubric.write_text(small, encoding="utf-8")
     assert run(["python", "-m", "grader", "regen", "--course", str(folder)], kit).returncode == 0
+    out = kit.parent  # where the guide's commands write, beside the clone
     graded = run(["python", "-m", "grader", "grade", str(submissions), "--course", str(folder),
-                  "--out", "grades", "--sandbox", "none"], kit)
+                  "--out", "../fall2026-grades", "--sandbox", "none"], kit)
     assert graded.returncode == 0, graded.stderr[-2000:]
-    grades = (kit / "grades" / "grades.csv").read_text(encoding="utf-8")
+    grades = (out / "fall2026-grades" / "grades.csv").read_text(encoding="utf-8")
     assert "no report: no file matching *.pdf" in grades  # ben handed in no report
-    (kit / "scores.csv").write_text("student,report,comment\nada,7,clear plots\nben,0,\n",
+    (out / "fall2026-scores.csv").write_text("student,report,comment\nada,7,clear plots\n"
+                                             "ben,0,\n",
                                     encoding="utf-8")
     merge = section_commands((kit / "docs" / "instructors.md").read_text(encoding="utf-8"))[7]
     merge = [str(folder) if word == "../fall2026" else word for word in merge]
     done = run(merge, kit)
     assert done.returncode == 0, done.stderr
     rows = {line.split(",")[0]: line for line in
-            (kit / "grades" / "grades.csv").read_text(encoding="utf-8").splitlines()}
+            (out / "fall2026-grades" / "grades.csv").read_text(encoding="utf-8").splitlines()}
     assert ",7," in rows["ada"] and rows["ada"] != rows["ben"]
-    before = {p: p.read_bytes() for p in (kit / "grades").rglob("*") if p.is_file()}
-    (kit / "scores.csv").write_text("student,report\nada,11\nzed,3\n", encoding="utf-8")
+    before = _tree(out / "fall2026-grades")
+    (out / "fall2026-scores.csv").write_text("student,report\nada,11\nzed,3\n", encoding="utf-8")
     refused = run(merge, kit)
     assert refused.returncode == 2
     lines = refused.stderr.strip().splitlines()
-    assert lines == ["error: scores.csv: row 2, column report: '11' is more than the part's "
-                     "10 points",
-                     "error: scores.csv: row 3, column student: 'zed' is not a student of the "
-                     "graded folder's grades.csv",
-                     "error: merge refused: 2 problem(s) in scores.csv; nothing was changed"]
-    assert {p: p.read_bytes() for p in (kit / "grades").rglob("*") if p.is_file()} == before
+    scores = "../fall2026-scores.csv"
+    assert lines == [f"error: {scores}: row 2, column report: '11' is more than the part's "
+                     f"10 points",
+                     f"error: {scores}: row 3, column student: 'zed' is not a student of the "
+                     f"graded folder's grades.csv",
+                     f"error: merge refused: 2 problem(s) in {scores}; nothing was changed"]
+    assert _tree(out / "fall2026-grades") == before

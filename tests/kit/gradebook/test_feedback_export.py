@@ -176,7 +176,7 @@ def test_canvas_feedback_zip_names_each_page_after_its_users_file(
         assert f"<strong>Score: {totals[student]} / 100</strong>" in page
     assert seen == set(who)
     with open(tmp_path / "canvas.csv", encoding="utf-8", newline="") as f:
-        rows = {r["ID"]: r["k-anonymity homework"] for r in csv.DictReader(f)}
+        rows = {r["ID"]: r["HW1: k-anonymity (4242)"] for r in csv.DictReader(f)}
     assert {i: rows[i] for i in who} == {i: totals[s] for i, (s, _) in who.items()}
 
 
@@ -233,7 +233,8 @@ def test_the_example_rosters_join_the_whole_example_class(tmp_path: Path, capsys
                      str(ROSTERS / f"{fmt}.csv"), "--out", str(out)]) == 0
     err = capsys.readouterr().err
     assert "warning" not in err and f"wrote {out}: 13 student(s)" in err
-    column = {"canvas": "k-anonymity homework", "moodle": "Grade", "gradescope": "Total Score"}
+    column = {"canvas": "HW1: k-anonymity (4242)",  # the roster's own assignment, updated
+              "moodle": "Grade", "gradescope": "Total Score"}
     with open(out, encoding="utf-8", newline="") as f:
         written = [r for r in csv.DictReader(f) if r.get("Student") != "Points Possible"]
     people = {r[key].split("@")[0]: r for r in roster(f"{fmt}.csv")}

@@ -107,8 +107,31 @@ def test_canvas_gradebook_layout_joined_on_its_export(tmp_path: Path) -> None:
     assert len(out.unmatched) == 3
 
 
+def test_canvas_updates_the_rosters_own_assignment(tmp_path: Path) -> None:
+    """Without --assignment the grade column is the roster's assignment column (`Name (id)`),
+    which Canvas updates; "Current Score" and the like are no assignments."""
+    graded = graded_folder(tmp_path, RECORDS)
+    roster = tmp_path / "canvas.csv"
+    header = "Student,ID,SIS User ID,SIS Login ID,Section,{},Current Score,Final Score\n"
+    body = "    Points Possible,,,,,100,(read only),(read only)\n\"Smith, Jane\",4321,S-1,js,A,,,\n"
+    roster.write_text(header.format("HW1: k-anonymity (4242)") + body, encoding="utf-8")
+    assert rows(lms.export(graded, "canvas", roster).text)[0][-1] == "HW1: k-anonymity (4242)"
+    assert rows(lms.export(graded, "canvas", roster, "HW2 (7)").text)[0][-1] == "HW2 (7)"
+    roster.write_text(header.format("Quiz (11),HW1 (4242)") + body, encoding="utf-8")
+    with pytest.raises(lms.UserError, match=r"2 assignment columns \('Quiz \(11\)', 'HW1 "
+                                            r"\(4242\)'\); name the one to update with "
+                                            r"--assignment"):
+        lms.export(graded, "canvas", roster)
+    roster.write_text(header.replace(",{}", "") + body.replace(",100", "").replace(",,,\n",
+                                                                                 ",,\n"),
+                      encoding="utf-8")
+    with pytest.raises(lms.UserError, match="no assignment column"):
+        lms.export(graded, "canvas", roster)
+
+
 def test_canvas_without_roster_uses_the_user_id_from_the_file_names(tmp_path: Path) -> None:
     table = rows(lms.export(graded_folder(tmp_path, RECORDS), "canvas").text)
+    assert table[0][-1] == "k-anonymity homework"  # no roster: a new assignment
     assert table[2:] == [["smithjane", "4321", "", "", "", "75"]]
 
 

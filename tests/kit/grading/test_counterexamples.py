@@ -192,3 +192,36 @@ def test_seeded_single_bug_variants_get_small_counterexamples(tmp_path: Path) ->
     entries = [e for r in batch.records for e in (r.get("counterexamples") or {}).values()]
     small = [e for e in entries if e["found"] and len(e["rows"]) <= 12 and len(e["qis"]) <= 3]
     assert len(entries) >= len(chosen) and len(small) >= FLOOR * len(entries)
+
+
+def test_the_rerun_command_runs_in_any_shell(tmp_path: Path) -> None:
+    """The feedback's rerun command is `python -c "..."` alone: no `cd ... &&` (Windows
+    PowerShell 5 has no `&&`), no `VAR=value` prefix (POSIX only), nothing a shell expands
+    inside double quotes; run as written from the feedback's folder, with the placeholder
+    replaced by the student's folder, it calls the student's function on the files."""
+    import shlex
+    import subprocess
+    import sys
+    from grader.grading.shrink.render import YOUR_FOLDER, command
+    mine = tmp_path / "my hw"
+    mine.mkdir()
+    (mine / "skeleton.py").write_text(
+        "def cost_MD(raw, anonymized, dghs):\n    return len(open(raw).read())\n\n"
+        "def mondrian(raw, dghs, k, out):\n    open(out, 'w').write(f'{k},{dghs}\\n')\n",
+        encoding="utf-8")
+    folder = tmp_path / "feedback" / "counterexamples" / "mondrian"
+    folder.mkdir(parents=True)
+    (folder / "raw.csv").write_text("a,b\n1,2\n", encoding="utf-8")
+    line = command("mondrian", {"k": 2}, "skeleton", "counterexamples/mondrian")
+    words = shlex.split(line)
+    assert words[:2] == ["python", "-c"] and len(words) == 3, line
+    assert line.count('"') == 2 and not set(words[2]) & set('"$%!`'), line
+    code = words[2].replace(YOUR_FOLDER, str(mine))
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path / "feedback",
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert (folder / "yours.csv").read_text(encoding="utf-8") == "2,DGHs\n"
+    cost = shlex.split(command("cost_MD", {}, "skeleton", "counterexamples/mondrian"))[2]
+    done = subprocess.run([sys.executable, "-c", cost.replace(YOUR_FOLDER, str(mine))],
+                          cwd=tmp_path / "feedback", capture_output=True, text=True, timeout=60)
+    assert done.stdout == "8\n", done.stderr  # printed: "a,b\n1,2\n" has 8 characters

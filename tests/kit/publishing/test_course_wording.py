@@ -1,12 +1,12 @@
 """Every text a course's students get is that course's (issue 25, item 3). For each example
-course the bundle is built, and its HANDOUT.md, skeleton.py, the docstrings of the public tests
-it ships and the self-check's messages (on the untouched skeleton, and on a file that defines
+course the bundle is built, and every file of it (its name, and its words when it is text:
+HANDOUT.md, skeleton.py, the public tests' code and comments, their data and data files'
+names) and the self-check's messages (on the untouched skeleton, and on a file that defines
 nothing) are read: no word that belongs only to parts the course does not grade, no mention of
 another term or course or of the kit's own decisions, no staff-only tool, no graded part called
 optional, and the function count the rubric gives."""
 from __future__ import annotations
 
-import ast
 import os
 import re
 import subprocess
@@ -39,11 +39,13 @@ OWNED: dict[str, tuple[str, ...]] = {
     S_PARAMETER: ("random_anonymizer",),
     r"mondrian|median": ("mondrian",),
     r"centroid": ("clustering_anonymizer",),
-    r"top-down": ("topdown_anonymizer", "topdown_greedy"),
+    r"top-?down": ("topdown_anonymizer", "topdown_greedy"),
+    r"topdown_greedy|\bNCP\b": ("topdown_greedy",),
+    r"lattice": ("bottomup_anonymizer", "samarati", "datafly", "kaca"),
     r"datafly": ("datafly",),
     r"\bkaca\b|\bWHD\b": ("kaca",),
     r"entropy": ("entropy_l",),
-    r"t-close|earth mover|\bEMD\b": ("t_closeness",),
+    r"t-close|t_close|earth mover|\bEMD\b": ("t_closeness",),
 }
 ELSEWHERE = [  # another term or course, the kit's decision history, a staff-only tool
     r"\b(fall|spring|summer|winter) (19|20)\d\d\b", r"\bother (courses?|terms?|years?)\b",
@@ -71,10 +73,13 @@ def texts(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
         archive.extractall(base)
     folder = base / "kanon-hw1"
     (base / "nothing.py").write_text("X = 1\n", encoding="utf-8")
-    found = {name: (folder / name).read_text(encoding="utf-8")
-             for name in ("HANDOUT.md", "skeleton.py")}
-    for test in sorted((folder / "tests" / "public").glob("test_*.py")):
-        found[test.name] = ast.get_docstring(ast.parse(test.read_text(encoding="utf-8"))) or ""
+    found = {}
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        name = path.relative_to(folder).as_posix()
+        try:  # every file's name and, when it is text, its words (code, comments, data)
+            found[name] = name + "\n" + path.read_bytes().decode("utf-8")
+        except UnicodeDecodeError:
+            found[name] = name  # a compressed expected output: its name only
     found["self-check on skeleton.py"] = _self_check(folder)
     found["self-check on nothing.py"] = _self_check(folder, f"--solution={base / 'nothing.py'}")
     return {"graded": set(view(load(rubric)).names), "texts": found}
@@ -113,6 +118,10 @@ def test_the_vocabulary_finds_what_it_looks_for() -> None:
                r"suppress": "rows are suppressed"}
     for pattern, sample in samples.items():
         assert _hits(pattern, sample), pattern
+    samples = {r"top-?down": "topdown_anonymizer", r"lattice": "smallest lattice vector",
+               r"t-close|t_close|earth mover|\bEMD\b": "t_closeness"}
+    for pattern, sample in samples.items():
+        assert pattern in OWNED and _hits(pattern, sample), pattern
     assert not _hits(L_PARAMETER, "10 s per call, it'll, l-values, U and L")
     assert _hits(ELSEWHERE[0], "The Fall 2025 handout says only")
     assert _hits(ELSEWHERE[1], "other courses add a depth term")

@@ -281,8 +281,11 @@ def test_forbidden_reads_are_refused_as_in_grader_grade(repo: Path, small_zip: P
     check_format(results)
     mondrian = next(t for t in results["tests"] if t["name"].startswith("mondrian"))
     assert mondrian["status"] == "failed" and mondrian["score"] == 0
-    # bubblewrap hides the cases (she finds nothing); without it the guard refuses the read
-    assert ("forbidden" in results["output"]) != ("no expected outputs" in mondrian["output"])
+    # bubblewrap hides the cases (she finds nothing and raises; a hidden case shows the type,
+    # not her message); without it the guard refuses the read
+    assert ("forbidden" in results["output"]) != (
+        "raised FileNotFoundError at skeleton.py, line " in mondrian["output"])
+    assert "no expected outputs" not in mondrian["output"]
     if sandbox == "none":
         assert "forbidden" in results["output"] and "refused" in mondrian["output"]
 
@@ -379,3 +382,18 @@ def test_setup_sh_finds_or_installs_python_3_11(small_zip: Path, tmp_path: Path,
     results = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
     check_format(results)
     assert results["score"] == 0
+
+
+def test_the_timeout_to_set_is_the_sum_of_the_courses_limits(repo: Path) -> None:
+    """The examples' course: 14 cases at 2 s each (no per-row time), an import of 3 s and its
+    statement-by-statement retry, and 7 parts' counterexample searches of 20 s: 174 s. The
+    default course's adult cases make it far more than cases x time_limit."""
+    from grader.courses.folder import resolve
+    examples, _ = resolve(repo / "examples" / "course")
+    assert gradescope.time_budget(examples) == (14, 14 * 2.0 + 2 * 3.0 + 7 * 20.0)
+    assert gradescope.budget_line(examples).startswith(
+        "autograder timeout: at least 174 s (3 min) per submission, the sum of the course's "
+        "CPU-time limits (14 cases,")
+    default, _ = resolve(repo / "courses" / "default")
+    cases, seconds = gradescope.time_budget(default)
+    assert seconds > 5 * cases * default.settings.time_limit  # what the old estimate said

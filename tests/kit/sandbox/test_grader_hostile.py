@@ -90,7 +90,10 @@ def test_the_hostile_class_gets_fair_verdicts_and_nothing_escapes(tmp_path: Path
              ["forbidden_paths"] for name in ("sig", "wes")}
     assert any("(the grader)" in p for p in tried["sig"])
     assert any(p.startswith("/proc/<grader>/") for p in tried["wes"])
-    assert "the forged line above must not count" in feedback["fred"]
+    # fred's forged result line does not count: his cost_MD raised (a hidden case: the type
+    # and his line, not his message)
+    assert "raised ValueError at skeleton.py, line " in feedback["fred"]
+    assert "the forged line above must not count" not in feedback["fred"]
     assert "a link or not a regular file" in feedback["lena"]
     # nothing of the batch runs any more, its scratch is gone, the cases are unchanged
     deadline = time.monotonic() + 10

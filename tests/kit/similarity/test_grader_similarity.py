@@ -139,3 +139,18 @@ def test_without_copydetect_the_token_matcher_runs_with_a_hint(tmp_path: Path, m
     assert "(tokens, 4 submissions)" in err
     assert cli.main(["similarity", str(subs), "--out", str(tmp_path / "p.csv"),
                      "--engine", "copydetect"]) == 2
+
+
+def test_the_report_does_not_call_uncompared_code_unshared() -> None:
+    """A pair whose compared code is all shared: 100% beside a long unhighlighted stretch,
+    which the page must not call "not shared" (it holds skeleton code, never compared)."""
+    from grader.similarity.pairs import Pair
+    from grader.similarity.report import report_html
+    source = "".join(f"line_{n} = {n}\n" for n in range(40)) + "def f():\n    return 1\n"
+    start = source.index("def f")
+    pair = Pair("ann", "ben", 1.0, 1.0, 1.0, 20, [(start, len(source))], [(start, len(source))])
+    page = report_html([pair], {"ann": source, "ben": source}, "copydetect", 0.5, 2, 0)
+    assert "not shared" not in page
+    assert "ann (100% of its compared code found in the other)" in page
+    assert "[... 37 line(s) not highlighted ...]" in page  # kept: the 3 lines before the mark
+    assert "not compared, so not counted in the shares" in page

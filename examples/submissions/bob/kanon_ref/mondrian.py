@@ -18,8 +18,9 @@ from __future__ import annotations
 import numpy as np
 
 from .kanon.cells import numeric_values
-from .kanon.problem import Problem, check_int, load_problem_for_k
-from .kanon.table import check_output_path, write_table
+from .kanon.problem import Problem, check_int, load_problem_for_k, write_released
+from .kanon.schema import DEFAULT, Schema
+from .kanon.table import check_output_path
 
 from .ties import EPS
 
@@ -221,12 +222,15 @@ def _generalized_columns(problem: Problem, columns: list[_Column], rows: np.ndar
     return result
 
 
-def mondrian(raw_dataset_file: str, DGH_folder: str, k: int, output_file: str) -> None:
-    """Strict Mondrian: recursive median / hierarchy cuts while both sides keep >= k rows."""
+def mondrian(raw_dataset_file: str, DGH_folder: str, k: int, output_file: str, *,
+             schema: Schema = DEFAULT) -> None:
+    """Strict Mondrian: recursive median / hierarchy cuts while both sides keep >= k rows.
+    `schema` (a course's, kanon/schema.py) chooses the hierarchy format and the released
+    columns."""
     k = check_int("k", k, minimum=1)
     check_output_path(output_file, (raw_dataset_file,))
-    problem = load_problem_for_k(raw_dataset_file, DGH_folder, k)
+    problem = load_problem_for_k(raw_dataset_file, DGH_folder, k, schema)
     columns = [_Column(dgh, problem.codes[:, j]) for j, dgh in enumerate(problem.dghs)]
     rows, sizes = _partition(columns, problem.n, k)
     out = _generalized_columns(problem, columns, rows, sizes)
-    write_table(output_file, problem.table.header, zip(*out), forbidden=(raw_dataset_file,))
+    write_released(output_file, problem, zip(*out))

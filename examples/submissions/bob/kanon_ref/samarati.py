@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .kanon.problem import check_int, load_problem
+from .kanon.schema import DEFAULT, Schema
 from .kanon.table import check_output_path
 
 from .lattice import Lattice, Node, lowest_satisfying_level
@@ -12,15 +13,18 @@ from .ties import EPS
 
 
 def samarati(raw_dataset_file: str, DGH_folder: str, k: int, max_sup: int,
-             output_file: str) -> None:
+             output_file: str, *, schema: Schema = DEFAULT) -> None:
     """The lowest height h* with a node whose outliers (rows in classes of fewer than k)
     number at most max_sup, as Samarati's binary search finds it; among the satisfying nodes
     at h*, the one whose output (outliers suppressed to the roots) has the lowest cost_LM
-    (ties: lexicographically smallest vector)."""
+    (ties: lexicographically smallest vector). With a course's `schema` (kanon/schema.py)
+    whose suppression is "delete", the outliers are left out of the output instead (a deleted
+    record counts as fully generalized in LM, so the choice is the same); its hierarchy format
+    and released columns apply too."""
     k = check_int("k", k, minimum=1)
     max_sup = check_int("max_sup", max_sup, minimum=0)
     check_output_path(output_file, (raw_dataset_file,))
-    problem = load_problem(raw_dataset_file, DGH_folder)
+    problem = load_problem(raw_dataset_file, DGH_folder, schema)
     lattice = Lattice(problem)
     root_lm = sum(1.0 for d in problem.dghs if d.n_leaves > 1) / problem.m
 
@@ -56,5 +60,8 @@ def samarati(raw_dataset_file: str, DGH_folder: str, k: int, max_sup: int,
     assert best is not None
     _, node, mask = best
     generalized = lattice.generalized(node)
+    if schema.suppression == "delete":
+        problem.write(output_file, generalized, deleted=mask)
+        return
     generalized[mask] = 0  # every QI cell of a suppressed row becomes its root
     problem.write(output_file, generalized)

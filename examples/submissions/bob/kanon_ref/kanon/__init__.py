@@ -12,12 +12,13 @@ from .classes import equivalence_classes, group_rows, lca_per_class
 from .files import atomic_write_bytes, atomic_write_text, dump_json
 from .hierarchy import DGH, parse_dgh, read_dgh, read_dgh_folder, render_dgh
 from .problem import Problem, check_int, load_problem, load_problem_for_k
+from .schema import DEFAULT as DEFAULT_SCHEMA, Schema
 from .table import Table, check_output_path, parse_table, read_table, render_csv, write_table
 
 __all__ = [
     "Table", "read_table", "parse_table", "render_csv", "write_table", "check_output_path",
     "DGH", "parse_dgh", "read_dgh", "read_dgh_folder", "render_dgh",
-    "Problem", "load_problem", "load_problem_for_k", "check_int",
+    "Problem", "load_problem", "load_problem_for_k", "check_int", "Schema", "DEFAULT_SCHEMA",
     "CellError", "CellFault", "Column", "is_numeric", "numeric_values", "parse_interval",
     "equivalence_classes", "group_rows", "lca_per_class",
     "ClassViolation", "k_violation", "l_violation", "suppressed_rows",

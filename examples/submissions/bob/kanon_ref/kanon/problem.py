@@ -10,9 +10,10 @@ from operator import itemgetter
 import numpy as np
 
 from .hierarchy import DGH, read_dgh_folder
+from .schema import DEFAULT, Schema
 from .table import Table, read_table, write_table
 
-__all__ = ["Problem", "load_problem", "load_problem_for_k", "check_int"]
+__all__ = ["Problem", "load_problem", "load_problem_for_k", "check_int", "write_released"]
 
 
 def check_int(name: str, value: object, minimum: int | None = None) -> int:
@@ -32,6 +33,7 @@ class Problem:
     qi_columns: list[int]  # positions of the QIs in the header, in column order
     dghs: list[DGH]  # one per QI, same order
     codes: np.ndarray  # (n, M) int64: node id of every raw QI cell
+    schema: Schema = DEFAULT  # the course's columns and suppression (kanon/schema.py)
 
     @property
     def n(self) -> int:
@@ -65,16 +67,38 @@ class Problem:
                 columns[col] = [row[col] for row in self.table.rows]
         return list(zip(*columns))
 
-    def write(self, output_file: str, generalized: np.ndarray) -> None:
-        write_table(output_file, self.table.header, self.output_rows(generalized),
-                    forbidden=(self.table.path,))
+    def released_columns(self) -> list[int]:
+        """The columns the output holds, in raw order (the schema's `other_columns`)."""
+        return self.schema.released(self.table.header, self.qi_columns, self.table.path)
+
+    def write(self, output_file: str, generalized: np.ndarray,
+              deleted: np.ndarray | None = None) -> None:
+        """Write the generalized table: the schema's released columns, without the rows
+        that `deleted` (a boolean mask) marks."""
+        rows = self.output_rows(generalized)
+        write_released(output_file, self, rows, deleted)
 
 
-def load_problem(raw_dataset_file: str, dgh_folder: str) -> Problem:
-    """Read a dataset and its DGH folder; every raw QI value must be a DGH label."""
+def write_released(output_file: str, problem: Problem, rows, deleted: np.ndarray | None = None
+                   ) -> None:
+    """Write full-width output `rows` as the problem's schema releases them: its columns, and
+    every row but those `deleted` marks."""
+    keep = problem.released_columns()
+    header = problem.table.header
+    if len(keep) < len(header):
+        header = [header[c] for c in keep]
+        rows = (tuple(row[c] for c in keep) for row in rows)
+    if deleted is not None:
+        rows = (row for row, gone in zip(rows, deleted.tolist()) if not gone)
+    write_table(output_file, header, rows, forbidden=(problem.table.path,))
+
+
+def load_problem(raw_dataset_file: str, dgh_folder: str, schema: Schema = DEFAULT) -> Problem:
+    """Read a dataset and its DGH folder (in the schema's hierarchy format); every raw QI
+    value must be a DGH label."""
     if not os.path.isfile(raw_dataset_file):
         raise FileNotFoundError(f"dataset file not found: {raw_dataset_file}")
-    dghs = read_dgh_folder(dgh_folder)
+    dghs = read_dgh_folder(dgh_folder, fmt=schema.hierarchy_format)
     table = read_table(raw_dataset_file)
     qi_columns = [c for c, name in enumerate(table.header) if name in dghs]
     if not qi_columns:
@@ -97,12 +121,16 @@ def load_problem(raw_dataset_file: str, dgh_folder: str) -> Problem:
                                  f"{table.header[col]!r}: value {row[col]!r} is not a label of "
                                  f"{dgh.path}")
             codes[number - 1, j] = node
-    return Problem(table=table, qi_columns=qi_columns, dghs=qi_dghs, codes=codes)
+    problem = Problem(table=table, qi_columns=qi_columns, dghs=qi_dghs, codes=codes,
+                      schema=schema)
+    problem.released_columns()  # the sensitive column must exist when others are dropped
+    return problem
 
 
-def load_problem_for_k(raw_dataset_file: str, dgh_folder: str, k: int) -> Problem:
+def load_problem_for_k(raw_dataset_file: str, dgh_folder: str, k: int,
+                       schema: Schema = DEFAULT) -> Problem:
     """`load_problem`, then a ValueError when the dataset has fewer than k rows."""
-    problem = load_problem(raw_dataset_file, dgh_folder)
+    problem = load_problem(raw_dataset_file, dgh_folder, schema)
     if problem.n < k:
         raise ValueError(f"{raw_dataset_file} has {problem.n} rows, fewer than k = {k}")
     return problem

@@ -1,0 +1,158 @@
+"""Message catalogs: what students read, in the course's language, through Python's gettext.
+
+Two domains, each a .po source per language in the repository and its compiled .mo beside it
+(both committed; `python -m grader languages --compile` rewrites every .mo from its .po, and a
+kit test keeps them equal):
+
+    grader/locale/<ll_CC>/LC_MESSAGES/grader.po        the feedback, the bundle's README, ...
+    tests/public/locale/<ll_CC>/LC_MESSAGES/selfcheck.po  the self-check (tests/public/messages.py)
+
+A msgid is the English text itself, so an English course needs no catalog. `translator`
+gives the grader's `_` for a language; `extract` finds every `_("...")` and `gettext("...")`
+with a literal argument in the sources (what xgettext would), and `catalog_problems` names
+each one without an entry in a language's catalog, and each .mo older than its .po. `mo_bytes`
+is msgfmt's output (GNU .mo, entries sorted, no hash table), so the same .po gives the same
+bytes.
+"""
+from __future__ import annotations
+
+import ast
+import gettext
+import struct
+from collections.abc import Callable
+from pathlib import Path
+
+from .errors import UserError
+from .language import DEFAULT, gettext_name
+
+DOMAINS = {"grader": (Path("grader") / "locale", ("grader/**/*.py",)),
+           "selfcheck": (Path("tests") / "public" / "locale", ("tests/public/*.py",))}
+"""domain -> (its locale folder under the kit root, the sources whose messages it holds)."""
+COMPILE_COMMAND = "python -m grader languages --compile"
+
+
+def po_path(root: Path, domain: str, language: str) -> Path:
+    return root / DOMAINS[domain][0] / gettext_name(language) / "LC_MESSAGES" / f"{domain}.po"
+
+
+def read_po(path: Path) -> dict[str, str]:
+    """msgid -> msgstr of a .po file (the header entry, msgid "", included; fuzzy entries and
+    plural forms are not used by the kit and are refused)."""
+    entries: dict[str, str] = {}
+    current: dict[str, list[str]] = {"msgid": [], "msgstr": []}
+    field: str | None = None
+    lines = path.read_text(encoding="utf-8").splitlines() + [""]
+    for number, raw in enumerate(lines, start=1):
+        line = raw.strip()
+        if line.startswith("#, ") and "fuzzy" in line:
+            raise UserError(f"{path}, line {number}: a fuzzy entry; translate it and remove "
+                            f"the fuzzy flag")
+        if not line or line.startswith("#"):
+            if field is not None:
+                entries["".join(current["msgid"])] = "".join(current["msgstr"])
+                current, field = {"msgid": [], "msgstr": []}, None
+            continue
+        word, _, rest = line.partition(" ")
+        if word in ("msgid", "msgstr"):
+            if word == "msgid" and field == "msgstr":
+                entries["".join(current["msgid"])] = "".join(current["msgstr"])
+                current = {"msgid": [], "msgstr": []}
+            field, line = word, rest
+        elif not line.startswith('"') or field is None:
+            raise UserError(f"{path}, line {number}: expected msgid, msgstr or a quoted string "
+                            f"(plural forms and contexts are not used)")
+        try:
+            current[field].append(ast.literal_eval(line))
+        except (ValueError, SyntaxError):
+            raise UserError(f"{path}, line {number}: not a quoted string: {line}") from None
+    return entries
+
+
+def mo_bytes(entries: dict[str, str]) -> bytes:
+    """A GNU .mo file of `entries` (msgid -> msgstr; empty translations left out)."""
+    kept = sorted((k.encode("utf-8"), v.encode("utf-8")) for k, v in entries.items()
+                  if v or k == "")
+    ids = b"".join(k + b"\0" for k, _ in kept)
+    strs = b"".join(v + b"\0" for _, v in kept)
+    start = 7 * 4 + 16 * len(kept)
+    offsets, at = [], 0
+    for k, _ in kept:
+        offsets += [len(k), start + at]
+        at += len(k) + 1
+    str_offsets, at = [], 0
+    for _, v in kept:
+        str_offsets += [len(v), start + len(ids) + at]
+        at += len(v) + 1
+    head = struct.pack("Iiiiiii", 0x950412DE, 0, len(kept), 7 * 4, 7 * 4 + 8 * len(kept), 0, 0)
+    return head + struct.pack(f"{len(offsets)}i", *offsets) + \
+        struct.pack(f"{len(str_offsets)}i", *str_offsets) + ids + strs
+
+
+def compile_all(root: Path) -> list[Path]:
+    """Write every domain's .mo from its .po under the kit `root`; returns the .mo written."""
+    written = []
+    for domain, (folder, _) in DOMAINS.items():
+        for po in sorted((root / folder).glob(f"*/LC_MESSAGES/{domain}.po")):
+            mo = po.with_suffix(".mo")
+            mo.write_bytes(mo_bytes(read_po(po)))
+            written.append(mo)
+    return written
+
+
+def extract(root: Path, domain: str) -> dict[str, str]:
+    """msgid -> "path:line" of its first use, for every `_("...")` / `gettext("...")` with a
+    literal argument in the domain's sources."""
+    found: dict[str, str] = {}
+    for pattern in DOMAINS[domain][1]:
+        for path in sorted(root.glob(pattern)):
+            if "templates" in path.parts:
+                continue
+            tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                        and node.func.id in ("_", "gettext") and node.args \
+                        and isinstance(node.args[0], ast.Constant) \
+                        and isinstance(node.args[0].value, str):
+                    where = f"{path.relative_to(root).as_posix()}:{node.lineno}"
+                    found.setdefault(node.args[0].value, where)
+    return found
+
+
+def catalog_problems(language: str, root: Path) -> list[str]:
+    """Each message of each domain without a `language` entry, and each stale .mo."""
+    if language == DEFAULT:
+        return []
+    problems = []
+    for domain in DOMAINS:
+        po = po_path(root, domain, language)
+        used = extract(root, domain)
+        if not po.is_file():
+            if used:
+                problems.append(f"{po}: missing ({len(used)} messages to translate)")
+            continue
+        entries = read_po(po)
+        problems += [f"{po}: no {language} entry for {msgid[:60]!r} (used at {where})"
+                     for msgid, where in used.items() if not entries.get(msgid)]
+        mo = po.with_suffix(".mo")
+        if not mo.is_file() or mo.read_bytes() != mo_bytes(entries):
+            problems.append(f"{mo}: missing or older than {po.name}; run {COMPILE_COMMAND}")
+    return problems
+
+
+def translator(language: str, root: Path | None = None,
+               domain: str = "grader") -> Callable[[str], str]:
+    """The `_` of `language`: English returns its argument; another language reads its
+    compiled catalog (UserError naming it and the compile command when it is missing)."""
+    if language == DEFAULT:
+        return lambda text: text
+    from .paths import KIT_ROOT
+    mo = po_path(root or KIT_ROOT, domain, language).with_suffix(".mo")
+    try:
+        with mo.open("rb") as f:
+            return gettext.GNUTranslations(f).gettext
+    except OSError:
+        raise UserError(f"{mo}: missing; run {COMPILE_COMMAND}") from None
+
+
+__all__ = ["COMPILE_COMMAND", "DOMAINS", "catalog_problems", "compile_all", "extract",
+           "mo_bytes", "po_path", "read_po", "translator"]

@@ -1,0 +1,42 @@
+"""How one case's result reads in the feedback and Gradescope's text: its title, time, and
+what of its message, traceback and printed output is shown (a hidden case: the head only)."""
+from __future__ import annotations
+
+from ..grading.scores_text import fmt
+
+__all__ = ["OUTPUT_SHOWN", "HIDDEN_FEEDBACK", "_case_title", "_fence", "_shown", "_time_text"]
+
+OUTPUT_SHOWN = 3000  # characters of a case's printed output shown in feedback
+HIDDEN_FEEDBACK = ("Hidden cases use datasets you have not seen. Their feedback gives the verdict, "
+                   "the row and column at fault, an exception's type and your file and line; "
+                   "never their data, an exception's message or what your code printed.")
+
+
+def _fence(text: str) -> str:
+    text = text.replace("```", "'''")
+    if len(text) > OUTPUT_SHOWN:
+        text = text[:OUTPUT_SHOWN] + f"\n[... {len(text) - OUTPUT_SHOWN} more characters]"
+    return "```\n" + text.rstrip("\n") + "\n```\n"
+
+
+def _shown(case: dict) -> tuple[str, str, str]:
+    """A case's message head, traceback and printed output; a hidden case's head only."""
+    head, _, trace = case["message"].partition("\n")
+    return (head, "", "") if case["hidden"] else (head, trace, case.get("output") or "")
+
+
+def _case_title(case: dict, _=str) -> str:
+    return (_("hidden case: ") if case["hidden"] else "") + case["name"]
+
+
+def _time_text(case: dict, _=str) -> str:
+    """"0.42 s of its 11 s CPU-time limit" ("" for a case that did not run); the measured
+    time varies from run to run, the limit does not. `_`: the course language's gettext."""
+    limit = case.get("time_limit")
+    if limit is None:
+        return ""
+    used = case.get("cpu_seconds")
+    if used is None:
+        return _("not run; CPU-time limit {limit} s").format(limit=fmt(limit))
+    return _("{used} s of its {limit} s CPU-time limit").format(used=f"{used:.2f}",
+                                                                 limit=fmt(limit))

@@ -1,0 +1,101 @@
+"""Which of a function's public calls the self-check still makes, so that one endless loop
+costs one call's limit and not every case's.
+
+- Once a call of a function was stopped at its time limit (an endless loop?), the self-check
+  makes no further call of that function: each of its later tests is reported as not run
+  (skipped), naming the call that was stopped, and the closing summary names the function.
+  (The grader gives up on a function after its second timeout; the self-check, which only
+  tells you what to fix, after the first.)
+- A function runs on adult-hw1.csv (the adult-size cases, the longest calls) only once its
+  small cases pass: the tests of each file run in their order, except that those on
+  adult-hw1.csv go last (adult_last), and they are not run when a test of the same function on
+  a small case failed (a function that is not implemented yet fails them at once instead).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pytest
+
+from public_cases import ADULT, BadCall, CostCase, MeasureCase, Run
+
+
+def case_of(params: dict) -> str | None:
+    """The case (data set) a test's parameters name, None for a test without one."""
+    for value in params.values():
+        if isinstance(value, (Run, BadCall, CostCase)):
+            return value.case
+        if isinstance(value, MeasureCase):
+            return value.input.case
+    return params.get("case") if isinstance(params.get("case"), str) else None
+
+
+def is_case_test(params: dict) -> bool:
+    """Whether a test checks the result of a case (an output or a cost), not a refusal."""
+    return any(isinstance(v, (Run, CostCase, MeasureCase)) for v in params.values())
+
+
+def adult_last(items: list, params_of) -> list:
+    """The tests in their order, except that within each file those on adult-hw1.csv come
+    after the others (their order kept)."""
+    first: dict[str, int] = {}
+    for index, item in enumerate(items):
+        first.setdefault(item.nodeid.split("::")[0], index)
+    return sorted(items, key=lambda item: (first[item.nodeid.split("::")[0]],
+                                           case_of(params_of(item)) == ADULT))
+
+
+@dataclass
+class Gate:
+    """What held back which calls: the stopped call of each function, its first small test
+    that failed, and one sentence per test not run."""
+
+    stopped: dict[str, tuple[str, float]] = field(default_factory=dict)
+    failed: dict[str, str] = field(default_factory=dict)
+    not_run: list[tuple[str, bool, str]] = field(default_factory=list)
+    """(function, whether a stopped call held it back (else a failed small case), sentence)."""
+
+    def stop(self, function: str, what: str, limit: float) -> None:
+        """A call of `function` (described by `what`) was stopped after `limit` seconds."""
+        self.stopped.setdefault(function, (what, limit))
+
+    def small_failed(self, function: str, test: str) -> None:
+        """The test `test` of `function` on a small case failed."""
+        self.failed.setdefault(function, test)
+
+    def why_not(self, function: str, what: str, large: bool) -> str | None:
+        """The one sentence saying why the call `what` of `function` is not made, or None."""
+        if function in self.stopped:
+            stopped, limit = self.stopped[function]
+            return (f"{what}: not run, because {stopped} did not return within {limit:g} s "
+                    f"and the self-check makes no further call of {function} after stopping "
+                    f"one (an endless loop? fix that call first)")
+        if large and function in self.failed:
+            return (f"{what}: not run, because {self.failed[function]} failed and the "
+                    f"self-check runs {function} on adult-hw1.csv only once its small cases "
+                    f"pass")
+        return None
+
+    def check(self, function: str, what: str, large: bool) -> None:
+        """Skip the running test, with its sentence, when the call `what` is held back."""
+        reason = self.why_not(function, what, large)
+        if reason is not None:
+            self.not_run.append((function, function in self.stopped, reason))
+            pytest.skip(reason)
+
+    def summary(self) -> list[str]:
+        """One sentence per function and cause of tests not run, naming the function."""
+        lines = []
+        for function, looped in dict.fromkeys((f, s) for f, s, _ in self.not_run):
+            count = sum(1 for f, s, _ in self.not_run if (f, s) == (function, looped))
+            tests = f"{count} later public test{'s' if count > 1 else ''}"
+            if looped:
+                what, limit = self.stopped[function]
+                lines.append(f"{what} did not return within {limit:g} s (an endless loop in "
+                             f"{function}?), so the self-check did not run {function}'s "
+                             f"{tests} (HANDOUT.md, \"Time limits\")")
+            else:
+                lines.append(f"{function} did not run on adult-hw1.csv ({count} public "
+                             f"test{'s' if count > 1 else ''}): it runs there once its small "
+                             f"cases pass, and {self.failed[function]} failed")
+        return lines

@@ -1,0 +1,43 @@
+"""The self-check's words in the course's language: `_("English text")` is the text in the
+language course.json names ("language"; English when it names none), read from the compiled
+catalog locale/<ll_CC>/LC_MESSAGES/selfcheck.mo beside this file with Python's gettext. A
+message without an entry stays English (the kit's tests make sure there is none). Standard
+library only: this file ships in the students' bundle.
+"""
+from __future__ import annotations
+
+import gettext
+import json
+import os
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+DOMAIN = "selfcheck"
+_loaded: dict[str, gettext.NullTranslations] = {}
+
+
+def language() -> str:
+    """The course's language code ("en", "zh-CN", ...), from course.json."""
+    path = Path(os.environ.get("KANON_COURSE_FILE") or HERE / "course.json")
+    try:
+        found = json.loads(path.read_text(encoding="utf-8")).get("language", "en")
+    except (OSError, ValueError, AttributeError):
+        return "en"
+    return found if isinstance(found, str) else "en"
+
+
+def translations(code: str | None = None) -> gettext.NullTranslations:
+    """The catalog of `code` (default: the course's language); English: no catalog."""
+    code = code or language()
+    if code not in _loaded:
+        _loaded[code] = gettext.NullTranslations() if code == "en" else gettext.translation(
+            DOMAIN, HERE / "locale", languages=[code.replace("-", "_")], fallback=True)
+    return _loaded[code]
+
+
+def _(text: str) -> str:
+    """`text` in the course's language."""
+    return translations().gettext(text)
+
+
+gettext_ = _
