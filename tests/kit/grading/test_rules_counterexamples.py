@@ -19,6 +19,7 @@ import pytest
 from lab_students import mondrian_for, write_submission
 
 from grader.authoring import rules_pool
+from grader.catalogs import translator
 from grader.commands.grade import grade_class
 from grader.courses.folder import resolve
 from grader.courses.solution import solution_source
@@ -205,11 +206,19 @@ def test_a_broken_rule_is_named_with_a_small_public_counterexample(graded: Path)
         assert entry["found"] and entry["judge"] == "rules" and len(entry["rows"]) <= 12
         assert [r for r, _ in entry["broken"]] == [rule], (part, entry["broken"])
     feedback = (graded / "feedback" / "buggy.md").read_text(encoding="utf-8")
-    mondrian = feedback.split("### Counterexample for mondrian")[1].split("\n## ")[0]
-    assert "breaks a rule of the handout" in mondrian and '- rule "median-cuts": ' in mondrian
-    assert "One right answer (the reference's" in mondrian and "**" in mondrian
+    _ = translator(resolve(COURSE)[0].language)  # the course's language (zh-CN)
+    title = _("### Counterexample for {part}")
+    mondrian = feedback.split(title.format(part="mondrian"))[1].split("\n## ")[0]
+    assert _("A small input from public data on which your output breaks a rule of the "
+             "handout. It is a pointer to the rule, not another test: it earns and costs "
+             "nothing.") in mondrian
+    rule = _("- rule \"{rule}\": {message}")
+    assert rule.format(rule="median-cuts", message=entries["mondrian"]["broken"][0][1]) in mondrian
+    assert _("One right answer (the reference's; any output that keeps every rule is "
+             "right):") in mondrian and "**" in mondrian
     assert "from lab import mondrian; mondrian('raw.csv', 'DGHs', 2, 'yours.csv')" in mondrian
-    assert '- rule "deletion": ' in feedback.split("### Counterexample for samarati")[1]
+    samarati = feedback.split(title.format(part="samarati"))[1]
+    assert rule.format(rule="deletion", message=entries["samarati"]["broken"][0][1]) in samarati
     folder = graded / "feedback" / "buggy" / "counterexamples" / "mondrian"
     assert sorted(p.name for p in folder.iterdir()) == ["DGHs", "expected.csv", "raw.csv",
                                                         "yours.csv"]
@@ -223,7 +232,9 @@ def test_a_right_but_different_answer_gets_no_counterexample(graded: Path) -> No
     record = _record(graded, "other")
     assert record["parts"]["mondrian"] == 25 and record["parts"]["samarati"] == 25
     assert not record.get("counterexamples")
-    assert "### Counterexample" not in (graded / "feedback" / "other.md").read_text()
+    _ = translator(resolve(COURSE)[0].language)
+    assert _("### Counterexample for {part}").format(part="mondrian") not in (
+        graded / "feedback" / "other.md").read_text(encoding="utf-8")
 
 
 def test_a_course_s_rules_pool_stays_beside_the_kit_s(tmp_path: Path) -> None:
