@@ -120,9 +120,9 @@ def judge_samarati(case: Case, k: int, max_sup: int, output: str) -> list[str]:
                           f"{vector} (height {h})")
             break
     deleted = sorted(set(range(len(case.rows))) - set(kept))
-    if deleted != outliers:
-        broken.append(f"deletion: {len(deleted)} rows missing, {vector} has {len(outliers)} "
-                      f"outliers")
+    if out_i < len(rows) or deleted != outliers:
+        broken.append(f"deletion: {len(case.rows) - len(rows)} rows deleted, {vector} has "
+                      f"{len(outliers)} outliers")
     return broken
 
 

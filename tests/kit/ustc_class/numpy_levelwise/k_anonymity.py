@@ -7,7 +7,8 @@
   1. 所有 QI 的取值先编码成整数 (np.unique 的 return_inverse)
   2. Samarati: 每个属性预先算一张表 gen_table[值编码, 层] = 泛化后的节点编码,
      一个向量的泛化就是几次数组索引; 等价类大小用 np.unique(axis=0) 算
-     从高度 0 开始一层一层往上扫 (level-wise), 第一个满足的向量就是答案
+     从高度 0 开始一层一层往上扫 (level-wise), 第一个有满足的向量的高度就是最低高度,
+     这一层满足的向量里选等价类最多的那个
   3. Mondrian: 划分用下标数组表示, 每次选 "不同取值最多" 的那个 QI 来切
 """
 import csv
@@ -84,13 +85,16 @@ def samarati(raw_dataset_file, DGH_folder, k, max_sup, output_file):
 
     found = None
     for h in range(sum(heights) + 1):       # 一层一层往上
+        best_num = -1
         for vec in itertools.product(*[range(x + 1) for x in heights]):
             if sum(vec) != h:
                 continue
             g, size = classes(vec)
             if (size < k).sum() <= max_sup:
-                found = (vec, g, size)
-                break
+                # 选做: 同一高度满足的向量里选等价类个数最多的 (等价类越多越细, 可用性越好)
+                num = len(np.unique(g[size >= k], axis=0))
+                if num > best_num:
+                    found, best_num = (vec, g, size), num
         if found:
             break
     if found is None:
