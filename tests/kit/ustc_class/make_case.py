@@ -5,7 +5,7 @@
 Samples N rows (default 30,000) from ../shared/uci-adult-model.json with Python's seeded
 random.Random (the same model and seed give the same bytes), writes them with the lab's
 column names (header row, csv.writer), fnlwgt as an integer drawn in its bin [lo, hi). Writes
-the lab's hierarchies as DESIGN-ustc.md states them, in the course's case layout:
+the lab's hierarchies as the course states them, in the course's case layout:
 
     OUT/adult-hw1.csv
     OUT/DGHs/{age,sex,race,marital_status,education_num}.txt    "child,parent" lines

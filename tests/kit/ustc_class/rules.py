@@ -1,4 +1,4 @@
-"""A brute-force judge of the USTC lab's rules (DESIGN-ustc.md), written independently of the
+"""A brute-force judge of the USTC lab's rules (as the course states them), written independently of the
 kit for labelling this class: which rules an output breaks.
 
 Samarati rules, in order: columns, full-domain, satisfies, lowest-height, deletion.
