@@ -73,8 +73,8 @@ def samarati(raw_dataset_file, DGH_folder, k, max_sup, output_file):
         return c
 
     def n_outliers(vec):
-        # 等价类的记录数不超过 k 的都算离群 (要删的)
-        return sum(num for num in classes(vec).values() if num <= k)
+        # 等价类的记录数小于 k 的都算离群 (要删的)
+        return sum(num for num in classes(vec).values() if num < k)
 
     vectors = list(itertools.product(*[range(h + 1) for h in H]))
     if n_outliers(tuple(H)) > max_sup:
@@ -100,7 +100,7 @@ def samarati(raw_dataset_file, DGH_folder, k, max_sup, output_file):
     w.writerow([head[i] for i in cols])
     for r in rows:
         g = tuple(up(dgh[head[QI[j]]], r[QI[j]], sol[j]) for j in range(len(QI)))
-        if c[g] <= k:
+        if c[g] < k:
             continue  # 删除
         r2 = list(r)
         for j in range(len(QI)):

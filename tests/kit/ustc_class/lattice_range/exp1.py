@@ -66,7 +66,7 @@ def samarati(raw_dataset_file, DGH_folder, k, max_sup, output_file):
 
     # 格 (lattice) 里所有的距离向量, 按高度分组
     lattice = {}
-    for vec in itertools.product(*[range(h + 1) for h in heights]):
+    for vec in itertools.product(*[range(h) for h in heights]):
         lattice.setdefault(sum(vec), []).append(vec)
 
     top = tuple(heights)
@@ -79,13 +79,13 @@ def samarati(raw_dataset_file, DGH_folder, k, max_sup, output_file):
     while low < high:
         mid = (low + high) // 2
         found = None
-        for vec in lattice[mid]:          # 这一层的向量一个一个试, 找到一个满足的就停
+        for vec in lattice.get(mid, []):  # 这一层的向量一个一个试, 找到一个满足的就停
             if outliers(vec) <= max_sup:
                 found = vec
                 break
         if found is not None:
             sol = found
-            high = mid - 1     # mid 已经满足了, 往下找更低的
+            high = mid
         else:
             low = mid + 1
     print('Samarati: 向量', sol, '高度', sum(sol))
