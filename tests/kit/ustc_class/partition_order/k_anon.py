@@ -118,7 +118,7 @@ def mondrian(raw_dataset_file, DGH_folder, k, output_file):
         raise ValueError('数据太少')
     # 课件: 维度可以随机选, 这里固定种子保证每次结果一样
     rng = random.Random(0)
-    # 只做了数值型的 (age, education_num), 其它属性直接泛化成根
+    # 只做了数值型的切分 (age, education_num), 其它属性不切, 写成 LCA
     num_qi = []
     for i in qi:
         try:
@@ -129,11 +129,21 @@ def mondrian(raw_dataset_file, DGH_folder, k, output_file):
             pass
 
     result = [list(row) for row in data]
-    for i in qi:
-        if i not in num_qi:
-            root = get_path(trees[header[i]], data[0][i])[-1]
-            for row in result:
-                row[i] = root
+
+    def lca(father, values):
+        # 分类属性不切, 最后写成最近公共祖先
+        common = None
+        for v in set(values):
+            p = get_path(father, v)
+            common = p if common is None else [x for x in common if x in p]
+        return common[0]
+
+    def write_categorical(part):
+        for i in qi:
+            if i not in num_qi:
+                s = lca(trees[header[i]], [data[r][i] for r in part])
+                for r in part:
+                    result[r][i] = s
 
     def anonymize(part):
         dims = list(num_qi)
@@ -147,6 +157,7 @@ def mondrian(raw_dataset_file, DGH_folder, k, output_file):
                 anonymize(lhs)
                 anonymize(rhs)
                 return
+        write_categorical(part)
         # 不能再切了, 写成 [min-max], 这个等价类的记录放到输出里
         cells = {}
         for d in num_qi:
