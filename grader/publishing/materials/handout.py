@@ -263,7 +263,7 @@ def _points_table(course: CourseView, _: words.Translate = str) -> str:
             points=points_text(course.required)))
         for o in course.optional_parts:
             if o.function:
-                rows.append(f"| [`{o.function}`: {o.name}](#{anchor(heading(course, o.function))}) "
+                rows.append(f"| [`{o.function}` ({o.name})](#{anchor(heading(course, o.function))}) "
                             + _("(optional, graded by the grader)")
                             + f" | {points_text(o.points)} |")
             else:
