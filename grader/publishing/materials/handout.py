@@ -193,12 +193,14 @@ def _part_fields(course: CourseView, name: str) -> dict[str, str]:
 
 def _part_features(course: CourseView, name: str) -> frozenset[str]:
     """Tokens of the staff part a section presents: `this:files` (it names files to hand
-    in), `this:described` (its description says what it holds), `this:optional`."""
+    in), `this:described` (its description says what it holds), `this:optional`,
+    `this:pages` (a page limit)."""
     part = next(p for p in course.staff_parts if p.name == name)
     _title_, _sep, text = part.description.partition(": ")
     return frozenset(t for t, on in (("this:files", bool(part.files)),
                                      ("this:described", bool(text.strip())),
-                                     ("this:optional", part.optional)) if on)
+                                     ("this:optional", part.optional),
+                                     ("this:pages", part.max_pages is not None)) if on)
 
 
 def _pytest_k_lines(course: CourseView, _: words.Translate = str) -> str:
