@@ -117,8 +117,9 @@ def fields(course: CourseView, sources: Path = SOURCES) -> dict[str, str]:
     values["total"] = points_text(course.total)
     values["packages"] = words.packages_text(_, course)
     values["packages_rule"] = words.packages_rule(_, course)
-    values["staff_list"] = ", ".join(_staff_title(p.name, _, course).lower()
-                                     for p in course.staff_parts)
+    titles = [_staff_title(p.name, _, course) for p in course.staff_parts]
+    values["staff_list"] = (", ".join(t.lower() for t in titles) if course.language == "en"
+                            else _(", ").join(titles))  # titles keep their case outside English
     values["import_limit"] = points_text(course.import_time_limit)
     values["memory"] = (f"{points_text(course.memory_mb / 1024)} GB" if course.memory_mb >= 1024
                         else f"{course.memory_mb} MB")
@@ -164,7 +165,7 @@ def data_fields(course: CourseView, _: words.Translate = str) -> dict[str, str]:
     for f in course.functions:
         if f.qis is not None:
             values[f"qis.{f.name}"] = _code_list(list(f.qis), _("and"))
-            values[f"released.{f.name}"] = ", ".join(d.released(f.qis))
+            values[f"released.{f.name}"] = _code_list(d.released(f.qis), _("and"))
     for o in course.optional_parts:
         keys = [o.name] + ([o.function] if o.function else [])
         for key in keys:
@@ -173,7 +174,7 @@ def data_fields(course: CourseView, _: words.Translate = str) -> dict[str, str]:
                                                else o.name)
             if o.qis is not None:
                 values[f"optional.{key}.qis"] = _code_list(list(o.qis), _("and"))
-                values[f"optional.{key}.released"] = ", ".join(d.released(o.qis))
+                values[f"optional.{key}.released"] = _code_list(d.released(o.qis), _("and"))
     return values
 
 
@@ -265,7 +266,9 @@ def _points_table(course: CourseView, _: words.Translate = str) -> str:
             points=points_text(course.required)))
         for o in course.optional_parts:
             if o.function:
-                rows.append(f"| [`{o.function}` ({o.name})](#{anchor(heading(course, o.function))}) "
+                label = _("`{function}` (part {name})").format(function=o.function,
+                                                                 name=o.name)
+                rows.append(f"| [{label}](#{anchor(heading(course, o.function))}) "
                             + _("(optional, graded by the grader)")
                             + f" | {points_text(o.points)} |")
             else:
