@@ -49,10 +49,6 @@ def heading(course: CourseView, name: str, _: words.Translate = str) -> str:
                        points=words.points(_, part.points))
 
 
-def _points(value: float, _: words.Translate = str) -> str:
-    return words.points(_, value)
-
-
 def _staff_title(name: str, _: words.Translate = str, course: CourseView | None = None) -> str:
     """A staff part's title: its description's title (before ": ") when the rubric gives
     one, else the name's ('The report', 'Code-clarity')."""
@@ -154,14 +150,11 @@ def fields(course: CourseView, sources: Path = SOURCES) -> dict[str, str]:
 
 
 def data_fields(course: CourseView, _: words.Translate = str) -> dict[str, str]:
-    """The course's data and parts: `data.rows`, `data.columns`, `data.sensitive`,
-    `qis.<function>`, `released.<function>` and, per optional part, `optional.<name or
-    function>.points` / `.qis` / `.released` / `.title`; `required_points`, `optional_points`."""
+    """`data.rows` / `.columns` / `.sensitive`, `qis.<function>`, `released.<function>`,
+    `optional.<part name or function>.points` / `.qis` / `.released` / `.title`."""
     d = course.data
     values = {"data.rows": f"{d.rows:,}", "data.columns": _code_list(list(d.columns), _("and")),
-              "data.sensitive": f"`{d.sensitive}`" if d.sensitive else "",
-              "required_points": points_text(course.required),
-              "optional_points": points_text(course.total - course.required)}
+              "data.sensitive": f"`{d.sensitive}`" if d.sensitive else ""}
     for f in course.functions:
         if f.qis is not None:
             values[f"qis.{f.name}"] = _code_list(list(f.qis), _("and"))
