@@ -160,7 +160,8 @@ class CourseView:
         its QIs), `optional`, `optional:<part name>` and `optional:<function>` (an optional
         part and the function it grades), `schema:delete` (suppressed records are not
         released), `schema:drop` (only the QIs and the sensitive column are released),
-        `schema:sensitive` (the course names it) and `hierarchy:child-parent`.
+        `schema:sensitive` (the course names it), `hierarchy:child-parent` and
+        `staff:no-files` (a staff-graded part asks for no file).
         """
         found = set()
         for f in self.functions:
@@ -174,7 +175,8 @@ class CourseView:
             if f.qis is not None:
                 found.add(f"qis:{f.name}")
         for part in self.staff_parts:
-            found |= {"manual", f"manual:{part.name}"}
+            found |= {"manual", f"manual:{part.name}"} | ({"staff:no-files"} if not part.files
+                                                          else set())
         for opt in self.optional_parts:
             found |= {"optional", f"optional:{opt.name}"}
             if opt.function:

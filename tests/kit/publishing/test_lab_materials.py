@@ -50,7 +50,7 @@ def test_one_entry_per_function_and_the_optional_parts_apart(lab) -> None:
     assert {"samarati:rules", "mondrian:rules", "schema:delete", "schema:drop",
             "schema:sensitive", "hierarchy:child-parent", "optional", "optional:mondrian",
             "optional:mondrian-categorical", "optional:samarati-utility", "qis:samarati",
-            "qis:mondrian"} <= lab.features
+            "qis:mondrian", "staff:no-files"} <= lab.features
     assert lab.data.sensitive == "occupation" and lab.data.rows == 30162
     assert lab.data.released(("age", "education_num")) == ["age", "education_num",
                                                           "occupation"]
@@ -61,7 +61,8 @@ def test_one_entry_per_function_and_the_optional_parts_apart(lab) -> None:
 def test_a_default_contract_course_has_none_of_the_new_tokens(rubric) -> None:
     course = view(load(REPO / rubric))
     new = [t for t in course.features
-           if t.startswith(("schema:", "hierarchy:", "optional", "qis:")) or t.endswith(":rules")]
+           if t.startswith(("schema:", "hierarchy:", "optional", "qis:", "staff:"))
+           or t.endswith(":rules")]
     assert new == [] and course.optional_parts == () and course.data.rows == 9999
     assert course.required == course.total
 
