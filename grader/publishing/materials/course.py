@@ -9,7 +9,7 @@ view, so the materials cannot disagree with the grader.
 from __future__ import annotations
 
 import csv
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ...contract import OPTIONAL_FUNCTIONS, VARIANTS
@@ -213,11 +213,9 @@ def view(rubric: Rubric) -> CourseView:
         if is_optional:
             optional.append(OptionalPart(part.key, part.points, part.function, description, qis))
         known = functions.get(part.function)
-        if known is not None:
-            if not is_optional:
-                functions[part.function] = GradedFunction(
-                    known.name, known.points + part.points, known.variant, known.time,
-                    known.judge, known.qis)
+        if known is not None and (is_optional or known.points):  # the first required part
+            if not is_optional:                                  # decides the rest
+                functions[part.function] = replace(known, points=known.points + part.points)
             continue
         first = part.cases[0]
         functions[part.function] = GradedFunction(

@@ -169,3 +169,20 @@ def test_the_data_fields_come_from_the_public_dataset(lab, zh) -> None:
         header = next(csv.reader(f))
     assert lab.data.columns == tuple(header)
     assert "其输出的列：`age`, `marital_status`, `occupation`, `race` 和 `sex`" in _flat(zh)
+
+
+def test_an_optional_part_listed_first_does_not_decide_its_function(tmp_path) -> None:
+    """The function's entry takes its required parts' points, QIs and judge, wherever the
+    optional part stands in the rubric."""
+    text = (USTC / "rubric.toml").read_text(encoding="utf-8")
+    optional = text.index('[[part]]\nfunction = "mondrian"\nname = "mondrian-categorical"')
+    required = text.index('[[part]]\nfunction = "mondrian"\npoints = 25')
+    moved = text[:required] + text[optional:] + "\n" + text[required:optional]
+    (tmp_path / "rubric.toml").write_text(moved, encoding="utf-8")
+    (tmp_path / "cases").symlink_to(USTC / "cases")
+    course = view(load(tmp_path / "rubric.toml"))
+    mondrian = course.function("mondrian")
+    assert (mondrian.points, mondrian.qis) == (25, ("age", "education_num"))
+    assert [o.name for o in course.optional_parts] == ["mondrian-categorical",
+                                                       "samarati-utility"]
+    assert course.required == 80 and course.total == 100
