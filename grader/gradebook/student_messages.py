@@ -1,0 +1,225 @@
+"""The grader's sentences about a submission, in the course's language.
+
+The record keeps English (the staff's grades.csv, dashboard and results stay English, and an
+English course's feedback is byte for byte what it was): a case's message, a note, a manual
+part's check line, a privacy summary and a case's name are built in English where the grading
+happens (grader/grading/, kanon/rules). This module renders them for a course in another
+language: each sentence is matched against TEMPLATES, the English patterns those modules
+write (their `{field}`s match any text), and rewritten through the catalog's `_` with the
+matched fields, themselves translated when one is a sentence of its own (a rule's detail inside
+"it breaks rule ..."). A sentence no template matches is left as it is (the zh-CN test grades
+failing submissions and fails on any English sentence left).
+
+`translate(text, _)`: the text in `_`'s language (`_` returns its argument: `text` itself).
+`case_name(name, _)`: a case's name, translated comma-separated phrase by phrase.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import lru_cache
+
+__all__ = ["TEMPLATES", "NAME_PHRASES", "translate", "case_name"]
+
+
+def _(text: str) -> str:
+    """Marks a template for the catalog (grader/catalogs.py extracts `_("...")`)."""
+    return text
+
+
+TEMPLATES: tuple[str, ...] = (
+    # grader/grading/rules_judge.py and compare.py: verdicts
+    _("a right answer: it keeps every rule of the handout"),
+    _("valid and k-anonymous, but it breaks {rules}"),
+    _("it breaks {rules}"),
+    _("rule \"{rule}\": {detail}"),
+    _("the output is not a readable dataset: {why}"),
+    _("identical to the reference output"),
+    _("identical to the reference output (as parsed CSV)"),
+    _("not a valid generalization: {problem}"),
+    _("valid, but not {what}: {problem}"),
+    _("valid and {what}, but not the reference output: {difference}"),
+    _("returned {value}, correct"),
+    _("returned {value}; that is not the correct cost"),
+    # grader/grading/judge.py: what the call did
+    _("raised {kind} as the contract requires"),
+    _("should raise {error}, but returned normally"),
+    _("returned {shown}, not a number"),
+    _("returned without writing the output file (`output_file`, here {name})"),
+    _("the output file {name} is a link or not a regular file; the grader does not follow "
+      "links"),
+    _("the grader could not read what the call reported ({why}); a TA will look at it"),
+    _("the grader could not read what the call reported; a TA will look at it"),
+    _("did not finish within the wall-clock backstop of {wall} s (it waited rather than "
+      "computed; its CPU-time limit is {limit} s)"),
+    _("ran out of time: it used its whole CPU-time limit of {limit} s for this case ({rows} "
+      "rows)"),
+    _("ran out of memory (limit {mb} MB) at {where}"),
+    _("ran out of memory (limit {mb} MB): {error}"),
+    _("ran out of memory (limit {mb} MB)"),
+    _("wrote more than {mb} MB of files in its folder"),
+    _("wrote a file larger than {mb} MB"),
+    _("the process was killed by {signal}"),
+    _("the process ended (exit code {code}) without returning, e.g. through os._exit"),
+    _("the process ended without returning, e.g. through os._exit"),
+    _("called sys.exit / exit (code {code})"),
+    _("called sys.exit / exit"),
+    _("raised NotImplementedError"),
+    _("raised {kind} at {where}: {refusal}"),
+    _("raised {kind} at {where}"),
+    _("raised {kind}: {message}"),
+    _("raised {kind}"),
+    _("a subclass of {name}"),
+    _("an exception"),
+    _("an object of another type"),
+    # grader/grading/case_runner.py, time_policy.py, grade.py, static.py
+    _("your file could not be imported again: {problem}"),
+    _("your file could not be imported: {problem}"),
+    _("`{name}` is not a function of your module."),
+    _("`{name}` cannot be called as the handout says: {problem}"),
+    _("`{name}` only raises NotImplementedError."),
+    _("`{name}` is not defined at the top level of the file."),
+    _("`{name}` is a class; it is called like a function."),
+    _("it requires {n} arguments, the contract passes {arity}"),
+    _("it takes {n} arguments, the contract passes {arity}"),
+    _("tried to open the grader's own files; the access was refused, recorded in the grade "
+      "record, and this case earns no points"),
+    _("your code left {n} processes running after the call returned; they were killed"),
+    _("your code left {n} process running after the call returned; it was killed"),
+    _("{first}; {second}"),
+    _("not run: `{function}` ran out of time twice (on the cases \"{first}\" ({rows1} rows) "
+      "and \"{second}\" ({rows2} rows)), so its later cases, on datasets as large or larger, "
+      "are skipped"),
+    _("ran under a shortened limit of {limit} s after an earlier timeout (on the case "
+      "\"{name}\"; this case's own limit is {own} s)"),
+    _("{note}: {message}"),
+    _("no solution file found"),
+    _("syntax error: {error}"),
+    _("the submission could not be unpacked safely"),
+    # notes: grader/grading/solution.py, grade.py, intake.py, session_keeper.py, case_runner.py
+    _("No {name} in your submission; graded {chosen}, the file that defines the most graded "
+      "functions."),
+    _("No Python file in your submission defines any of the graded functions."),
+    _("{chosen} is still the untouched skeleton; graded {better}, which implements the "
+      "functions."),
+    _("Data files in your submission are not used (each case supplies its own adult-hw1.csv "
+      "and DGHs): {files}."),
+    _("Notebooks are not graded when a .py solution exists: {files}."),
+    _("No .py solution: graded the code cells of {notebook} (shell and magic lines commented "
+      "out). Hand in a .py file next time."),
+    _("{file} cannot be parsed: {error}."),
+    _("Your submission was not graded: {why}."),
+    _("Unpacked the zip inside your submission: {name}."),
+    _("Another submission has the same student id {base}; this one ({source}) is graded as "
+      "{student}."),
+    _("Importing your file failed ({problem}). The grader imported it again one top-level "
+      "statement at a time, and that failed too: {retry}."),
+    _("Your file printed {n} bytes more than the grader keeps while it was imported."),
+    _("Your file could not be imported again after a case ended its process: {problem}."),
+    _("it used more than the import's CPU-time limit of {limit} s"),
+    _("it called sys.exit / exit (code {code}) while importing"),
+    _("the process died while importing ({signal})"),
+    _("it ran out of memory while importing"),
+    _("Your functions print a lot (case {case}: {n} bytes beyond the {kb} KB the grader "
+      "keeps). Printing costs time; remove debugging output."),
+    # grader/grading/manual_check.py: a manual part's check line
+    _("graded by course staff"),
+    _("no {part}: no file matching {globs}"),
+    _("{file} found; graded by course staff"),
+    _("{file} found, {pages} pages; graded by course staff"),
+    _("{file} found, 1 page; graded by course staff"),
+    _("{file} is not a PDF ({why})"),
+    _("{file} is not a readable PDF ({why})"),
+    _("{file} has {pages} pages, more than the {allowed} allowed"),
+    # grader/grading/privacy_summary.py
+    _("k reached: {k} ({classes} classes of {low} to {high} rows), {n} rows deleted"),
+    _("k reached: {k} ({classes} classes of {low} to {high} rows)"),
+    _("k reached: {k} ({classes} classes of {size} rows)"),
+    _("k reached: {k} (1 class of {size} rows)"),
+    _("k reached: {k} ({classes} classes of {low} to {high} rows), {n} rows suppressed"),
+    _("k reached: {k} ({classes} classes of {size} rows), {n} rows deleted"),
+    _("k reached: {k} ({classes} classes of {size} rows), {n} rows suppressed"),
+    _("{summary}; distinct l: {l}"),
+    _("{summary}, 1 row deleted"),
+    _("{summary}, 1 row suppressed"),
+    # kanon/rules: a broken rule's detail
+    _("the header differs from the released columns {columns} (in the raw file's order)"),
+    _("the header is {header}, but the released columns are {columns} (in the raw file's "
+      "order)"),
+    _("the output has {n} data rows, but the raw file has {raw} and every record is released"),
+    _("the output has {n} data rows, more than the raw file's {raw}"),
+    _("the header differs from the raw file's header"),
+    _("the header {header} differs from the raw file's {raw}"),
+    _("the output has {n} data rows, the raw file has {raw}"),
+    _("data row {n} has {cells} cells, the header has {columns} columns"),
+    _("the class of data row {row} has {n} row(s) (data rows {rows}), fewer than k = {k}"),
+    _("the equivalence class of data row {row} has {n} row(s); k = {k}"),
+    _("first difference at data row {row}, column {column}: expected {expected}, got {got}"),
+    _("first difference at data row {row}, column {column}"),
+    _("the rows differ"),
+    _("no tree of strict median cuts with these classes as leaves was found within the "
+      "search's limit"),
+)
+"""Every English sentence the grader writes about a submission (with `{field}`s); the one
+with the most literal text among those matching a whole sentence wins."""
+
+NAME_PHRASES: tuple[str, ...] = (
+    _("{n} rows"),
+    _("ages {low}-{high}"),
+    _("{column} as a categorical QI"),
+    _("no suppression"),
+)
+"""The phrases of the kit's case names (a name's comma-separated parts)."""
+
+_FIELD = re.compile(r"\{(\w+)\}")
+
+
+@lru_cache(maxsize=None)
+def _patterns(templates: tuple[str, ...]) -> tuple[tuple[re.Pattern, str], ...]:
+    """Each template as a regular expression matching a whole sentence, and the template."""
+    found = []
+    for template in templates:
+        pieces, at = [], 0
+        for match in _FIELD.finditer(template):
+            pieces.append(re.escape(template[at:match.start()]))
+            pieces.append(f"(?P<{match[1]}>.+?)")
+            at = match.end()
+        pieces.append(re.escape(template[at:]))
+        literal = len(_FIELD.sub("", template))
+        found.append((literal, re.compile("".join(pieces), re.DOTALL), template))
+    found.sort(key=lambda entry: -entry[0])  # the most specific first (a stable sort)
+    return tuple((pattern, template) for _, pattern, template in found)
+
+
+def translate(text: str, _: Callable[[str], str], depth: int = 0) -> str:
+    """`text` in the language of `_` (each line apart): the first template matching a line
+    gives the translated line, its fields translated in turn; an unmatched line is kept."""
+    if _("PASS") == "PASS" or not text:  # English: the record's own text
+        return text
+    return "\n".join(_line(line, _, depth) for line in text.split("\n"))
+
+
+def _line(line: str, _: Callable[[str], str], depth: int) -> str:
+    if depth > 6 or not line.strip():
+        return line
+    for pattern, template in _patterns(TEMPLATES):
+        match = pattern.fullmatch(line)
+        if match is not None:
+            fields = {key: _line(value, _, depth + 1) for key, value in match.groupdict().items()}
+            return _(template).format(**fields)
+    return line
+
+
+def case_name(name: str, _: Callable[[str], str]) -> str:
+    """A case's name with each comma-separated phrase the kit writes translated."""
+    if _("PASS") == "PASS":
+        return name
+    parts = []
+    for part in name.split(", "):
+        for pattern, template in _patterns(NAME_PHRASES):
+            match = pattern.fullmatch(part)
+            if match is not None:
+                part = _(template).format(**match.groupdict())
+                break
+        parts.append(part)
+    return _(", ").join(parts)
