@@ -163,7 +163,8 @@ def gradescope_json(record: dict, rubric: Rubric) -> str:
     for n, case in enumerate(record["cases"], start=1):
         part_index = next(i for i, p in enumerate(rubric.parts, start=1) if p.key == case["part"])
         head, trace, printed = _shown(case)
-        output = translate(head, _) + (f"\n\n{_('Traceback (your code):')}\n\n{_fence(trace)}" if trace else "")
+        output = translate(head, _) + (
+            f"\n\n{_('Traceback (your code):')}\n\n{_fence(trace)}" if trace else "")
         output += "\n\n" + _("Time: {time}.").format(time=_time_text(case, _)) \
             if _time_text(case) else ""
         output += "\n\n" + _("Privacy of your output (no points): {privacy}.").format(
