@@ -159,9 +159,89 @@ TEMPLATES: tuple[str, ...] = (
     _("the rows differ"),
     _("no tree of strict median cuts with these classes as leaves was found within the "
       "search's limit"),
+    # kanon/rules: the details of full-domain (Samarati) and Mondrian rules
+    _("the classes are not the leaves of a tree of strict median cuts: {named} ({rows} rows) "
+      "has no allowable cut on any QI that keeps every class whole ({reasons})"),
+    _("the whole table"),
+    _("the partition of the classes of data rows {rows}"),
+    _("{column}: the {at} splits the class of data row {row}"),
+    _("{column}: the {at} leaves no row above it"),
+    _("{column}: the {at} leaves a side of {n} rows, fewer than k = {k}"),
+    _("{column}: a row's value is the partition's common ancestor itself"),
+    _("median cut ({bound})"),
+    _("median cut"),
+    _("cut into the children of the common ancestor"),
+    _("cut into the children of its LCA"),
+    _("the class of data row {row} ({n} rows) still admits an allowable {how} on column "
+      "{column} (every part would keep at least k = {k} rows), so Mondrian would have cut it"),
+    _("the class of data row {row} ({n} rows), column {column}: the cell {told}"),
+    _("is {cell}, but {what} is {expected}"),
+    _("is not {what}"),
+    _("the class's [min-max] range (its value when min = max)"),
+    _("the lowest common ancestor of the class's values"),
+    _("data row {row}, column {column}: {detail}"),
+    _("data row {row} of the output, column {column}: {detail}"),
+    _("the cell {cell} does not cover the raw value {raw}"),
+    _("the cell does not cover the raw value"),
+    _("the cell {cell} is neither a label of the column's hierarchy nor an interval [lo-hi]"),
+    _("the cell is neither a label of the column's hierarchy nor an interval [lo-hi]"),
+    _("the cell {cell} is an interval without finite bounds lo < hi"),
+    _("the cell is an interval without finite bounds lo < hi"),
+    _("the cell {cell} is an interval, but the column is not numeric"),
+    _("the cell is an interval, but the column is not numeric"),
+    _("the cell {cell} differs from the raw one {raw}; non-QI cells are copied unchanged"),
+    _("the cell differs from the raw one; non-QI cells are copied unchanged"),
+    _("the cell {cell} differs from its record's (raw data row {raw_row}) {raw}; non-QI cells "
+      "are copied unchanged"),
+    _("the cell differs from its record's (raw data row {raw_row}); non-QI cells are copied "
+      "unchanged"),
+    _("the cell {cell} is not a label of the column's hierarchy"),
+    _("the cell is not a label of the column's hierarchy"),
+    _("the cell {cell} generalizes no raw value of the column at any level"),
+    _("the cell generalizes no raw value of the column at any level"),
+    _("no single level of the hierarchy gives this cell and every cell above it in the column"),
+    _("data rows {first} and {second} of the output, column {column}: the cells are at "
+      "different levels of the hierarchy ({levels1} and {levels2}), but full-domain "
+      "generalization puts a column at one level"),
+    _("level {n}"),
+    _("levels {list}"),
+    _("data row {row} of the output matches no raw record generalized by vector {vector}: the "
+      "closest, raw data row {raw}, {closest}"),
+    _("generalizes to {label} in column {column}, not {cell}"),
+    _("generalizes to another cell in column {column}"),
+    _("data row {row} of the output repeats a record or breaks the raw order: under vector "
+      "{vector}, no raw data row after {after} generalizes to its cells (the output releases "
+      "records in raw order, each at most once)"),
+    _("the output is generalized by vector {vector}, which leaves {n} outliers (records in "
+      "classes of fewer than k = {k}), more than max_sup = {max_sup}"),
+    _("the output's vector {vector} has height {height}, but vector {lower} of height {low} "
+      "already satisfies k = {k} with at most max_sup = {max_sup} outliers"),
+    _("raw data row {row} is an outlier of vector {vector} (its class has fewer than k = {k} "
+      "records) and must be deleted, but it is released as data row {out} of the output"),
+    _("raw data row {row} is in a class of at least k = {k} records under vector {vector}, so "
+      "it must be released, but the output leaves it out"),
+    # grader/grading/compare.py: an exactly judged part's details
+    _("output {cell} is not an ancestor of the raw value {raw}"),
+    _("output is not an ancestor of the raw value"),
+    _("interval {cell} does not contain the raw value {raw} (or lo >= hi)"),
+    _("interval does not contain the raw value (or lo >= hi)"),
+    _("output {cell} is not {what}"),
+    _("output is not {what}"),
+    _("a label of the column's hierarchy"),
+    _("a label of the column's hierarchy or an interval [lo-hi]"),
+    _("{n} rows are suppressed (all QIs at the root) but max_sup = {max_sup} and k = {k}"),
+    _("the equivalence class of data row {row} has {n} distinct value(s) of {column}; l = {l}"),
+    _("the dataset has no single sensitive column"),
+    _("non-QI cells must be copied unchanged (raw {raw}, output {out})"),
+    _("non-QI cells must be copied unchanged"),
+    _("k-anonymous and l-diverse"),
+    _("k-anonymous after suppressing at most max_sup rows"),
+    _("k-anonymous"),
+    _("{n} (the header is not counted)"),
 )
-"""Every English sentence the grader writes about a submission (with `{field}`s); the one
-with the most literal text among those matching a whole sentence wins."""
+"""Every English sentence the grader writes about a submission (with `{field}`s). Among those
+matching a whole sentence, one starting with words wins over one starting with a field, then
+the one with the most literal text."""
 
 NAME_PHRASES: tuple[str, ...] = (
     _("{n} rows"),
@@ -185,9 +265,9 @@ def _patterns(templates: tuple[str, ...]) -> tuple[tuple[re.Pattern, str], ...]:
             pieces.append(f"(?P<{match[1]}>.+?)")
             at = match.end()
         pieces.append(re.escape(template[at:]))
-        literal = len(_FIELD.sub("", template))
+        literal = (not template.startswith("{"), len(_FIELD.sub("", template)))
         found.append((literal, re.compile("".join(pieces), re.DOTALL), template))
-    found.sort(key=lambda entry: -entry[0])  # the most specific first (a stable sort)
+    found.sort(key=lambda entry: entry[0], reverse=True)  # anchored, most literal text first
     return tuple((pattern, template) for _, pattern, template in found)
 
 
