@@ -279,9 +279,17 @@ def translate(text: str, _: Callable[[str], str], depth: int = 0) -> str:
     return "\n".join(_line(line, _, depth) for line in text.split("\n"))
 
 
+_RULE_LIST = '; rule "'
+"""Where rules_judge.py joins the broken rules: each rule's detail may hold "; " itself."""
+
+
 def _line(line: str, _: Callable[[str], str], depth: int) -> str:
     if depth > 6 or not line.strip():
         return line
+    if _RULE_LIST in line:
+        first, _sep, rest = line.partition(_RULE_LIST)
+        return _("{first}; {second}").format(first=_line(first, _, depth + 1),
+                                             second=_line('rule "' + rest, _, depth + 1))
     for pattern, template in _patterns(TEMPLATES):
         match = pattern.fullmatch(line)
         if match is not None:
