@@ -145,14 +145,12 @@ TEMPLATES: tuple[str, ...] = (
     _("pypdf is not installed (pip install -e \".[pdf]\")"),
     _("{text} ({n} files match {globs}: {files}; the first, {file}, was taken)"),
     # grader/grading/privacy_summary.py
-    _("k reached: {k} ({classes} classes of {low} to {high} rows), {n} rows deleted"),
     _("k reached: {k} ({classes} classes of {low} to {high} rows)"),
     _("k reached: {k} ({classes} classes of {size} rows)"),
     _("k reached: {k} (1 class of {size} rows)"),
-    _("k reached: {k} ({classes} classes of {low} to {high} rows), {n} rows suppressed"),
-    _("k reached: {k} ({classes} classes of {size} rows), {n} rows deleted"),
-    _("k reached: {k} ({classes} classes of {size} rows), {n} rows suppressed"),
     _("{summary}; distinct l: {l}"),
+    _("{summary}, {n} rows deleted"),
+    _("{summary}, {n} rows suppressed"),
     _("{summary}, 1 row deleted"),
     _("{summary}, 1 row suppressed"),
     # kanon/rules: a broken rule's detail

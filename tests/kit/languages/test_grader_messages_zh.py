@@ -123,6 +123,8 @@ def test_privacy_summaries_read_in_chinese() -> None:
             assert_chinese(summary_of(rows, [0], sensitive, suppressed))
     assert_chinese(summary_of([["a"], ["a"]], [0], None))
     assert_chinese(summary_of([["a"], ["a"], ["*"]], [0], None, ("*",)))
+    assert assert_chinese("k reached: 492 (1 class of 492 rows), 8 rows deleted") == \
+        "达到的 k：492（1 个等价类，492 行），删除了 8 行"
     assert assert_chinese("k reached: 19 (29 classes of 19 to 2903 rows), 16 rows deleted") \
         == "达到的 k：19（29 个等价类，每个 19 到 2903 行），删除了 16 行"
 
