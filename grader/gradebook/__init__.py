@@ -6,7 +6,6 @@ the records; this package writes everything people read and LMSs import).
   export           the files of a graded folder: grades.csv, feedback/<id>.md, results.json
                    (Gradescope), summary.md/.json, timings.csv, manual-template.csv
   case_text        how one case's result reads (a hidden case: its verdict only)
-  student_messages the grader's English sentences about a submission, in the course's language
   dashboard        summary.html, the class dashboard (redrawn from the folder's own files)
   lms              `export --format canvas|moodle|gradescope`: the grades CSV an LMS imports
   feedback_export  `export --feedback ZIP`: feedback pages in the zip layout the LMS takes
@@ -19,4 +18,4 @@ Every file is written atomically with deterministic bytes. Imports grading, cour
 core; nothing of similarity or publishing.
 """
 __all__ = ["case_text", "dashboard", "export", "export_command", "feedback_export", "lms", "markdown_html",
-           "merge", "scores_csv", "student_messages", "writer"]
+           "merge", "scores_csv", "writer"]

@@ -3,7 +3,7 @@ what of its message, traceback and printed output is shown (a hidden case: the h
 from __future__ import annotations
 
 from ..grading.scores_text import fmt
-from .student_messages import case_name
+from ..grading.student_messages import case_name
 
 __all__ = ["OUTPUT_SHOWN", "HIDDEN_FEEDBACK", "_case_title", "_fence", "_shown", "_time_text"]
 

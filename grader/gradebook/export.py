@@ -30,7 +30,7 @@ from ..grading.term_view import apply_term
 from ..catalogs import translator
 from ..rubric import Rubric
 from .case_text import HIDDEN_FEEDBACK, _case_title, _fence, _shown, _time_text
-from .student_messages import translate
+from ..grading.student_messages import translate
 
 TEMPLATE = "manual-template.csv"
 

@@ -2,13 +2,14 @@
 
 The record keeps English (the staff's grades.csv, dashboard and results stay English, and an
 English course's feedback is byte for byte what it was): a case's message, a note, a manual
-part's check line, a privacy summary and a case's name are built in English where the grading
-happens (grader/grading/, kanon/rules). This module renders them for a course in another
-language: each sentence is matched against TEMPLATES, the English patterns those modules
-write (their `{field}`s match any text), and rewritten through the catalog's `_` with the
-matched fields, themselves translated when one is a sentence of its own (a rule's detail inside
-"it breaks rule ..."). A sentence no template matches is left as it is (the zh-CN test grades
-failing submissions and fails on any English sentence left).
+part's check line, a privacy summary, a counterexample's problem and a case's name are built
+in English where the grading happens (grader/grading/, kanon/rules). This module renders them
+for a course in another language (grader/gradebook/export.py, shrink/render.py): each
+sentence is matched against TEMPLATES, the English patterns those modules write (their
+`{field}`s match any text), and rewritten through the catalog's `_` with the matched fields,
+themselves translated when one is a sentence of its own (a rule's detail inside "it breaks
+rule ..."). A sentence no template matches is left as it is (tests/kit/languages grades
+failing zh-CN submissions and fails on any English sentence left).
 
 `translate(text, _)`: the text in `_`'s language (`_` returns its argument: `text` itself).
 `case_name(name, _)`: a case's name, translated comma-separated phrase by phrase.
@@ -72,6 +73,10 @@ TEMPLATES: tuple[str, ...] = (
     _("a subclass of {name}"),
     _("an exception"),
     _("an object of another type"),
+    # grader/grading/shrink/probe.py: a counterexample's call that gave no answer
+    _("ended with status {status}"),
+    _("did not return a number"),
+    _("did not write the output file"),
     # grader/grading/case_runner.py, time_policy.py, grade.py, static.py
     _("your file could not be imported again: {problem}"),
     _("your file could not be imported: {problem}"),
