@@ -153,3 +153,31 @@ def test_every_template_has_distinct_fields_and_a_translation_using_only_them() 
         names = field.findall(template)
         assert len(names) == len(set(names)), template
         assert set(field.findall(ZH(template))) <= set(names), template
+
+
+def test_retries_refused_files_and_archives_read_in_chinese(tmp_path: Path) -> None:
+    import zipfile
+
+    from grader.grading.intake import ArchiveProblem, safe_extract
+    from grader.grading.results import SubmissionResult
+    from grader.grading.session_keeper import retry_note
+    from grader.sandbox.packages import unavailable_message
+    from grader.settings import Caps
+    dropped = [{"lines": [3, 3], "code": "import pandas", "reason": unavailable_message(
+        "pandas", ["numpy"])}, {"lines": [5, 7], "code": "main()", "reason":
+        "it reads the command line (sys.argv)"}]
+    for problem in ("ModuleNotFoundError: pandas is not available: this course allows only "
+                    "numpy and the standard library", "it used more than 10 s of CPU time"):
+        assert_chinese(retry_note({"problem": problem, "dropped": dropped}))
+    assert_chinese(retry_note({"problem": "it ran for more than 30 s (waiting)", "dropped": []}))
+    result = SubmissionResult("s", "s.zip", [])
+    result.forbid(["/grader/x"], "in case 3")
+    result.forbid(["/grader/y"], "while your file was imported")
+    for note in result.notes:
+        assert_chinese(note)
+    archive = tmp_path / "a.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("../evil.py", "x = 1\n")
+    with pytest.raises(ArchiveProblem) as refused:
+        safe_extract(archive, tmp_path / "out", Caps())
+    assert_chinese(str(refused.value.args[-1]))
