@@ -48,6 +48,7 @@ class Found:
     member: Member
     yours: object = None  # the output's CSV text or the returned number
     problem: str = ""  # raised, no output file...
+    calls: int = 0  # the calls the search made
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,7 @@ def search(calls, function: str, params: list[str], pool: list[Member], work: Pa
             return Stopped("ended", made)
         found = _compare(member, params, answer, work)
         if found is not None:
-            return found
+            return Found(found.member, found.yours, found.problem, made)
     return Stopped("none", made)
 
 
@@ -207,9 +208,12 @@ def lesson(calls, function: str, variant: str | None, solution: Path, scratch: P
     path, params = pool_file(function, variant), parameters(function)
     if path is None or params is None:
         return None
+    start = time.monotonic()
     result = search(calls, function, params, members(path), scratch / "call", budget)
+    spent = _("(the search: {calls} calls, {seconds:.1f} s)").format(
+        calls=result.calls, seconds=time.monotonic() - start)
     if isinstance(result, Stopped):
-        return [stopped_line(result, function)]
+        return [stopped_line(result, function) + " " + spent]
     folder = scratch / function
     shutil.rmtree(folder, ignore_errors=True)
     result.member.write(folder)
@@ -217,7 +221,7 @@ def lesson(calls, function: str, variant: str | None, solution: Path, scratch: P
     expected = result.member.expected
     (folder / name).write_text(expected if isinstance(expected, str) else f"{expected!r}\n",
                                encoding="utf-8", newline="")
-    return render(result, function, params, folder, solution)
+    return render(result, function, params, folder, solution) + [spent]
 
 
 def after_failure(item, report, function: str | None, stopped: dict) -> None:
