@@ -24,7 +24,7 @@ sys.path[:0] = [str(KIT / "tests" / "kit")]
 from mutants import MUTANTS  # noqa: E402
 from selfcheck_teach import ALL, FUNCTIONS, bundle, caught_in, run, solution  # noqa: E402
 
-SIZE = re.compile(r"data rows 1 to (\d+) .*; QIs kept: ([^;]*);")
+SIZE = re.compile(r"raw\.csv \((\d+) of the data rows of .*\); QIs kept: ([^;]*);")
 
 
 def main() -> None:

@@ -99,10 +99,11 @@ def search(calls, function: str, params: list[str], pool: list[Member], work: Pa
         member.write(work)
         args = [FILES[p] if p in FILES else member.ints[p] for p in params]
         made += 1
+        limit = min(limit, left)
         with contextlib.redirect_stdout(io.StringIO()):  # the search's prints stay out
-            answer = calls.call(function, args, work, min(limit, left))
-        if answer.kind == "timeout":
-            return Stopped("limit" if limit <= left else "budget", made, limit)
+            answer = calls.call(function, args, work, limit)
+        if answer.kind == "timeout":  # a loop, or past what is left of the budget
+            return Stopped("limit", made, limit)
         if answer.kind in ("ended", "not-implemented"):
             return Stopped("ended", made)
         found = _compare(member, params, answer, work)
@@ -145,8 +146,8 @@ def render(found: Found, function: str, params: list[str], folder: Path,
     lines = [_("The smallest public input on which {function} and the handout's rules "
                "disagree (from the course's public counterexample pool: a pointer to the "
                "rule, not another test):").format(function=function), "",
-             _("Input: raw.csv, data rows 1 to {n} (data rows {rows} of {source}); QIs kept: "
-               "{qis}; arguments: {ints}.").format(
+             _("Input: raw.csv ({n} of the data rows of {source}: {rows}); QIs kept: {qis}; "
+               "arguments: {ints}.").format(
                  n=len(m.rows), rows=", ".join(map(str, m.rows)), source=m.label,
                  qis=", ".join(m.qis), ints=ints)]
     lines += _table(m.header, m.raw)
@@ -188,7 +189,7 @@ def stopped_line(stopped: Stopped, function: str) -> str:
     """The one line of a search that found nothing."""
     if stopped.why == "limit":
         return _("No public counterexample for {function}: a call did not return within "
-                 "{limit:g} s (an endless loop?), so the search stopped there.").format(
+                 "{limit:.1f} s (an endless loop?), so the search stopped there.").format(
                      function=function, limit=stopped.limit)
     if stopped.why == "budget":
         return _("No public counterexample for {function} within the self-check's {budget:g} s "
