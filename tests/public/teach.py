@@ -233,8 +233,7 @@ def after_failure(item, report, function: str | None, stopped: dict) -> None:
     if (function is None or function in TAUGHT or runner is None or function in stopped
             or runner.solution.error or runner.solution.calls is None
             or not hasattr(runner.solution.calls, "process")  # --in-process: no limit
-            or "NotImplementedError" in str(report.longrepr)
-            or "did not return within" in str(report.longrepr)):
+            or "NotImplementedError" in str(report.longrepr)):
         return
     TAUGHT.add(function)
     scratch = runner.tmp.getbasetemp() / "counterexamples"
