@@ -117,7 +117,7 @@ def search(calls, function: str, params: list[str], pool: list[Member], work: Pa
 
 def _table(header: list[str], rows: list[list[str]], marks: set = frozenset()) -> list[str]:
     """Plain-text columns, numbered by data row; `marks` (row, column) cells as *cell*."""
-    shown = [["row", *header]] + [
+    shown = [[_("row"), *header]] + [
         [str(i + 1)] + [f"*{v}*" if (i, j) in marks else v for j, v in enumerate(row)]
         for i, row in enumerate(rows)]
     width = max(len(r) for r in shown)

@@ -121,3 +121,19 @@ def test_the_text_marks_the_differing_cells_and_its_command_reruns_the_call(
     subprocess.run([sys.executable, "-c", program], check=True, timeout=60)
     assert (folder / "yours.csv").read_text(encoding="utf-8") == csv_text(member.header,
                                                                           member.raw)
+
+
+def test_a_zh_cn_course_reads_the_counterexample_in_chinese(tmp_path: Path, monkeypatch) -> None:
+    course = json.loads((PUBLIC / "course.json").read_text(encoding="utf-8"))
+    (tmp_path / "course.json").write_text(json.dumps({**course, "language": "zh-CN"}),
+                                          encoding="utf-8")
+    monkeypatch.setenv("KANON_COURSE_FILE", str(tmp_path / "course.json"))
+    member = members(_pool(tmp_path))[0]
+    member = type(member)(**{**member.__dict__, "expected": "x,s\n1,u\n2,v\n"})
+    lines = teach.render(teach.Found(member, "x,s\n1,u\n9,v\n"), "f", PARAMS, tmp_path,
+                         tmp_path / "mine.py")
+    text = "\n".join(lines)
+    assert text.startswith("使 f 与作业说明的规则结果不一致的最小公开输入")
+    assert "    行  x    s\n    1  1    u\n    2  *9*  v" in text
+    assert teach.stopped_line(teach.Stopped("budget", 3), "f") == \
+        "在自检的 10 秒内没有找到 f 的公开反例（共 3 次调用）。"
