@@ -6,6 +6,7 @@
   course_files  the bundle's public tests cut to the course's parts (renamed data files too)
   source_filter  Python sources cut to a course's parts, layout and comments kept
   leaks       what must never be in a published zip
+  pool_files  the public counterexample pool a bundle ships for the self-check
   student_readme  a non-English course's README.md and self-check catalog in the bundle
   languages   what each language still lacks (`languages`)
   gradescope  the Gradescope autograder zip (`gradescope`), verified after it is built
@@ -16,4 +17,4 @@ Stands on every package below it (courses, authoring, grading, gradebook, the sa
 package list) and on grader.zipfiles for deterministic zips.
 """
 __all__ = ["autograde", "bundle", "course_files", "gradescope", "languages", "leaks",
-           "materials", "source_filter", "student_readme"]
+           "materials", "pool_files", "source_filter", "student_readme"]

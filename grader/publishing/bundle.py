@@ -34,6 +34,7 @@ from ..grading.term_view import apply_term
 from .course_files import course_entries
 from .materials import course_materials, public_users, view, wanted
 from .student_readme import language_entries
+from .pool_files import pool_entries
 from .leaks import hidden_leak, hidden_secrets, reference_fingerprints, reference_leak
 from ..zipfiles import Entry, zip_bytes
 
@@ -119,6 +120,7 @@ def collect(root: Path, folder: str = DEFAULT_FOLDER, course: Path | None = None
     entries = [Entry(p.relative_to(root).as_posix(), p.read_bytes()) for p in paths]
     entries = course_entries(entries, root, frozenset(view(rubric).names))
     entries += [Entry(name, data) for name, data in course_materials(rubric, root).items()]
+    entries += pool_entries(apply_term(rubric))  # the public counterexample pool
     for name, template in GENERATED.items():
         entries.append(Entry(name, (TEMPLATES / "student" / template).read_bytes()))
     entries = [e for e in entries if e.name not in (COURSE_FILE.as_posix(), "requirements.txt")]

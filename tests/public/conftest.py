@@ -38,6 +38,7 @@ if str(HERE) not in sys.path:  # the helpers below, whatever pytest's import mod
 import course_rules  # noqa: E402
 from call_gate import Gate, adult_last, case_of, is_case_test  # noqa: E402
 import kanon_check as check  # noqa: E402
+import teach  # noqa: E402
 from kanon_options import pytest_addoption  # noqa: E402,F401 (--solution, --in-process)
 from solution_import import import_failure, import_solution  # noqa: E402
 from student_calls import Answer, InProcess, Worker, exports  # noqa: E402
@@ -116,6 +117,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     if function is not None and case_of(_params(item)) != ADULT and not str(
             report.longrepr).endswith(NOT_IMPLEMENTED):
         GATE.small_failed(function, item.name)
+    teach.after_failure(item, report, function, GATE.stopped)  # a public counterexample
 
 
 def solution_path(config: pytest.Config) -> Path:

@@ -1,0 +1,111 @@
+"""The public counterexample pool in the students' bundle (grader/publishing/pool_files.py) and
+the bundle's self-check showing a counterexample (tests/public/teach.py): the bundle ships the
+pool files of the course's graded parts (and variants) only, none for a rule-judged course;
+every input of the shipped pool is public data and nothing in it is a hidden case's input or
+answer; a single-bug mutant's self-check prints a counterexample for exactly its function
+(all mutants: bench/bench_selfcheck_teach.py)."""
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from grader.publishing import bundle
+from mutants import MUTANTS
+from selfcheck_teach import ALL, FUNCTIONS, caught_in, run, solution
+from selfcheck_teach import bundle as unpacked
+
+KIT = Path(__file__).resolve().parents[3]
+POOL = "tests/public/data/counterexamples/"
+
+
+def _pool(course: str) -> dict[str, dict]:
+    """The bundle's pool files of `course` (relative to the kit): name -> JSON."""
+    entries = bundle.collect(KIT, course=KIT / course)
+    return {e.name.split(POOL, 1)[1]: json.loads(e.data) for e in entries if POOL in e.name}
+
+
+def test_the_bundle_ships_the_pool_of_the_graded_parts_only() -> None:
+    assert sorted(_pool("grader/rubric-2025.toml")) == [
+        "clustering_anonymizer~lm-only.json", "cost_LM.json", "cost_MD.json",
+        "random_anonymizer.json", "topdown_anonymizer.json"]  # the variant's, not the default's
+    assert sorted(_pool("grader/rubric.toml")) == sorted(
+        f"{f}.json" for f in ("cost_MD", "cost_LM", "random_anonymizer", "clustering_anonymizer",
+                              "bottomup_anonymizer", "samarati", "mondrian"))
+    assert _pool("courses/ustc") == {}  # judged by its rules: its own pool stays with the grader
+
+
+def _csv(path: Path) -> list[list[str]]:
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8", newline="") as f:
+        return list(csv.reader(f))
+
+
+def _hidden() -> tuple[set[str], set[str]]:
+    """The hidden cases' values that occur in no public file, and their expected outputs
+    (texts)."""
+    public: set[str] = set()
+    for folder in (KIT / "tests" / "public" / "data", KIT / "grader" / "cases" / "public"):
+        for path in folder.rglob("*"):
+            if path.name.endswith((".csv", ".csv.gz")):
+                public |= {c for row in _csv(path) for c in row}
+            elif path.suffix == ".txt":
+                public |= {line.strip() for line in path.read_text(encoding="utf-8").splitlines()}
+    hidden_values: set[str] = set()
+    for path in (KIT / "grader" / "cases" / "hidden").rglob("*.csv"):
+        hidden_values |= {c for row in _csv(path)[1:] for c in row}
+    manifest = json.loads((KIT / "grader" / "cases" / "manifest.json").read_text("utf-8"))
+    answers = {(KIT / "grader" / "cases" / e["file"]).read_text(encoding="utf-8").strip()
+               for e in manifest["entries"].values() if e["data"].startswith("hidden/")}
+    only = {v for v in hidden_values - public if len(v) >= 4 and not v.isdigit()}
+    return only, answers
+
+
+def test_the_bundle_pool_holds_public_inputs_and_no_hidden_case() -> None:
+    only_hidden, hidden_answers = _hidden()
+    assert {"Brussels", "Antwerp"} <= only_hidden and hidden_answers  # the check means something
+    adult = _csv(KIT / "adult-hw1.csv")
+    pool = _pool(ALL)
+    assert len(pool) == 13
+    for name, data in pool.items():
+        text = json.dumps(data, ensure_ascii=False)
+        assert not [v for v in only_hidden if json.dumps(v, ensure_ascii=False) in text], name
+        for source in data["sources"].values():  # every input row is the public file's row
+            label = source["label"]
+            table = adult if label == "adult-hw1.csv" else _csv(KIT / label)
+            assert table[0] == source["header"], (name, label)
+            for number, cells in source["rows"].items():
+                assert table[int(number)] == cells, (name, label, number)
+            if source.get("anonymized") is not None:
+                anonymized = _csv(KIT / "grader" / "cases" / "public" / "adult" / "anonymized"
+                                  / source["anonymized_label"]) if label == "adult-hw1.csv" \
+                    else _csv(Path(KIT / label).parent / source["anonymized_label"])
+                for number, cells in source["anonymized"].items():
+                    assert anonymized[int(number)] == cells, (name, label, number)
+        for chain in data["chains"]:
+            for member in chain["members"]:
+                expected = member["expected"]
+                assert not (isinstance(expected, str) and expected.strip() in hidden_answers)
+
+
+SLOW_MUTANTS = ("mondrian: the upper median", "LM as a mean over records instead of a sum")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SLOW_MUTANTS)
+def test_a_mutants_bundle_self_check_shows_a_counterexample_for_exactly_its_function(
+        name: str, tmp_path_factory: pytest.TempPathFactory) -> None:
+    mutant = next(m for m in MUTANTS if m.name == name)
+    folder = unpacked(ALL, tmp_path_factory.mktemp("bundle"))
+    work = tmp_path_factory.mktemp("mutant")
+    lessons, _, stdout = run(folder, solution(mutant, work), caught_in(mutant))
+    assert [x.function for x in lessons] == [FUNCTIONS[mutant.marker]], stdout
+    lesson = lessons[0]
+    assert lesson.found and lesson.calls >= 1
+    assert "python -c \"import os, sys; sys.path.insert(0, r'" in lesson.text
+    rows = int(lesson.text.split("raw.csv (", 1)[1].split(" ", 1)[0])
+    assert 1 <= rows <= 12

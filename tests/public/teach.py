@@ -1,0 +1,243 @@
+"""When a public test of a function fails: the smallest public input on which your function
+and the handout's rules disagree, printed under the failure (a section "public
+counterexample"), as the grader's feedback does after grading.
+
+The inputs come from the course's public counterexample pool (teach_pool.py: public data and
+the expected answers on it, never a hidden case). The self-check runs your function on them
+smallest first, in the same child process and under the same per-call limit as the public
+calls (student_calls.py, course_rules.stop_limit), and shows the first that differs: its
+rows, the hierarchy lines used, the arguments, the expected output and yours with the
+differing cells marked, and one command that reruns exactly that call (in bash, zsh, Windows
+cmd and PowerShell alike). Once per function and session, only after a failure (a passing
+function costs nothing), at most BUDGET seconds per function; a call stopped at its limit
+ends the search, said in one line. Not with --in-process (no limit there). Standard library
+only: this file ships in the students' bundle.
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import course_rules
+from kanon_check import read_csv, read_csv_text
+from messages import _
+from public_cases import OPTIONAL_SIGNATURES, SIGNATURES
+from teach_pool import Member, members, pool_file, used_lines
+
+BUDGET = 10.0  # wall-clock seconds of search per failing function
+FILES = {"raw_dataset_file": "raw.csv", "anonymized_dataset_file": "anonymized.csv",
+         "DGH_folder": "DGHs", "output_file": "yours.csv"}
+TAUGHT: set[str] = set()
+"""The functions whose failure already got its search (once per session)."""
+
+
+def parameters(function: str) -> list[str] | None:
+    """The parameter names of `function` from the public signatures (None: unknown)."""
+    shown = SIGNATURES.get(function) or OPTIONAL_SIGNATURES.get(function)
+    return None if shown is None else [p.strip() for p in shown.strip("()").split(",")]
+
+
+@dataclass(frozen=True)
+class Found:
+    """A member on which the student's answer differs: the answer, or why there is none."""
+
+    member: Member
+    yours: object = None  # the output's CSV text or the returned number
+    problem: str = ""  # raised, no output file...
+    calls: int = 0  # the calls the search made
+
+
+@dataclass(frozen=True)
+class Stopped:
+    """Why the search ended without a counterexample, and how many calls it made."""
+
+    why: str  # "limit", "budget", "ended", "none"
+    calls: int
+    limit: float = 0.0
+
+
+def _compare(member: Member, params: list[str], answer, folder: Path) -> Found | None:
+    """The student's answer on `member` if it differs from the expected one, else None."""
+    if answer.kind == "raised":
+        return Found(member, None, _("raised {error}").format(error=answer.text))
+    if "output_file" not in params:  # a number
+        expected = float(member.expected)
+        if answer.number is None:
+            return Found(member, answer.text, _("returned {value}, not a number").format(
+                value=answer.text))
+        if abs(answer.number - expected) > 1e-6 * max(1.0, abs(expected)):
+            return Found(member, answer.number)
+        return None
+    out = folder / "yours.csv"
+    if not out.is_file():
+        return Found(member, None, _("returned without writing its output file"))
+    try:
+        mine = read_csv(str(out))
+        text = out.read_text(encoding="utf-8-sig")
+    except (UnicodeDecodeError, ValueError) as e:
+        return Found(member, None, _("wrote an output that is not a UTF-8 CSV file ({error})")
+                     .format(error=e))
+    return None if mine == read_csv_text(str(member.expected)) else Found(member, text)
+
+
+def search(calls, function: str, params: list[str], pool: list[Member], work: Path,
+           budget: float = BUDGET) -> Found | Stopped:
+    """Run `function` on the pool smallest first; the first member that differs, else why
+    the search stopped. Each call runs in a fresh `work` folder under its stop limit, all of
+    them within `budget` seconds of wall-clock time."""
+    start, made = time.monotonic(), 0
+    for member in pool:
+        left = budget - (time.monotonic() - start)
+        limit = course_rules.stop_limit(function, len(member.rows), large=False)
+        if left <= 0.05:
+            return Stopped("budget", made)
+        shutil.rmtree(work, ignore_errors=True)
+        member.write(work)
+        args = [FILES[p] if p in FILES else member.ints[p] for p in params]
+        made += 1
+        limit = min(limit, left)
+        with contextlib.redirect_stdout(io.StringIO()):  # the search's prints stay out
+            answer = calls.call(function, args, work, limit)
+        if answer.kind == "timeout":  # a loop, or past what is left of the budget
+            return Stopped("limit", made, limit)
+        if answer.kind in ("ended", "not-implemented"):
+            return Stopped("ended", made)
+        found = _compare(member, params, answer, work)
+        if found is not None:
+            return Found(found.member, found.yours, found.problem, made)
+    return Stopped("none", made)
+
+
+# ---------------------------------------------------------------------------- the text
+
+
+def _table(header: list[str], rows: list[list[str]], marks: set = frozenset()) -> list[str]:
+    """Plain-text columns, numbered by data row; `marks` (row, column) cells as *cell*."""
+    shown = [[_("row"), *header]] + [
+        [str(i + 1)] + [f"*{v}*" if (i, j) in marks else v for j, v in enumerate(row)]
+        for i, row in enumerate(rows)]
+    width = max(len(r) for r in shown)
+    shown = [r + [""] * (width - len(r)) for r in shown]
+    sizes = [max(len(r[c]) for r in shown) for c in range(width)]
+    return ["    " + "  ".join(c.ljust(s) for c, s in zip(r, sizes)).rstrip() for r in shown]
+
+
+def command(function: str, params: list[str], ints: dict, folder: Path,
+            solution: Path) -> str:
+    """One command that reruns exactly this call in any shell: `python -c` and one
+    double-quoted program (single quotes inside, raw strings for Windows paths)."""
+    module = solution.stem if solution.suffix == ".py" else solution.name
+    args = ", ".join(repr(FILES[p]) if p in FILES else repr(ints[p]) for p in params)
+    call = f"{function}({args})"
+    shown = call if "output_file" in params else f"print({call})"
+    return (f"python -c \"import os, sys; sys.path.insert(0, r'{solution.parent}'); "
+            f"os.chdir(r'{folder}'); from {module} import {function}; {shown}\"")
+
+
+def render(found: Found, function: str, params: list[str], folder: Path,
+           solution: Path) -> list[str]:
+    """The section's lines for a counterexample whose files are in `folder`."""
+    m = found.member
+    ints = ", ".join(f"{k} = {v}" for k, v in m.ints.items()) or _("none")
+    lines = [_("The smallest public input on which {function} and the handout's rules "
+               "disagree (from the course's public counterexample pool: a pointer to the "
+               "rule, not another test):").format(function=function), "",
+             _("Input: raw.csv ({n} of the data rows of {source}: {rows}); QIs kept: {qis}; "
+               "arguments: {ints}.").format(
+                 n=len(m.rows), rows=", ".join(map(str, m.rows)), source=m.label,
+                 qis=", ".join(m.qis), ints=ints)]
+    lines += _table(m.header, m.raw)
+    if m.anonymized is not None:
+        lines += [_("The anonymized input (anonymized.csv, the same rows of {source}):").format(
+            source=m.anonymized_label)] + _table(m.header, m.anonymized)
+    for qi, text in m.dghs.items():
+        values = {row[m.header.index(qi)] for row in m.raw}
+        lines += [_("Hierarchy lines used (DGHs/{file}):").format(file=f"{qi}.txt")]
+        lines += ["    " + line for line in used_lines(text, values)]
+    if "output_file" not in params:
+        got = found.problem or repr(found.yours)
+        lines += [_("Expected {expected}, yours {got}.").format(expected=repr(m.expected),
+                                                                got=got)]
+        compare = ("", "expected.txt")
+    else:
+        expected = read_csv_text(str(m.expected))
+        mine = read_csv_text(found.yours) if isinstance(found.yours, str) else None
+        marks: set = set()
+        if mine and len(mine[1]) == len(expected[1]):
+            marks = {(i, j) for i, (a, b) in enumerate(zip(expected[1], mine[1]))
+                     for j in range(max(len(a), len(b))) if a[j:j + 1] != b[j:j + 1]}
+        lines += [_("Expected (the handout's rules):")] + _table(*expected)
+        if found.problem:
+            lines += [_("Yours: your function {problem}.").format(problem=found.problem)]
+        else:
+            lines += [_("Yours (cells that differ are marked *like this*):")] + _table(
+                *mine, marks=marks)
+        compare = ("yours.csv", "expected.csv")
+    lines += [_("Rerun exactly this call (the files are in {folder}):").format(folder=folder),
+              "    " + command(function, params, m.ints, folder, solution)]
+    if compare[0]:
+        lines += [_("then compare {yours} with {expected}.").format(
+            yours=compare[0], expected=compare[1])]
+    return lines
+
+
+def stopped_line(stopped: Stopped, function: str) -> str:
+    """The one line of a search that found nothing."""
+    if stopped.why == "limit":
+        return _("No public counterexample for {function}: a call did not return within "
+                 "{limit:.1f} s (an endless loop?), so the search stopped there.").format(
+                     function=function, limit=stopped.limit)
+    if stopped.why == "budget":
+        return _("No public counterexample for {function} within the self-check's {budget:g} s "
+                 "({calls} calls).").format(function=function, budget=BUDGET,
+                                            calls=stopped.calls)
+    if stopped.why == "ended":
+        return _("No public counterexample for {function}: the process running it ended "
+                 "during the search.").format(function=function)
+    return _("No input of the public counterexample pool makes {function} differ ({calls} "
+             "calls): the failing test above is the one to look at.").format(
+                 function=function, calls=stopped.calls)
+
+
+def lesson(calls, function: str, variant: str | None, solution: Path, scratch: Path,
+           budget: float = BUDGET) -> list[str] | None:
+    """The section's lines for a failing `function` (None: no pool for it here)."""
+    path, params = pool_file(function, variant), parameters(function)
+    if path is None or params is None:
+        return None
+    start = time.monotonic()
+    result = search(calls, function, params, members(path), scratch / "call", budget)
+    spent = _("(the search: {calls} calls, {seconds:.1f} s)").format(
+        calls=result.calls, seconds=time.monotonic() - start)
+    if isinstance(result, Stopped):
+        return [stopped_line(result, function) + " " + spent]
+    folder = scratch / function
+    shutil.rmtree(folder, ignore_errors=True)
+    result.member.write(folder)
+    name = "expected.csv" if "output_file" in params else "expected.txt"
+    expected = result.member.expected
+    (folder / name).write_text(expected if isinstance(expected, str) else f"{expected!r}\n",
+                               encoding="utf-8", newline="")
+    return render(result, function, params, folder, solution) + [spent]
+
+
+def after_failure(item, report, function: str | None, stopped: dict) -> None:
+    """conftest.py's hook: the first failing public test of `function` gets the section
+    "public counterexample" (not for a stub, an import error, a stopped function, or calls in
+    pytest's own process)."""
+    runner = getattr(item, "funcargs", {}).get("runner")
+    if (function is None or function in TAUGHT or runner is None or function in stopped
+            or runner.solution.error or runner.solution.calls is None
+            or not hasattr(runner.solution.calls, "process")  # --in-process: no limit
+            or "NotImplementedError" in str(report.longrepr)):
+        return
+    TAUGHT.add(function)
+    scratch = runner.tmp.getbasetemp() / "counterexamples"
+    lines = lesson(runner.solution.calls, function, course_rules.variant(function),
+                   runner.solution.path, scratch)
+    if lines:
+        report.sections.append((_("public counterexample"), "\n".join(lines) + "\n"))
