@@ -80,7 +80,8 @@ def _shown(value: object) -> str:
     try:
         text = repr(value)
     except Exception as e:  # noqa: BLE001 -- a broken __repr__ is the student's
-        text = f"<{type(value).__name__} whose repr raised {type(e).__name__}>"
+        text = _("<{type} whose repr raised {error}>").format(type=type(value).__name__,
+                                                               error=type(e).__name__)
     return text if len(text) <= 200 else text[:200] + "..."
 
 
