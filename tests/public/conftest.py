@@ -58,9 +58,9 @@ pytest collects the tests) and taken by the `solution` fixture."""
 
 def pytest_configure(config: pytest.Config) -> None:
     for function, marker in SHORT.items():
-        config.addinivalue_line("markers", _("{marker}: public tests of {function}").format(
-            marker=marker, function=function))
-    config.addinivalue_line("markers", _("timeout(seconds): time limit (pytest-timeout)"))
+        config.addinivalue_line("markers", f"{marker}: " + _("public tests of {function}")
+                                .format(function=function))  # "name: ..." stays ASCII
+    config.addinivalue_line("markers", "timeout(seconds): " + _("time limit (pytest-timeout)"))
     path = solution_path(config).resolve()
     if not in_process(config) and path.exists():
         EARLY.append(Worker(path, course_rules.import_limit()))
