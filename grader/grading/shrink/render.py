@@ -14,6 +14,7 @@ from kanon.table import parse_table, render_csv
 
 from ...catalogs import translator
 from ...contract import SIGNATURES, data_rows, is_cost
+from ..student_messages import translate
 
 SECTION = {"cost_MD": "cost_MD", "cost_LM": "cost_LM", "entropy_l": "entropy_l",
            "t_closeness": "t_closeness"}  # the handout's heading of each function: its name
@@ -93,7 +94,7 @@ def outputs(entry: dict, function: str, _=str) -> list[str]:
     """The reference's output and the student's, differing cells in bold."""
     expected, yours = entry["expected"], entry.get("yours")
     if is_cost(function):
-        got = entry["problem"] or f"`{yours!r}`"
+        got = translate(entry["problem"], _) or f"`{yours!r}`"
         return [_("Reference: {expected}; yours: {got}.").format(expected=f"`{expected!r}`",
                                                                   got=got)]
     lines = [_("The reference's output:"), ""]
@@ -105,7 +106,8 @@ def outputs(entry: dict, function: str, _=str) -> list[str]:
                  for j in range(max(len(a), len(b))) if a[j:j + 1] != b[j:j + 1]}
     lines += _table(*ref, entry["rows"], marks, _) + [""]
     if entry["problem"]:
-        return lines + [_("Yours: your function {problem}.").format(problem=entry['problem'])]
+        return lines + [_("Yours: your function {problem}.").format(
+            problem=translate(entry['problem'], _))]
     if mine is None:
         return lines + [_("Yours is not a readable CSV table:"), "", "```", yours[:1500], "```"]
     return lines + [_("Yours (cells that differ in **bold**):"), ""] + _table(
