@@ -10,7 +10,9 @@ kit test keeps them equal):
 A msgid is the English text itself, so an English course needs no catalog. `translator`
 gives the grader's `_` for a language; `extract` finds every `_("...")` and `gettext("...")`
 with a literal argument in the sources (what xgettext would), and `catalog_problems` names
-each one without an entry in a language's catalog, and each .mo older than its .po. `mo_bytes`
+each one without an entry in a language's catalog, each .mo older than its .po, and (for the
+self-check, whose every module ships to students) each sentence left outside `_()`
+(`unwrapped`). `mo_bytes`
 is msgfmt's output (GNU .mo, entries sorted, no hash table), so the same .po gives the same
 bytes.
 """
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import gettext
+import re
 import struct
 from collections.abc import Callable
 from pathlib import Path
@@ -29,6 +32,12 @@ DOMAINS = {"grader": (Path("grader") / "locale", ("grader/**/*.py",)),
            "selfcheck": (Path("tests") / "public" / "locale", ("tests/public/*.py",))}
 """domain -> (its locale folder under the kit root, the sources whose messages it holds)."""
 COMPILE_COMMAND = "python -m grader languages --compile"
+WRAPPED_DOMAINS = {"selfcheck": ("make_expected.py", "messages.py")}
+"""domain -> the files of its sources that students never read (the rest: every sentence in
+`_()`)."""
+_PROSE = re.compile(r"[A-Za-z][A-Za-z'-]*(?:\s+[A-Za-z][A-Za-z'-]*){2,}")
+_DATA_CALLS = ("Run", "CostCase", "MeasureCase")
+"""Calls whose string arguments are case data and notes for the staff, never printed."""
 
 
 def po_path(root: Path, domain: str, language: str) -> Path:
@@ -118,6 +127,55 @@ def extract(root: Path, domain: str) -> dict[str, str]:
     return found
 
 
+def _skipped(tree: ast.AST) -> set[int]:
+    """ids of the nodes whose text is not a message: inside `_()` / `gettext()`, docstrings
+    (of modules, classes, functions and attributes), assert messages, arguments of the case
+    tables' constructors (_DATA_CALLS)."""
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        inner: list[ast.AST] = []
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id in ("_", "gettext", *_DATA_CALLS):
+            inner = [node]
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            inner = [node.value]
+        elif isinstance(node, ast.Assert) and node.msg is not None:
+            inner = [node.msg]
+        skipped |= {id(sub) for top in inner for sub in ast.walk(top)}
+    return skipped
+
+
+def unwrapped(root: Path, domain: str) -> list[str]:
+    """"path:line: 'text'" of every string or f-string holding three words or more outside
+    `_()` in the student-read sources of a WRAPPED_DOMAINS domain (what a student would read
+    in English in a course in another language)."""
+    if domain not in WRAPPED_DOMAINS:
+        return []
+    found = []
+    for pattern in DOMAINS[domain][1]:
+        for path in sorted(root.glob(pattern)):
+            if path.name in WRAPPED_DOMAINS[domain]:
+                continue
+            tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+            skipped = _skipped(tree)
+            parts = {id(v) for n in ast.walk(tree) if isinstance(n, ast.JoinedStr)
+                     for v in n.values}
+            for node in ast.walk(tree):
+                if id(node) in skipped or id(node) in parts:
+                    continue
+                if isinstance(node, ast.JoinedStr):
+                    text = "".join(v.value if isinstance(v, ast.Constant) else "{}"
+                                   for v in node.values)
+                elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                    text = node.value
+                else:
+                    continue
+                if _PROSE.search(text):
+                    found.append(f"{path.relative_to(root).as_posix()}:{node.lineno}: "
+                                 f"{text[:60]!r}")
+    return sorted(found)
+
+
 def catalog_problems(language: str, root: Path) -> list[str]:
     """Each message of each domain without a `language` entry, and each stale .mo."""
     if language == DEFAULT:
@@ -126,6 +184,8 @@ def catalog_problems(language: str, root: Path) -> list[str]:
     for domain in DOMAINS:
         po = po_path(root, domain, language)
         used = extract(root, domain)
+        problems += [f"{where}: a sentence students read is not in _() (its {language} "
+                     f"entry cannot exist)" for where in unwrapped(root, domain)]
         if not po.is_file():
             if used:
                 problems.append(f"{po}: missing ({len(used)} messages to translate)")
@@ -155,4 +215,4 @@ def translator(language: str, root: Path | None = None,
 
 
 __all__ = ["COMPILE_COMMAND", "DOMAINS", "catalog_problems", "compile_all", "extract",
-           "mo_bytes", "po_path", "read_po", "translator"]
+           "mo_bytes", "po_path", "read_po", "translator", "unwrapped"]

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from messages import _
 from public_cases import ADULT, BadCall, CostCase, MeasureCase, Run
 
 
@@ -67,13 +68,14 @@ class Gate:
         """The one sentence saying why the call `what` of `function` is not made, or None."""
         if function in self.stopped:
             stopped, limit = self.stopped[function]
-            return (f"{what}: not run, because {stopped} did not return within {limit:g} s "
-                    f"and the self-check makes no further call of {function} after stopping "
-                    f"one (an endless loop? fix that call first)")
+            return _("{what}: not run, because {stopped} did not return within {limit:g} s "
+                     "and the self-check makes no further call of {function} after stopping "
+                     "one (an endless loop? fix that call first)").format(
+                what=what, stopped=stopped, limit=limit, function=function)
         if large and function in self.failed:
-            return (f"{what}: not run, because {self.failed[function]} failed and the "
-                    f"self-check runs {function} on adult-hw1.csv only once its small cases "
-                    f"pass")
+            return _("{what}: not run, because {failed} failed and the self-check runs "
+                     "{function} on adult-hw1.csv only once its small cases pass").format(
+                what=what, failed=self.failed[function], function=function)
         return None
 
     def check(self, function: str, what: str, large: bool) -> None:
@@ -88,14 +90,22 @@ class Gate:
         lines = []
         for function, looped in dict.fromkeys((f, s) for f, s, _ in self.not_run):
             count = sum(1 for f, s, _ in self.not_run if (f, s) == (function, looped))
-            tests = f"{count} later public test{'s' if count > 1 else ''}"
             if looped:
                 what, limit = self.stopped[function]
-                lines.append(f"{what} did not return within {limit:g} s (an endless loop in "
-                             f"{function}?), so the self-check did not run {function}'s "
-                             f"{tests} (HANDOUT.md, \"Time limits\")")
+                lines.append((_("{what} did not return within {limit:g} s (an endless loop in "
+                                "{function}?), so the self-check did not run {function}'s "
+                                "{count} later public tests (HANDOUT.md, \"Time limits\")")
+                              if count > 1 else
+                              _("{what} did not return within {limit:g} s (an endless loop in "
+                                "{function}?), so the self-check did not run {function}'s "
+                                "{count} later public test (HANDOUT.md, \"Time limits\")")
+                              ).format(what=what, limit=limit, function=function, count=count))
             else:
-                lines.append(f"{function} did not run on adult-hw1.csv ({count} public "
-                             f"test{'s' if count > 1 else ''}): it runs there once its small "
-                             f"cases pass, and {self.failed[function]} failed")
+                lines.append((_("{function} did not run on adult-hw1.csv ({count} public "
+                                "tests): it runs there once its small cases pass, and {failed} "
+                                "failed") if count > 1 else
+                              _("{function} did not run on adult-hw1.csv ({count} public "
+                                "test): it runs there once its small cases pass, and {failed} "
+                                "failed")).format(function=function, count=count,
+                                                  failed=self.failed[function]))
         return lines

@@ -40,6 +40,7 @@ from call_gate import Gate, adult_last, case_of, is_case_test  # noqa: E402
 import kanon_check as check  # noqa: E402
 import teach  # noqa: E402
 from kanon_options import pytest_addoption  # noqa: E402,F401 (--solution, --in-process)
+from messages import _  # noqa: E402
 from solution_import import import_failure, import_solution  # noqa: E402
 from student_calls import Answer, InProcess, Worker, exports  # noqa: E402
 from public_cases import (ADULT, INTERVALS, OPTIONAL, ROOT, SHORT, BadCall,  # noqa: E402
@@ -58,8 +59,9 @@ pytest collects the tests) and taken by the `solution` fixture."""
 
 def pytest_configure(config: pytest.Config) -> None:
     for function, marker in SHORT.items():
-        config.addinivalue_line("markers", f"{marker}: public tests of {function}")
-    config.addinivalue_line("markers", "timeout(seconds): time limit (pytest-timeout)")
+        config.addinivalue_line("markers", f"{marker}: " + _("public tests of {function}")
+                                .format(function=function))  # "name: ..." stays ASCII
+    config.addinivalue_line("markers", "timeout(seconds): " + _("time limit (pytest-timeout)"))
     path = solution_path(config).resolve()
     if not in_process(config) and path.exists():
         EARLY.append(Worker(path, course_rules.import_limit()))
@@ -145,8 +147,10 @@ class Solution:
         self.defined: dict[str, str] = {}  # function name -> '(its, parameters)'
         unavailable = course_rules.unavailable_imports(self.path) if self.path.exists() else []
         if unavailable:
-            more = f" (and {len(unavailable) - 1} more)" if len(unavailable) > 1 else ""
-            self.error = f"could not import {self.path.name}: {unavailable[0]}{more}"
+            more = _(" (and {count} more)").format(count=len(unavailable) - 1) \
+                if len(unavailable) > 1 else ""
+            self.error = _("could not import {file}: {error}").format(
+                file=self.path.name, error=unavailable[0] + more)
             while EARLY:
                 EARLY.pop().close()
             return
@@ -170,9 +174,11 @@ class Solution:
         if self.error:
             pytest.fail(self.error, pytrace=False)
         if name not in self.defined:
-            pytest.fail(f"{self.path.name} has no function {name}; keep the "
-                        f"{course_rules.in_words(len(graded_functions()))} signatures of "
-                        f"skeleton.py", pytrace=False)
+            count = len(graded_functions())
+            pytest.fail(_("{file} has no function {name}; keep the {count} signatures of "
+                          "skeleton.py").format(file=self.path.name, name=name, number=count,
+                                                count=course_rules.in_words(count)),
+                        pytrace=False)
 
     def parameters(self, name: str) -> str:
         """'(a, b, c)': the parameters of the solution's function `name` (else fail)."""
@@ -210,8 +216,8 @@ def case_folder(folder: Path, case: str) -> Iterator[None]:
     directory while the block runs."""
     raw, dghs = case_files(case)
     if not raw.is_file():
-        pytest.fail(f"public data missing: {raw} (keep the bundle's files next to tests/)",
-                    pytrace=False)
+        pytest.fail(_("public data missing: {path} (keep the bundle's files next to tests/)"
+                      ).format(path=raw), pytrace=False)
     shutil.copyfile(raw, folder / "adult-hw1.csv")
     shutil.copytree(dghs, folder / "DGHs")
     before = os.getcwd()
@@ -227,12 +233,12 @@ def failure_of(answer: Answer, name: str, what: str, limit: float) -> str | None
     if answer.kind == "not-implemented":
         return f"{name} {NOT_IMPLEMENTED}"
     if answer.kind == "raised":
-        return f"{what}: raised {answer.text}"
+        return _("{what}: raised {error}").format(what=what, error=answer.text)
     if answer.kind == "timeout":
-        return (f"{what}: did not return within {limit:g} s, so the self-check stopped it "
-                f"(an endless loop? HANDOUT.md, \"Time limits\")")
+        return _("{what}: did not return within {limit:g} s, so the self-check stopped it "
+                 "(an endless loop? HANDOUT.md, \"Time limits\")").format(what=what, limit=limit)
     if answer.kind == "ended":
-        return f"{what}: {answer.text}"
+        return _("{what}: {problem}").format(what=what, problem=answer.text)
     return None
 
 
@@ -247,7 +253,7 @@ class Output:
     not_implemented: bool = False
 
 
-NOT_IMPLEMENTED = "is not implemented yet (it raises NotImplementedError)"
+NOT_IMPLEMENTED = _("is not implemented yet (it raises NotImplementedError)")
 
 
 def graded(function: str) -> bool:
@@ -261,8 +267,9 @@ def graded_functions() -> list[str]:
 
 
 def skip_ungraded(function: str, why: str) -> None:
-    pytest.skip(f"{function} is not graded in your course (tests/public/course.json) and {why}: "
-                f"its public tests are skipped (HANDOUT.md)")
+    pytest.skip(_("{function} is not graded in your course (tests/public/course.json) and "
+                  "{why}: its public tests are skipped (HANDOUT.md)").format(function=function,
+                                                                            why=why))
 
 
 class Runner:
@@ -286,13 +293,15 @@ class Runner:
         file does not define."""
         wanted = course_rules.variant(function)
         if variant != wanted and not any_variant:
-            pytest.skip(f"your course grades {function} with "
-                        + (f"the {wanted} variant" if wanted else "the handout's default rules")
-                        + ", not "
-                        + (f"the {variant} variant" if variant else "the handout's default rules"))
+            def rules(name: str | None) -> str:
+                return _("the {variant} variant").format(variant=name) if name \
+                    else _("the handout's default rules")
+            pytest.skip(_("your course grades {function} with {wanted}, not {given}").format(
+                function=function, wanted=rules(wanted), given=rules(variant)))
         if (not graded(function) and self.solution.error is None
                 and function not in self.solution.defined):
-            skip_ungraded(function, f"{self.solution.path.name} does not define it")
+            skip_ungraded(function, _("{file} does not define it").format(
+                file=self.solution.path.name))
 
     def output(self, run: Run) -> Output:
         self.applies(run.function, run.variant)
@@ -301,11 +310,12 @@ class Runner:
             try:
                 self.outputs[run] = self._run(run)
             except pytest.fail.Exception as e:  # a timeout: do not run the call again
-                self.outputs[run] = Output(failure=f"{run.describe()}: {e.msg}")
+                self.outputs[run] = Output(failure=_("{what}: {problem}").format(
+                    what=run.describe(), problem=e.msg))
                 raise
         result = self.outputs[run]
         if result.not_implemented and not graded(run.function):
-            skip_ungraded(run.function, "yours raises NotImplementedError")
+            skip_ungraded(run.function, _("yours raises NotImplementedError"))
         if result.failure:
             pytest.fail(result.failure, pytrace=False)
         return result
@@ -319,12 +329,14 @@ class Runner:
             return Output(failure=failure, not_implemented=failure.endswith(NOT_IMPLEMENTED))
         out = folder / "anonymized.csv"
         if not out.is_file():
-            return Output(failure=f"{run.describe()} returned without writing its output_file "
-                                  f"('anonymized.csv' in the working directory)")
+            return Output(failure=_("{what} returned without writing its output_file "
+                                    "('anonymized.csv' in the working directory)").format(
+                what=run.describe()))
         try:
             header, rows = check.read_csv(str(out))
         except (UnicodeDecodeError, ValueError) as e:
-            return Output(failure=f"{run.describe()}: the output is not a UTF-8 CSV file ({e})")
+            return Output(failure=_("{what}: the output is not a UTF-8 CSV file ({error})"
+                                    ).format(what=run.describe(), error=e))
         return Output(header=header, rows=rows, seconds=answer.seconds)
 
     def call(self, name: str, case: str, args: list, what: str, folder: Path,
@@ -362,7 +374,8 @@ class Runner:
         if problem is None and run.function == "bottomup_anonymizer":
             problem = check.check_l(raw, out.rows, run.extra)
         if problem:
-            pytest.fail(f"{run.describe()}: {problem}", pytrace=False)
+            pytest.fail(_("{what}: {problem}").format(what=run.describe(), problem=problem),
+                        pytrace=False)
 
     def check_expected(self, run: Run) -> None:
         """The output equals the reference output, cell by cell (as parsed CSV)."""
@@ -370,13 +383,15 @@ class Runner:
         raw = self.table(run.case)
         problem = check.check_valid(raw, out.header, out.rows, intervals=run.function in INTERVALS)
         if problem is None:
-            _, expected = check.read_csv(str(run.expected))
+            _header, expected = check.read_csv(str(run.expected))
             problem = check.first_difference(raw, expected, out.rows)
             if problem:
                 where = run.expected.relative_to(ROOT).as_posix()
-                problem = f"differs from the reference output {where}: {problem}"
+                problem = _("differs from the reference output {where}: {problem}").format(
+                    where=where, problem=problem)
         if problem:
-            pytest.fail(f"{run.describe()}: {problem}", pytrace=False)
+            pytest.fail(_("{what}: {problem}").format(what=run.describe(), problem=problem),
+                        pytrace=False)
 
     def check_cost(self, name: str, case: CostCase, expected: float, args: tuple = ()) -> None:
         """cost_MD / cost_LM (or an optional privacy measure, with `args` after the DGH
@@ -390,19 +405,21 @@ class Runner:
         else:
             shutil.copyfile(source, folder / "anonymized.csv")
         shown = f"({', '.join(map(repr, args))})" if args else ""
-        what = f"{name}{shown} on case {case.id!r}"
+        what = _("{call} on case {case!r}").format(call=name + shown, case=case.id)
         with case_folder(folder, case.case):
             answer, failure = self.call(name, case.case, ["adult-hw1.csv", "anonymized.csv",
                                                           "DGHs", *args], what, folder)
         if answer.kind == "not-implemented" and not graded(name):
-            skip_ungraded(name, "yours raises NotImplementedError")
+            skip_ungraded(name, _("yours raises NotImplementedError"))
         if failure:
             pytest.fail(failure, pytrace=False)
         number = answer.number
         if number is None:
-            pytest.fail(f"{what}: returned {answer.text}, expected a number", pytrace=False)
+            pytest.fail(_("{what}: returned {value}, expected a number").format(
+                what=what, value=answer.text), pytrace=False)
         if abs(number - expected) > 1e-6 * max(1.0, abs(expected)):
-            pytest.fail(f"{what}: expected {expected!r}, got {number!r}", pytrace=False)
+            pytest.fail(_("{what}: expected {expected!r}, got {got!r}").format(
+                what=what, expected=expected, got=number), pytrace=False)
 
     def check_rejects(self, name: str, case: str, args: list, reason: str,
                       column: str | None = None, extra_file: Path | None = None) -> None:
@@ -411,31 +428,37 @@ class Runner:
         folder = self.tmp.mktemp(f"bad-{SHORT[name]}")
         if extra_file is not None:
             shutil.copyfile(extra_file, folder / extra_file.name)
-        what = f"{name}({', '.join(repr(a) for a in args)}) on case {case!r}"
+        what = _("{call} on case {case!r}").format(
+            call=f"{name}({', '.join(repr(a) for a in args)})", case=case)
         self.applies(name, any_variant=True)  # bad input is refused whatever the variant
         with case_folder(folder, case):
             answer, problem = self.call(name, case, args, what, folder, timed=False)
         if answer.kind == "not-implemented" and not graded(name):
-            skip_ungraded(name, "yours raises NotImplementedError")
+            skip_ungraded(name, _("yours raises NotImplementedError"))
         if answer.kind == "returned":
-            problem = f"{what}: expected ValueError ({reason}), but it returned normally"
+            problem = _("{what}: expected ValueError ({reason}), but it returned normally"
+                        ).format(what=what, reason=reason)
         elif answer.kind == "raised" and answer.value_error is None:
-            problem = f"{what}: expected ValueError ({reason}), got {answer.text}"
+            problem = _("{what}: expected ValueError ({reason}), got {error}").format(
+                what=what, reason=reason, error=answer.text)
         elif answer.kind == "raised":
             problem = None
             if column is not None and column not in answer.value_error:
-                problem = (f"{what}: the ValueError should name the column {column!r} "
-                           f"(and the row), got: {answer.value_error}")
+                problem = _("{what}: the ValueError should name the column {column!r} (and "
+                            "the row), got: {error}").format(what=what, column=column,
+                                                             error=answer.value_error)
         if problem:
             pytest.fail(problem, pytrace=False)
-        raw, _ = case_files(case)
+        raw, _dghs = case_files(case)
         if (folder / "adult-hw1.csv").read_bytes() != raw.read_bytes():
-            pytest.fail(f"{what}: raised ValueError but changed the raw file", pytrace=False)
+            pytest.fail(_("{what}: raised ValueError but changed the raw file").format(
+                what=what), pytrace=False)
         known = {"adult-hw1.csv", "DGHs"} | ({extra_file.name} if extra_file else set())
         left = sorted(p.name for p in folder.iterdir() if p.name not in known)
         if left:
-            pytest.fail(f"{what}: raised ValueError but left {', '.join(left)} behind (write "
-                        f"to a temporary file and rename it only when done)", pytrace=False)
+            pytest.fail(_("{what}: raised ValueError but left {files} behind (write to a "
+                          "temporary file and rename it only when done)").format(
+                what=what, files=", ".join(left)), pytrace=False)
 
     def check_bad_call(self, bad: BadCall) -> None:
         self.check_rejects(bad.function, bad.case,
@@ -468,18 +491,20 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
         return
     _report_times(terminalreporter)
     if GATE.not_run:
-        terminalreporter.write_sep("-", "public tests not run")
-        for _, _, reason in GATE.not_run:
+        terminalreporter.write_sep("-", _("public tests not run"))
+        for _function, _looped, reason in GATE.not_run:
             terminalreporter.write_line(reason)
-    terminalreporter.write_sep("-", "public self-check")
+    terminalreporter.write_sep("-", _("public self-check"))
     for line in GATE.summary():
         terminalreporter.write_line(line, red=True)
     if LEFT_OUT:
-        terminalreporter.write_line(f"({len(LEFT_OUT)} public tests of parts or rule variants "
-                                    f"your course does not grade were left out)")
-    not_run = f", {len(GATE.not_run)} not run" if GATE.not_run else ""
-    terminalreporter.write_line(f"{passed} public tests passed, {failed} failed{not_run} "
-                                f"\N{EM DASH} the grader also runs hidden cases")
+        terminalreporter.write_line(_("({count} public tests of parts or rule variants your "
+                                      "course does not grade were left out)").format(
+            count=len(LEFT_OUT)))
+    not_run = _(", {count} not run").format(count=len(GATE.not_run)) if GATE.not_run else ""
+    terminalreporter.write_line(_("{passed} public tests passed, {failed} failed{not_run} "
+                                  "\N{EM DASH} the grader also runs hidden cases").format(
+        passed=passed, failed=failed, not_run=not_run))
 
 
 def _report_times(terminalreporter) -> None:
@@ -496,14 +521,17 @@ def _report_times(terminalreporter) -> None:
             if entry[0] not in slowest or entry[3] > slowest[entry[0]][3]:
                 slowest[entry[0]] = entry
         shown = list(slowest.values())
-    terminalreporter.write_sep("-", "CPU time of every public call" if every else
-                               "CPU time: each function's slowest public call (-v: every call)")
+    terminalreporter.write_sep("-", _("CPU time of every public call") if every else
+                               _("CPU time: each function's slowest public call (-v: every "
+                                 "call)"))
     for function, what, rows, seconds, limit in shown:
-        terminalreporter.write_line(f"{seconds:8.2f} s (grader's limit {limit:g} s)  {what}, "
-                                    f"{rows} rows")
+        terminalreporter.write_line(_("{seconds:8.2f} s (grader's limit {limit:g} s)  {what}, "
+                                      "{rows} rows").format(seconds=seconds, limit=limit,
+                                                            what=what, rows=rows))
     close = [e for e in TIMES if e[3] >= course_rules.CLOSE * e[4]]
     for function, what, rows, seconds, limit in close:
-        terminalreporter.write_line(
-            f"warning: {what} used {seconds:.1f} s of CPU time, half or more of the grader's "
-            f"limit of {limit:g} s for {rows} rows: on a slower machine it may run out of time "
-            f"(HANDOUT.md, \"Time limits\")", yellow=True)
+        terminalreporter.write_line(_(
+            "warning: {what} used {seconds:.1f} s of CPU time, half or more of the grader's "
+            "limit of {limit:g} s for {rows} rows: on a slower machine it may run out of time "
+            "(HANDOUT.md, \"Time limits\")").format(what=what, seconds=seconds, limit=limit,
+                                                     rows=rows), yellow=True)

@@ -10,6 +10,8 @@ import os
 import sys
 from pathlib import Path
 
+from messages import _
+
 HERE = Path(__file__).resolve().parent
 COURSE_FILE = HERE / "course.json"
 if os.environ.get("KANON_COURSE_FILE"):  # staff: check against another rubric's course.json
@@ -33,13 +35,14 @@ def course() -> dict:
 
 def rule(allowed: list[str]) -> str:
     names = sorted(allowed)
-    return ("only the standard library" if not names
-            else f"only {', '.join(names)} and the standard library")
+    return (_("only the standard library") if not names
+            else _("only {names} and the standard library").format(names=", ".join(names)))
 
 
 def unavailable_message(name: str, allowed: list[str]) -> str:
     """The grader's words when student code imports a package the course does not allow."""
-    return f"{name} is not available: this course allows {rule(allowed)}"
+    return _("{name} is not available: this course allows {rule}").format(
+        name=name, rule=rule(allowed))
 
 
 def _imports(source: str, filename: str) -> list[tuple[str, int]]:
@@ -81,8 +84,8 @@ def unavailable_imports(solution: Path) -> list[str]:
             if name in local:
                 todo += [folder / f"{name}.py", solution / f"{name}.py"]
             elif name not in known and installed(name):
-                messages.append(f"{unavailable_message(name, allowed)} "
-                                f"({path.name}, line {line})")
+                messages.append(_("{message} ({file}, line {line})").format(
+                    message=unavailable_message(name, allowed), file=path.name, line=line))
     return messages
 
 

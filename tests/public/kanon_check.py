@@ -14,6 +14,8 @@ import io
 import os
 from dataclasses import dataclass, field
 
+from messages import _
+
 Rows = list[list[str]]
 
 
@@ -96,7 +98,7 @@ def _numeric_column(values: list[str]) -> bool:
     return bool(values)
 
 
-COUNTED = "(the header is not counted)"
+COUNTED = _("(the header is not counted)")
 """Rows in messages are data rows counted from 1 in file order (HANDOUT.md, "Ties")."""
 
 
@@ -104,8 +106,9 @@ def rows_text(rows: list[int], limit: int = 8) -> str:
     """'data rows 3, 17 (the header is not counted)' for the 0-based list indices [2, 16],
     shortened after `limit` rows."""
     shown = ", ".join(str(r + 1) for r in rows[:limit])
-    more = f", ... ({len(rows)} rows)" if len(rows) > limit else ""
-    return f"data row{'s' if len(rows) > 1 else ''} {shown}{more} {COUNTED}"
+    more = _(", ... ({count} rows)").format(count=len(rows)) if len(rows) > limit else ""
+    return (_("data rows {rows}{more} {counted}") if len(rows) > 1 else
+            _("data row {rows}{more} {counted}")).format(rows=shown, more=more, counted=COUNTED)
 
 
 @dataclass
@@ -145,22 +148,26 @@ def check_valid(raw: Table, header: list[str], rows: Rows, intervals: bool = Fal
     the raw value or one of its ancestors (or, with `intervals`, an interval [lo-hi] holding
     the raw value in a numeric column)."""
     if header != raw.header:
-        return f"the output header is {header}, expected the raw file's header {raw.header}"
+        return _("the output header is {header}, expected the raw file's header {raw}").format(
+            header=header, raw=raw.header)
     if len(rows) != len(raw.rows):
-        return (f"the output has {len(rows)} data rows, the raw file has {len(raw.rows)} "
-                f"(one output row per raw row, in the same order)")
+        return _("the output has {rows} data rows, the raw file has {raw} (one output row per "
+                 "raw row, in the same order)").format(rows=len(rows), raw=len(raw.rows))
     qi = set(raw.qi)
     seen: set[tuple[int, str, str]] = set()  # (column, raw, cell) already found valid
     for r, (raw_row, row) in enumerate(zip(raw.rows, rows)):
         if len(row) != len(header):
-            return (f"output data row {r + 1} {COUNTED} has {len(row)} cells, the header has "
-                    f"{len(header)}")
+            return _("output data row {row} {counted} has {cells} cells, the header has "
+                     "{header}").format(row=r + 1, counted=COUNTED, cells=len(row),
+                                        header=len(header))
         for c, (value, cell) in enumerate(zip(raw_row, row)):
-            where = f"output data row {r + 1} {COUNTED}, column {header[c]!r}"
+            where = _("output data row {row} {counted}, column {column!r}").format(
+                row=r + 1, counted=COUNTED, column=header[c])
             if c not in qi:
                 if cell != value:
-                    return (f"{where}: non-QI cells must not change, got {cell!r} for the raw "
-                            f"value {value!r} (are the rows in their original order?)")
+                    return _("{where}: non-QI cells must not change, got {cell!r} for the raw "
+                             "value {value!r} (are the rows in their original order?)").format(
+                        where=where, cell=cell, value=value)
                 continue
             if (c, value, cell) in seen:
                 continue
@@ -168,18 +175,22 @@ def check_valid(raw: Table, header: list[str], rows: Rows, intervals: bool = Fal
             dgh = raw.dghs[header[c]]
             if cell in dgh.parent:
                 if not dgh.is_ancestor_or_self(cell, value):
-                    return (f"{where}: {cell!r} is neither the raw value {value!r} nor one of "
-                            f"its ancestors in DGHs/{header[c]}.txt (are the rows in their "
-                            f"original order?)")
+                    return _("{where}: {cell!r} is neither the raw value {value!r} nor one "
+                             "of its ancestors in DGHs/{column}.txt (are the rows in their "
+                             "original order?)").format(where=where, cell=cell, value=value,
+                                                        column=header[c])
                 continue
             bounds = parse_interval(cell) if intervals and raw.numeric(c) else None
             if bounds is None:
-                kind = "a label of" if not intervals else "an interval [lo-hi] or a label of"
-                return f"{where}: {cell!r} is not {kind} DGHs/{header[c]}.txt"
+                return (_("{where}: {cell!r} is not a label of DGHs/{column}.txt")
+                        if not intervals else
+                        _("{where}: {cell!r} is not an interval [lo-hi] or a label of "
+                          "DGHs/{column}.txt")).format(where=where, cell=cell,
+                                                       column=header[c])
             lo, hi = bounds
             if not (lo < hi and lo <= float(value) <= hi):
-                return (f"{where}: interval {cell!r} must have lo < hi and contain the raw "
-                        f"value {value!r}")
+                return _("{where}: interval {cell!r} must have lo < hi and contain the raw "
+                         "value {value!r}").format(where=where, cell=cell, value=value)
     return None
 
 
@@ -195,7 +206,8 @@ def check_k(raw: Table, rows: Rows, k: int) -> str | None:
     """Every EC has at least k rows."""
     for ec in equivalence_classes(raw, rows):
         if len(ec) < k:
-            return f"the EC of {rows_text(ec)} has {len(ec)} row(s), needs k = {k}"
+            return _("the EC of {rows} has {count} row(s), needs k = {k}").format(
+                rows=rows_text(ec), count=len(ec), k=k)
     return None
 
 
@@ -205,8 +217,8 @@ def check_l(raw: Table, rows: Rows, l: int) -> str | None:
     for ec in equivalence_classes(raw, rows):
         distinct = {rows[r][raw.sensitive] for r in ec}
         if len(distinct) < l:
-            return (f"the EC of {rows_text(ec)} has {len(distinct)} distinct {name}, "
-                    f"needs l = {l}")
+            return _("the EC of {rows} has {count} distinct {name}, needs l = {l}").format(
+                rows=rows_text(ec), count=len(distinct), name=name, l=l)
     return None
 
 
@@ -219,10 +231,12 @@ def check_suppressed_k(raw: Table, rows: Rows, k: int, max_sup: int) -> str | No
             continue
         if tuple(rows[ec[0]][c] for c in raw.qi) == roots:
             if len(ec) > max_sup:
-                return (f"{len(ec)} rows are suppressed ({rows_text(ec)}), more than "
-                        f"max_sup = {max_sup}, and they are fewer than k = {k}")
+                return _("{count} rows are suppressed ({rows}), more than max_sup = "
+                         "{max_sup}, and they are fewer than k = {k}").format(
+                    count=len(ec), rows=rows_text(ec), max_sup=max_sup, k=k)
             continue
-        return f"the EC of {rows_text(ec)} has {len(ec)} row(s), needs k = {k}"
+        return _("the EC of {rows} has {count} row(s), needs k = {k}").format(
+            rows=rows_text(ec), count=len(ec), k=k)
     return None
 
 
@@ -234,7 +248,7 @@ def first_difference(raw: Table, expected: Rows, rows: Rows) -> str | None:
         return None
     r = differing[0]
     c = next(c for c, (a, b) in enumerate(zip(expected[r], rows[r])) if a != b)
-    return (f"output data row {r + 1} {COUNTED}, column {raw.header[c]!r} (raw value "
-            f"{raw.rows[r][c]!r}): "
-            f"expected {expected[r][c]!r}, got {rows[r][c]!r}; {len(differing)} of "
-            f"{len(rows)} rows differ")
+    return _("output data row {row} {counted}, column {column!r} (raw value {raw!r}): "
+             "expected {expected!r}, got {got!r}; {differing} of {rows} rows differ").format(
+        row=r + 1, counted=COUNTED, column=raw.header[c], raw=raw.rows[r][c],
+        expected=expected[r][c], got=rows[r][c], differing=len(differing), rows=len(rows))

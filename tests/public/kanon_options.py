@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import pytest
 
-HELP = ("the solution to test: a .py file or a package folder, relative to where pytest "
-        "starts (default: $KANON_SOLUTION, else skeleton.py next to the tests/ folder)")
+from messages import _
+
+HELP = _("the solution to test: a .py file or a package folder, relative to where pytest "
+         "starts (default: $KANON_SOLUTION, else skeleton.py next to the tests/ folder)")
 
 
-IN_PROCESS_HELP = ("run your functions in pytest's own process, for a debugger or "
-                   "breakpoint() (no time limit of the self-check's own; also "
-                   "KANON_IN_PROCESS=1; implied by --pdb and --trace)")
+IN_PROCESS_HELP = _("run your functions in pytest's own process, for a debugger or "
+                    "breakpoint() (no time limit of the self-check's own; also "
+                    "KANON_IN_PROCESS=1; implied by --pdb and --trace)")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -1,7 +1,7 @@
 """The self-check's words in the course's language: `_("English text")` is the text in the
 language course.json names ("language"; English when it names none), read from the compiled
 catalog locale/<ll_CC>/LC_MESSAGES/selfcheck.mo beside this file with Python's gettext. A
-message without an entry stays English (the kit's tests make sure there is none). Standard
+message without an entry stays English (the course staff make sure there is none). Standard
 library only: this file ships in the students' bundle.
 """
 from __future__ import annotations

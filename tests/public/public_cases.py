@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from messages import _
+
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data"
 CASES = DATA / "cases"
@@ -73,8 +75,10 @@ class Run:
 
     def describe(self) -> str:
         extra = "" if self.extra is None else f", {EXTRA[self.function]}={self.extra}"
-        variant = f" with the {self.variant} variant" if self.variant else ""
-        return f"{self.function}(k={self.k}{extra}){variant} on case {self.case!r}"
+        variant = _(" with the {variant} variant").format(variant=self.variant) \
+            if self.variant else ""
+        return _("{call}{variant} on case {case!r}").format(
+            call=f"{self.function}(k={self.k}{extra})", variant=variant, case=self.case)
 
     def args(self, raw: str, dghs: str, output: str) -> list:
         extra = [] if self.extra is None else [self.extra]
@@ -242,33 +246,34 @@ BAD_MEASURES: list[tuple[str, str, str, tuple, str | None, str]] = [
     # (function, case, anonymized file, arguments after the DGH folder, column the error must
     # name or None, why)
     ("entropy_l", "jobsex", "anon-not-ancestor.csv", (), "Job",
-     "a cell is not a generalization of its raw value"),
+     _("a cell is not a generalization of its raw value")),
     ("t_closeness", "jobsex", "anon-not-ancestor.csv", ("equal",), "Job",
-     "a cell is not a generalization of its raw value"),
+     _("a cell is not a generalization of its raw value")),
     ("t_closeness", "disease", "anon-example.csv", ("ordered",), None,
-     "Flu, Cold, HIV, Cancer are not numbers: no ordered distance"),
+     _("Flu, Cold, HIV, Cancer are not numbers: no ordered distance")),
     ("t_closeness", "disease", "anon-example.csv", ("hierarchical",), None,
-     "the graded distances are 'equal' and 'ordered'"),
+     _("the graded distances are 'equal' and 'ordered'")),
 ]
 
 BAD_CALLS: list[BadCall] = [
     BadCall("random_anonymizer", "jobsex", (11, 0), "n = 10 < k = 11"),
-    BadCall("random_anonymizer", "jobsex", (True, 0), "k must be an integer, and bool is not"),
+    BadCall("random_anonymizer", "jobsex", (True, 0),
+            _("k must be an integer, and bool is not")),
     BadCall("clustering_anonymizer", "jobsex", (11,), "n = 10 < k = 11"),
-    BadCall("bottomup_anonymizer", "lattice", (2, 3), "only 2 distinct S values: l = 3 fails "
-                                                      "even at the top of the lattice"),
+    BadCall("bottomup_anonymizer", "lattice", (2, 3), _("only 2 distinct S values: l = 3 fails "
+                                                        "even at the top of the lattice")),
     BadCall("bottomup_anonymizer", "lattice", (0, 1), "k < 1"),
-    BadCall("samarati", "sam", (7, 0), "6 rows < k = 7 and nothing may be suppressed"),
+    BadCall("samarati", "sam", (7, 0), _("6 rows < k = 7 and nothing may be suppressed")),
     BadCall("samarati", "sam", (2, -1), "max_sup < 0"),
     BadCall("mondrian", "jobsex", (11,), "n = 10 < k = 11"),
     BadCall("topdown_anonymizer", "jobsex", (11,), "n = 10 < k = 11"),
     BadCall("topdown_anonymizer", "jobsex", (0,), "k < 1"),
     BadCall("datafly", "jobsex", (11,), "n = 10 < k = 11"),
-    BadCall("datafly", "jobsex", (True,), "k must be an integer, and bool is not"),
+    BadCall("datafly", "jobsex", (True,), _("k must be an integer, and bool is not")),
     BadCall("topdown_greedy", "jobsex", (11,), "n = 10 < k = 11"),
     BadCall("topdown_greedy", "jobsex", (0,), "k < 1"),
     BadCall("kaca", "jobsex", (11,), "n = 10 < k = 11"),
-    BadCall("kaca", "jobsex", (2.0,), "k must be an integer"),
+    BadCall("kaca", "jobsex", (2.0,), _("k must be an integer")),
 ]
 
 BAD_COSTS: list[tuple[str, str, str]] = [

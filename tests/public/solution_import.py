@@ -7,6 +7,8 @@ import sys
 import traceback
 from pathlib import Path
 
+from messages import _
+
 
 def import_solution(path: Path):
     """Import a .py file, or a package folder (its __init__.py), by path; its folder goes
@@ -14,13 +16,14 @@ def import_solution(path: Path):
     if path.is_dir():
         init = path / "__init__.py"
         if not init.is_file():
-            raise FileNotFoundError(f"{path} is a folder without __init__.py")
+            raise FileNotFoundError(_("{path} is a folder without __init__.py").format(
+                path=path))
         spec = importlib.util.spec_from_file_location(path.name, init,
                                                       submodule_search_locations=[str(path)])
     elif path.is_file():
         spec = importlib.util.spec_from_file_location(path.stem, path)
     else:
-        raise FileNotFoundError(f"no such file: {path}")
+        raise FileNotFoundError(_("no such file: {path}").format(path=path))
     folder = str(path.parent)  # helper modules beside the solution, as in the grader
     if folder not in sys.path:
         sys.path.insert(0, folder)
@@ -36,10 +39,11 @@ def import_solution(path: Path):
 
 def import_failure(error: BaseException, solution: Path) -> str:
     """'could not import skeleton.py: ...' with a hint a student can act on."""
-    text = f"could not import {solution.name}: {describe(error, solution)}"
+    text = _("could not import {file}: {error}").format(file=solution.name,
+                                                         error=describe(error, solution))
     if isinstance(error, SystemExit):
-        text += (" (importing your file must not run anything: keep experiments under "
-                 "`if __name__ == \"__main__\":`)")
+        text += _(" (importing your file must not run anything: keep experiments under "
+                  "`if __name__ == \"__main__\":`)")
     elif isinstance(error, ImportError):
         text += import_hint(error, solution)
     return text
@@ -52,10 +56,11 @@ def import_hint(error: ImportError, solution: Path) -> str:
         return ""
     folder = solution.parent if solution.is_file() else solution
     if (folder / name).is_dir() or (folder / f"{name}.py").is_file():
-        return f" (`{name}` is beside your file, but importing from it failed)"
-    return (f" (`{name}` is neither a helper module beside {solution.name} nor in the "
-            f"standard library or numpy, the only packages the grader has; hand in your "
-            f"helper modules with your solution)")
+        return _(" (`{name}` is beside your file, but importing from it failed)").format(
+            name=name)
+    return _(" (`{name}` is neither a helper module beside {file} nor in the standard library "
+             "or numpy, the only packages the grader has; hand in your helper modules with "
+             "your solution)").format(name=name, file=solution.name)
 
 
 def describe(error: BaseException, solution: Path) -> str:
@@ -66,5 +71,6 @@ def describe(error: BaseException, solution: Path) -> str:
     for frame in traceback.extract_tb(error.__traceback__):
         file = Path(frame.filename).resolve()
         if file == solution or solution in file.parents:
-            place = f"{file.name}, line {frame.lineno}, in {frame.name}"
-    return f"{text} ({place})" if place else text
+            place = _("{file}, line {line}, in {function}").format(
+                file=file.name, line=frame.lineno, function=frame.name)
+    return _("{error} ({place})").format(error=text, place=place) if place else text

@@ -24,6 +24,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from messages import _
 from solution_import import describe, import_failure, import_solution
 
 START_METHOD = "spawn"
@@ -79,7 +80,8 @@ def _shown(value: object) -> str:
     try:
         text = repr(value)
     except Exception as e:  # noqa: BLE001 -- a broken __repr__ is the student's
-        text = f"<{type(value).__name__} whose repr raised {type(e).__name__}>"
+        text = _("<{type} whose repr raised {error}>").format(type=type(value).__name__,
+                                                               error=type(e).__name__)
     return text if len(text) <= 200 else text[:200] + "..."
 
 
@@ -122,7 +124,8 @@ class _Prints(io.TextIOBase):
         if self.left > 0:
             part = text[:self.left]
             self.left -= len(part)
-            self.file.write(part if self.left else part + "\n[... further prints left out]\n")
+            self.file.write(part if self.left else part + "\n" + _(
+                "[... further prints left out]") + "\n")
             self.file.flush()
         return len(text)
 
@@ -184,8 +187,8 @@ class Worker:
             self.launch()
         if self._receive(STARTUP_LIMIT)[0] != "started":
             self.stop()
-            return (f"could not start a Python process for {self.solution.name} within "
-                    f"{STARTUP_LIMIT:g} s")
+            return _("could not start a Python process for {file} within {limit:g} s"
+                     ).format(file=self.solution.name, limit=STARTUP_LIMIT)
         kind, detail = self._receive(self.import_limit)
         if kind == "ready":
             self.defined = detail
@@ -194,11 +197,11 @@ class Worker:
         if kind == "failed":
             return detail
         if kind == "ended":
-            return (f"could not import {self.solution.name}: the process importing it ended "
-                    f"(exit code {self.process.exitcode})")
-        return (f"could not import {self.solution.name}: importing it did not finish within "
-                f"{self.import_limit:g} s (keep experiments under "
-                f"`if __name__ == \"__main__\":`)")
+            return _("could not import {file}: the process importing it ended (exit code "
+                     "{code})").format(file=self.solution.name, code=self.process.exitcode)
+        return _("could not import {file}: importing it did not finish within {limit:g} s "
+                 "(keep experiments under `if __name__ == \"__main__\":`)").format(
+            file=self.solution.name, limit=self.import_limit)
 
     def call(self, name: str, args: list, folder: Path, limit: float) -> Answer:
         """Run `name(*args)` in `folder`; stop it after `limit` seconds (wall clock)."""
@@ -221,8 +224,8 @@ class Worker:
         code = self.process.exitcode
         self.stop()
         if kind == "ended":
-            return Answer("ended", text=f"the Python process running it ended (exit code "
-                                        f"{code}) before the call returned")
+            return Answer("ended", text=_("the Python process running it ended (exit code "
+                                          "{code}) before the call returned").format(code=code))
         return Answer("timeout", seconds=limit)
 
     def _receive(self, limit: float) -> tuple[str, object]:

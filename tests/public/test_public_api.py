@@ -1,6 +1,7 @@
 """Public tests shared by all functions: the signatures, and refusing to overwrite the raw file."""
 import pytest
 
+from messages import _
 from public_cases import ANONYMIZERS, SIGNATURES, per_function
 
 EXAMPLE_ARGS = {"random_anonymizer": [2, 0], "clustering_anonymizer": [2],
@@ -13,7 +14,8 @@ def test_signature(name, solution, runner):
     runner.applies(name, any_variant=True)  # skipped when your course does not grade it
     got = solution.parameters(name)
     if got != SIGNATURES[name]:
-        pytest.fail(f"{name} must take {SIGNATURES[name]}, yours takes {got}", pytrace=False)
+        pytest.fail(_("{name} must take {wanted}, yours takes {got}").format(
+            name=name, wanted=SIGNATURES[name], got=got), pytrace=False)
 
 
 @pytest.mark.timeout(120)
@@ -22,4 +24,4 @@ def test_refuses_to_overwrite_the_raw_file(name, runner):
     runner.applies(name, any_variant=True)
     runner.check_rejects(name, "jobsex", ["adult-hw1.csv", "DGHs", *EXAMPLE_ARGS[name],
                                           "adult-hw1.csv"],
-                         "output_file is the raw dataset file itself")
+                         _("output_file is the raw dataset file itself"))

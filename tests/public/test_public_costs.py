@@ -3,6 +3,7 @@ import json
 
 import pytest
 
+from messages import _
 from public_cases import BAD_COSTS, CASES, COSTS, EXPECTED, _timeout
 
 EXPECTED_COSTS = json.loads((EXPECTED / "costs.json").read_text(encoding="utf-8"))
@@ -32,12 +33,12 @@ def test_cost_LM(case, runner):
 @pytest.mark.parametrize("case, name, column", bad("cost_MD"))
 def test_cost_MD_rejects_invalid_cell(case, name, column, runner):
     runner.check_rejects("cost_MD", case, ["adult-hw1.csv", name, "DGHs"],
-                         "a cell is not a generalization of its raw value", column,
+                         _("a cell is not a generalization of its raw value"), column,
                          extra_file=CASES / case / name)
 
 
 @pytest.mark.parametrize("case, name, column", bad("cost_LM"))
 def test_cost_LM_rejects_invalid_cell(case, name, column, runner):
     runner.check_rejects("cost_LM", case, ["adult-hw1.csv", name, "DGHs"],
-                         "a cell is not a generalization of its raw value", column,
+                         _("a cell is not a generalization of its raw value"), column,
                          extra_file=CASES / case / name)

@@ -3,6 +3,7 @@
 file defines kaca, and are skipped otherwise."""
 import pytest
 
+from messages import _
 from public_cases import OPTIONAL_SIGNATURES, bad_calls, runs
 
 pytestmark = pytest.mark.kaca
@@ -14,8 +15,8 @@ def test_kaca_signature(runner, solution):
     runner.applies(FUNCTION)
     got = solution.parameters(FUNCTION)
     if got != OPTIONAL_SIGNATURES[FUNCTION]:
-        pytest.fail(f"{FUNCTION} must take {OPTIONAL_SIGNATURES[FUNCTION]}, yours takes {got}",
-                    pytrace=False)
+        pytest.fail(_("{name} must take {wanted}, yours takes {got}").format(
+            name=FUNCTION, wanted=OPTIONAL_SIGNATURES[FUNCTION], got=got), pytrace=False)
 
 
 @pytest.mark.parametrize("run", runs(FUNCTION))
@@ -36,4 +37,4 @@ def test_kaca_rejects_bad_input(bad, runner):
 @pytest.mark.timeout(120)
 def test_kaca_refuses_to_overwrite_the_raw_file(runner):
     runner.check_rejects(FUNCTION, "jobsex", ["adult-hw1.csv", "DGHs", 2, "adult-hw1.csv"],
-                         "output_file is the raw dataset file itself")
+                         _("output_file is the raw dataset file itself"))

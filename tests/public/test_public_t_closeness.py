@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from messages import _
 from public_cases import (BAD_MEASURES, CASES, EXPECTED, MEASURES, OPTIONAL_SIGNATURES,
                           _timeout)
 
@@ -18,8 +19,8 @@ def test_t_closeness_signature(runner, solution):
     runner.applies(FUNCTION)
     got = solution.parameters(FUNCTION)
     if got != OPTIONAL_SIGNATURES[FUNCTION]:
-        pytest.fail(f"{FUNCTION} must take {OPTIONAL_SIGNATURES[FUNCTION]}, yours takes {got}",
-                    pytrace=False)
+        pytest.fail(_("{name} must take {wanted}, yours takes {got}").format(
+            name=FUNCTION, wanted=OPTIONAL_SIGNATURES[FUNCTION], got=got), pytrace=False)
 
 
 @pytest.mark.parametrize("case", [pytest.param(c, id=c.id, marks=_timeout(c.input.case))

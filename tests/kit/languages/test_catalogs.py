@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.catalogs import catalog_problems, extract, mo_bytes, po_path, read_po, translator
+from grader.catalogs import (catalog_problems, extract, mo_bytes, po_path, read_po, translator,
+                             unwrapped)
 from grader.gradebook.export import feedback_md, gradescope_json
 from grader.publishing.materials.translations import english_runs
 from grader.publishing.student_readme import language_entries, readme
@@ -47,6 +48,28 @@ def test_a_message_without_an_entry_is_reported(tmp_path: Path) -> None:
                   encoding="utf-8")
     assert f"{po.with_suffix('.mo')}: missing or older than grader.po; run python -m grader " \
            f"languages --compile" in catalog_problems("zh-CN", tmp_path)
+
+
+def test_a_self_check_sentence_outside_the_catalog_is_reported(tmp_path: Path) -> None:
+    public = tmp_path / "tests" / "public"
+    public.mkdir(parents=True)
+    (public / "test_y.py").write_text(
+        '"""A docstring is not a message, nor is an assert\'s."""\nimport pytest\n'
+        'from messages import _\n\n\ndef test_y(run):\n'
+        '    assert run, "public cases always have a run"\n'
+        '    pytest.fail(f"{run}: the output has too many rows", pytrace=False)\n'
+        '    pytest.skip(_("{run} is not graded here").format(run=run))\n'
+        'NOTES = [Run("mondrian", "jobsex", 2, note="the handout worked example")]\n'
+        'LABEL = "two words"\n', encoding="utf-8")
+    (public / "make_expected.py").write_text('print("staff only: never shipped")\n',
+                                             encoding="utf-8")
+    assert unwrapped(tmp_path, "selfcheck") == [
+        "tests/public/test_y.py:8: '{}: the output has too many rows'"]
+    assert unwrapped(tmp_path, "grader") == []
+    assert f"tests/public/test_y.py:8: '{{}}: the output has too many rows': a sentence " \
+           f"students read is not in _() (its zh-CN entry cannot exist)" in \
+        catalog_problems("zh-CN", tmp_path)
+    assert unwrapped(REPO, "selfcheck") == []
 
 
 def test_compiled_catalogs_read_back_through_gettext(tmp_path: Path) -> None:
