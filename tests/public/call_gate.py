@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from messages import _
-from public_cases import ADULT, BadCall, CostCase, MeasureCase, Run
+from public_cases import ADULT, BadCall, CostCase, Run
 
 
 def case_of(params: dict) -> str | None:
@@ -26,14 +26,15 @@ def case_of(params: dict) -> str | None:
     for value in params.values():
         if isinstance(value, (Run, BadCall, CostCase)):
             return value.case
-        if isinstance(value, MeasureCase):
+        if isinstance(getattr(value, "input", None), CostCase):  # a measure of a cost case
             return value.input.case
     return params.get("case") if isinstance(params.get("case"), str) else None
 
 
 def is_case_test(params: dict) -> bool:
     """Whether a test checks the result of a case (an output or a cost), not a refusal."""
-    return any(isinstance(v, (Run, CostCase, MeasureCase)) for v in params.values())
+    return any(isinstance(v, (Run, CostCase)) or isinstance(getattr(v, "input", None), CostCase)
+               for v in params.values())
 
 
 def adult_last(items: list, params_of) -> list:

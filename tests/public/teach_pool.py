@@ -4,7 +4,7 @@ The pool holds small inputs cut from public data (rows of adult-hw1.csv with the
 hierarchies, the public test datasets of data/cases/), each with the answer of the handout's
 rules on it; never a hidden case. One JSON file per graded function (and rule variant):
 `data/counterexamples/<function>.json` in the students' bundle (`<function>~<variant>.json`
-for a rule variant), else, in the kit's own checkout, grader/cases/counterexamples/ (the
+for a rule variant), else, in the staff's checkout, grader/cases/counterexamples/ (the
 file the grader's feedback searches too). A *member* is one input: some data rows and kept
 QIs (every other column stays) of a source, the call's arguments and the expected answer (an
 output CSV text or a number). `members` lists them smallest first.
@@ -20,7 +20,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 POOL_DIRS = (HERE / "data" / "counterexamples",
              HERE.parents[1] / "grader" / "cases" / "counterexamples")
-"""Where the pool is: the bundle's copy first, else the kit's own."""
+"""Where the pool is: the bundle's copy first, else the staff's checkout's."""
 
 
 def pool_file(function: str, variant: str | None) -> Path | None:
@@ -49,7 +49,7 @@ class Member:
     label: str  # the public file its rows come from, e.g. adult-hw1.csv
     rows: tuple[int, ...]  # data row numbers of that file (from 1, the header not counted)
     qis: tuple[str, ...]  # the QIs kept
-    ints: dict  # the call's other arguments by parameter name (k, l, s, max_sup, distance)
+    ints: dict  # the call's other arguments by parameter name (k and the others)
     expected: object  # the output's CSV text, or a number
     header: list[str]  # the kept columns
     raw: list[list[str]]  # the member's raw rows, kept columns only
