@@ -58,16 +58,12 @@ class Judge:
             self.levels.append([[up(parent, row[c], s) for row in raw]
                                 for s in range(height(parent) + 1)])
 
-    def generalized(self, s: tuple[int, ...]) -> list[tuple[str, ...]]:
-        """Every raw record generalized by s, released columns only."""
-        cells = [[row[c] for c in self.columns] for row in self.raw]
-        for j, p in enumerate(self.qi_pos):
-            for i, value in enumerate(self.levels[j][s[j]]):
-                cells[i][p] = value
-        return [tuple(r) for r in cells]
+    def keys(self, s: tuple[int, ...]) -> list[tuple[str, ...]]:
+        """Every raw record's QI cells generalized by s."""
+        return list(zip(*(self.levels[j][level] for j, level in enumerate(s))))
 
     def outliers(self, s: tuple[int, ...]) -> list[bool]:
-        keys = list(zip(*(self.levels[j][level] for j, level in enumerate(s))))
+        keys = self.keys(s)
         sizes = Counter(keys)
         return [sizes[key] < self.k for key in keys]
 
@@ -80,28 +76,56 @@ class Judge:
         if len(out) > len(self.raw):
             return [("columns", _("the output has {m} data rows, more than the raw file's "
                                   "{n}").format(m=len(out), n=len(self.raw)))]
+        self.out = out
+        wanted = [tuple(row[p] for p in self.qi_pos) for row in out]
         options = []
         for j, q in enumerate(self.qis):
-            seen = {row[self.qi_pos[j]] for row in out}
+            seen = {key[j] for key in wanted}
             fits = [s for s, cells in enumerate(self.levels[j]) if seen <= set(cells)]
             if not fits:
-                return [("full-domain", _("column {column!r}: no level of its hierarchy "
-                                          "holds every cell of the column as the "
-                                          "generalization of a raw value").format(column=q))]
+                return [("full-domain", _("column {column!r}: no single level of its "
+                                          "hierarchy gives every cell of the column from a "
+                                          "raw value").format(column=q))]
             options.append(fits)
-        rows = [tuple(r) for r in out]
-        best = (-1, None)
-        for s in sorted(product(*options), key=lambda v: (sum(v), v)):
-            aligned = self._align(rows, self.generalized(s))
-            if len(aligned) == len(rows):
-                return self._judge(s, aligned)
-            best = max(best, (len(aligned), s), key=lambda b: b[0])
-        done, s = best
-        return [("full-domain", _("data row {row} of the output is not, in raw order, the "
-                                  "generalization by one lattice vector of a raw record (the "
-                                  "nearest vector, {vector}, fits data rows 1 to {done} "
-                                  "only)").format(row=done + 1, vector=describe(self.qis, s),
-                                                  done=done))]
+        vectors = sorted(product(*options), key=lambda v: (sum(v), v))
+        exact = []
+        for s in vectors:  # the output is exactly s's non-outliers, generalized
+            outliers, keys = self.outliers(s), self.keys(s)
+            kept = [r for r, o in enumerate(outliers) if not o]
+            if len(kept) == len(out) and all(keys[r] == w for r, w in zip(kept, wanted)):
+                exact.append(self._judge(s, kept, outliers))
+                if not exact[-1]:
+                    return []
+        if exact:
+            return min(exact, key=len)
+        counted = []
+        for s in vectors:
+            have, want = Counter(self.keys(s)), Counter(wanted)
+            counted.append(((sum(n for key, n in want.items() if not have[key]),
+                             sum(max(0, n - have[key]) for key, n in want.items())), s))
+        for (_none, extra), s in sorted(counted, key=lambda c: (c[0][1], sum(c[1]), c[1])):
+            if extra == 0:
+                aligned = self._align(wanted, self.keys(s))
+                if len(aligned) == len(out):
+                    return self._judge(s, aligned, self.outliers(s))
+        _count, s = min(counted, key=lambda c: (c[0], sum(c[1]), c[1]))
+        return [self._misfit(s, wanted)]
+
+    def _misfit(self, s: tuple[int, ...], wanted: list[tuple[str, ...]]) -> tuple[str, str]:
+        """Why the output is no selection, in raw order, of s's generalized records."""
+        keys, vector = self.keys(s), describe(self.qis, s)
+        aligned = self._align(wanted, keys)
+        i = len(aligned)
+        after = aligned[-1] + 1 if aligned else 0
+        if wanted[i] in keys:
+            return ("deletion", _("data row {row} of the output repeats a record or breaks "
+                                  "the raw order: under vector {vector}, no raw data row "
+                                  "after {after} generalizes to its cells (the output "
+                                  "releases records in raw order, each at most once)").format(
+                row=i + 1, vector=vector, after=after))
+        return ("full-domain", _("data row {row} of the output matches no raw record "
+                                 "generalized by vector {vector}").format(row=i + 1,
+                                                                          vector=vector))
 
     @staticmethod
     def _align(rows: list[tuple[str, ...]], records: list[tuple[str, ...]]) -> list[int]:
@@ -117,9 +141,14 @@ class Judge:
             r += 1
         return aligned
 
-    def _judge(self, s: tuple[int, ...], aligned: list[int]) -> list[tuple[str, str]]:
+    def _judge(self, s: tuple[int, ...], aligned: list[int], outliers: list[bool]
+               ) -> list[tuple[str, str]]:
+        """The broken rules when the output holds the raw records `aligned` (raw order),
+        generalized by s."""
         vector, broken = describe(self.qis, s), []
-        outliers = self.outliers(s)
+        copied = self._copied(aligned)
+        if copied is not None:
+            broken.append(copied)
         count = sum(outliers)
         if count > self.max_sup:
             broken.append(("satisfies", _(
@@ -150,6 +179,21 @@ class Judge:
                 "{vector}, so it must be released, but the output leaves it out").format(
                 raw=wrong + 1, k=self.k, vector=vector)))
         return broken
+
+    def _copied(self, aligned: list[int]) -> tuple[str, str] | None:
+        """The first released non-QI cell that differs from its record's."""
+        for p, c in enumerate(self.columns):
+            if p in self.qi_pos:
+                continue
+            for i, (row, r) in enumerate(zip(self.out, aligned)):
+                if row[p] != self.raw[r][c]:
+                    return ("columns", _("data row {row} of the output, column {column!r}: "
+                                         "the cell {cell!r} differs from its record's (raw "
+                                         "data row {raw}) {value!r}; non-QI cells are copied "
+                                         "unchanged").format(
+                        row=i + 1, column=self.case.columns[p], cell=row[p], raw=r + 1,
+                        value=self.raw[r][c]))
+        return None
 
 
 def check(case, header: list[str], raw: Rows, dghs: dict[str, Hierarchy],
