@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from messages import _
 from public_cases import ADULT, Run
 
 HERE = Path(__file__).resolve().parent
@@ -52,8 +53,14 @@ class RulesCase:
         return self.run.id if self.part == self.function else f"{self.part}-{self.run.id}"
 
     def describe(self) -> str:
-        part = "" if self.part == self.function else f" (part {self.part})"
-        return self.run.describe() + part
+        """'samarati(k=2, max_sup=2) on case 'rows24' (24 rows of adult-hw1.csv: ...)'."""
+        found = [self.run.describe()]
+        if self.part != self.function:
+            found.append(_("(part {part})").format(part=self.part))
+        if self.case != ADULT:
+            found.append(_("({rows} rows of adult-hw1.csv: {path})").format(
+                rows=self.rows, path=f"tests/public/data/rules/{self.raw}"))
+        return " ".join(found)
 
 
 def _load() -> tuple[list[RulesCase], list[RulesCase]]:
