@@ -123,11 +123,9 @@ def read_hierarchies(case: RulesCase) -> dict[str, dict[str, str | None]]:
         parent: dict[str, str | None] = {}
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
-                child, _, up = line.strip().rpartition(",")
+                child, _comma, up = line.strip().rpartition(",")
                 parent[child] = up
-                parent.setdefault(up, None)
-        for child, up in list(parent.items()):  # the root: the one label never a child
-            if up is not None:
-                parent.setdefault(up, None)
+        for up in set(parent.values()) - set(parent):  # the root: the one label never a child
+            parent[up] = None
         found[qi] = parent
     return found

@@ -2,7 +2,10 @@
 output must keep every rule of the handout; any output that does is right (a samarati output
 of any satisfying vector of the lowest height; a mondrian output of any order of cuts). Each
 failure names the first broken rule as the grader does."""
+from __future__ import annotations
+
 import os
+from pathlib import Path
 
 import pytest
 
@@ -10,8 +13,9 @@ import kanon_check as check
 import rules_mondrian
 import rules_samarati
 from messages import _
-from public_cases import SIGNATURES
-from rules_cases import BY_RUN, CASES, fill_folder, raw_text, read_hierarchies, rejects, runs
+from public_cases import SIGNATURES, Run
+from rules_cases import (BY_RUN, CASES, RulesCase, fill_folder, raw_text, read_hierarchies,
+                         rejects, runs)
 
 CHECKERS = {"samarati": rules_samarati.check, "mondrian": rules_mondrian.check}
 FUNCTIONS = sorted({c.function for c in CASES})
@@ -25,7 +29,7 @@ class _Size:
         self.rows = range(rows)
 
 
-def _output(runner, case, folder):
+def _output(runner, case: RulesCase, folder: Path) -> tuple[list[str], check.Rows]:
     """(header, rows) the call wrote, or fail with one sentence."""
     runner.tables.setdefault(case.case, _Size(case.rows))
     fill_folder(case, folder)
@@ -52,6 +56,7 @@ def _output(runner, case, folder):
 
 
 def _params(function: str) -> list:
+    """pytest params of `function`'s cases, each with the function's marker."""
     return [pytest.param(*q.values, id=q.id, marks=[*q.marks, MARKS[function]])
             for q in runs(function)] if function in MARKS else []
 
@@ -66,7 +71,7 @@ def test_mondrian_keeps_the_rules(run, runner, tmp_path):
     _keeps_the_rules(run, runner, tmp_path)
 
 
-def _keeps_the_rules(run, runner, tmp_path):
+def _keeps_the_rules(run: Run, runner, tmp_path: Path) -> None:
     """The output keeps every rule of the handout; else the first broken rule, named."""
     runner.applies(run.function, run.variant)
     case = BY_RUN[run]
@@ -106,7 +111,8 @@ def test_refuses_to_overwrite_the_raw_file(name, runner, tmp_path):
                    output="adult-hw1.csv")
 
 
-def _check_rejects(runner, case, args, reason, folder, output="anonymized.csv"):
+def _check_rejects(runner, case: RulesCase, args: list, reason: str, folder: Path,
+                   output: str = "anonymized.csv") -> None:
     """The call raises ValueError and leaves the raw file as it was, writing nothing."""
     fill_folder(case, folder)
     call = ["adult-hw1.csv", "DGHs", *args, output]
