@@ -41,7 +41,7 @@ REF_MODULES = ["__init__.py", "bottomup.py", "clustering.py", "costs.py", "latti
                "mondrian.py", "random_anon.py", "samarati.py", "ties.py", "topdown.py",
                "datafly.py", "measures.py", "topdown_greedy.py", "kaca.py"]
 CORE_MODULES = ["__init__.py", "cells.py", "checks.py", "classes.py", "files.py", "hierarchy.py",
-                "hierarchy_formats.py", "problem.py", "table.py"] + [
+                "hierarchy_formats.py", "problem.py", "schema.py", "table.py"] + [
     f"privacy/{m}.py" for m in ("__init__", "classes", "closeness", "diversity", "risk",
                                 "tables", "utility")]
 DATE = (2026, 1, 15, 12, 0, 0)

@@ -11,7 +11,8 @@ as before; with --keep-datasets, the term the manifest records is kept.
 A term needs a course's secret (`key`, grader/courses/secret.py): its draws are seeded from
 it. A course's cases folder (`public=False`) gets only its hidden datasets (the public ones
 are the kit's); its counterexample pool is the kit's when that is fresh, else built into its
-own folder, so a course's regen never writes inside the kit."""
+own folder, so a course's regen never writes inside the kit; its rule-judged parts get a pool
+of their own from its public data (rules_pool.py)."""
 from __future__ import annotations
 
 import os
@@ -28,7 +29,7 @@ from ..grading.expected import MANIFEST, case_key, copy_inputs, load_manifest
 from ..grading.term_view import case_ident, term_case
 from ..grading.shrink.pool import POOL_DIR
 from ..rubric import Case, Rubric
-from . import casegen, pool, terms
+from . import casegen, pool, rules_pool, terms
 
 
 def _run_reference(case: Case, cases_dir: Path) -> tuple[str, object]:
@@ -106,17 +107,23 @@ def _term_of(cases_dir: Path, term: str | None, datasets: bool, key: bytes | Non
     return terms.record(terms.check_name(term), key)
 
 
-def _pool(cases_dir: Path, public: bool) -> None:
-    """Keep the counterexample pool fresh: the kit's (kit cases), or for a course the kit's
-    when fresh, else the course's own."""
+def _pool(cases_dir: Path, public: bool, rubrics: list[Rubric]) -> None:
+    """Keep the counterexample pools fresh: the kit's (kit cases), or for a course the kit's
+    when fresh, else the course's own copy (none when no exactly judged part of the course
+    follows the default contract: only those use it); and the course's own pool of its
+    rule-judged parts (rules_pool.py)."""
     own = cases_dir / POOL_DIR
     if public:
         pool.build()
-    elif pool.fresh():
-        if own.is_dir():
-            shutil.rmtree(own)
+    elif pool.fresh() or not any(r.schema.is_default and any(p.judge != "rules" for p in
+                                                              r.auto_parts) for r in rubrics):
+        for path in sorted(own.glob("*.json")) if own.is_dir() else []:
+            path.unlink()
     else:
         pool.build(own)
+    rules_pool.build(rubrics)
+    if own.is_dir() and not any(own.iterdir()):
+        own.rmdir()
 
 
 def regenerate(rubrics: list[Rubric], kit_root: Path, datasets: bool = True,
@@ -132,7 +139,7 @@ def regenerate(rubrics: list[Rubric], kit_root: Path, datasets: bool = True,
                         "them one at a time")
     cases_dir = dirs.pop()
     record = _term_of(cases_dir, term, datasets, secret)
-    _pool(cases_dir, public)  # the counterexamples' inputs and answers (grader/grading/shrink)
+    _pool(cases_dir, public, rubrics)  # the counterexamples' inputs and answers (shrink/)
     if datasets:
         casegen.generate(cases_dir, kit_root,
                          terms.draws(record["name"], secret) if record else None, public)

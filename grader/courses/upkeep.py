@@ -117,6 +117,7 @@ def _check_course(args: argparse.Namespace) -> int:
     from ..grading.term_view import apply_term
     course = load_course(args.course)
     found = problems(course) if not course.public_demo else stale([course.rubric])
+    found += _stale_rules_pool(course)
     for p in found:
         print(p, file=sys.stderr)
     if found:
@@ -138,6 +139,13 @@ def _check_course(args: argparse.Namespace) -> int:
           + (f"; {args.against} belongs to it" if args.against is not None else ""),
           file=sys.stderr)
     return 0
+
+
+def _stale_rules_pool(course) -> list[str]:
+    """The rule-judged parts whose counterexample pool is missing or stale."""
+    from ..authoring.rules_pool import fresh
+    return [f"{course.folder}: the counterexample pool of part {key!r} is missing or stale; "
+            f"run `{prog_name()} regen --course {course.folder}`" for key in fresh(course.rubric)]
 
 
 def require_same_term(course_dir: Path, graded: Path) -> None:

@@ -3,6 +3,7 @@ what of its message, traceback and printed output is shown (a hidden case: the h
 from __future__ import annotations
 
 from ..grading.scores_text import fmt
+from ..grading.student_messages import case_name
 
 __all__ = ["OUTPUT_SHOWN", "HIDDEN_FEEDBACK", "_case_title", "_fence", "_shown", "_time_text"]
 
@@ -26,7 +27,7 @@ def _shown(case: dict) -> tuple[str, str, str]:
 
 
 def _case_title(case: dict, _=str) -> str:
-    return (_("hidden case: ") if case["hidden"] else "") + case["name"]
+    return (_("hidden case: ") if case["hidden"] else "") + case_name(case["name"], _)
 
 
 def _time_text(case: dict, _=str) -> str:

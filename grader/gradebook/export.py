@@ -31,6 +31,7 @@ from ..catalogs import translator
 from ..rubric import Rubric
 from .case_text import HIDDEN_FEEDBACK, _case_title, _fence, _shown, _time_text
 from .shares import shares as _shares, test_score as _test_score
+from ..grading.student_messages import translate
 
 TEMPLATE = "manual-template.csv"
 
@@ -79,7 +80,7 @@ def feedback_md(record: dict, rubric: Rubric) -> str:
                  _("; graded file: `{solution}`.").format(solution=record['solution'])
                  if record.get("solution") else "."), ""]
     if record["notes"]:
-        lines += [_("## Notes"), ""] + [f"- {n}" for n in record["notes"]] + [""]
+        lines += [_("## Notes"), ""] + [f"- {translate(n, _)}" for n in record["notes"]] + [""]
     imported = record.get("import") or {}
     if imported.get("output"):
         lines += [_("Printed while your file was imported:"), "", _fence(imported["output"])]
@@ -100,10 +101,10 @@ def feedback_md(record: dict, rubric: Rubric) -> str:
                          f"{fmt(case['max_points'])} — `{case['status']}`"
                          + (f" — {_time_text(case, _)}" if _time_text(case) else ""))
             head, rest, printed = _shown(case)
-            lines.append(f"  {head}")
+            lines.append(f"  {translate(head, _)}")
             if case.get("privacy"):
                 lines.append("  " + _("Privacy of your output (no points): {privacy}.")
-                             .format(privacy=case['privacy']))
+                             .format(privacy=translate(case['privacy'], _)))
             if rest:
                 lines += ["", "  " + _("Traceback (your code):"), ""] + [
                     "  " + line for line in _fence(rest).splitlines()] + [""]
@@ -133,7 +134,7 @@ def _manual_section(record: dict, part, _=str) -> list[str]:
         part=part.key, score=_("not yet graded") if score is None else fmt(score),
         points=fmt(part.points)), ""]
     if entry.get("check"):
-        lines.append(f"- {entry['check']}")
+        lines.append(f"- {translate(entry['check'], _)}")
     if score is not None and record.get("manual_comment"):
         lines.append("- " + _("Comment: {comment}").format(comment=record['manual_comment']))
     return lines + [""]
@@ -146,11 +147,12 @@ def gradescope_json(record: dict, rubric: Rubric) -> str:
     for n, case in enumerate(record["cases"], start=1):
         part_index = next(i for i, p in enumerate(rubric.parts, start=1) if p.key == case["part"])
         head, trace, printed = _shown(case)
-        output = head + (f"\n\n{_('Traceback (your code):')}\n\n{_fence(trace)}" if trace else "")
+        output = translate(head, _) + (
+            f"\n\n{_('Traceback (your code):')}\n\n{_fence(trace)}" if trace else "")
         output += "\n\n" + _("Time: {time}.").format(time=_time_text(case, _)) \
             if _time_text(case) else ""
         output += "\n\n" + _("Privacy of your output (no points): {privacy}.").format(
-            privacy=case['privacy']) if case.get("privacy") else ""
+            privacy=translate(case['privacy'], _)) if case.get("privacy") else ""
         if printed:
             output += f"\n\n{_('Printed:')}\n\n" + _fence(printed)
         output += counterexample.case_text(record, rubric, case)
@@ -163,13 +165,16 @@ def gradescope_json(record: dict, rubric: Rubric) -> str:
     for n, part in enumerate(rubric.parts, start=1):
         if part.manual:  # Gradescope grades it itself: a 0-point line saying what was found
             check = ((record.get("manual") or {}).get(part.key) or {})
-            tests.append({"name": f"{part.key}: graded by course staff on Gradescope",
+            tests.append({"name": _("{part}: graded by course staff on Gradescope").format(
+                              part=part.key),
                           "number": f"{n}.1", "score": 0.0, "max_score": 0.0,
                           "status": "failed" if check.get("problem") else "passed",
-                          "output": check.get("check", ""), "visibility": "visible"})
-    notes = "\n".join(f"- {n}" for n in record["notes"])
+                          "output": translate(check.get("check", ""), _),
+                          "visibility": "visible"})
+    notes = "\n".join(f"- {translate(n, _)}" for n in record["notes"])
     # Messages use Markdown (`code`, fenced output): Gradescope renders them with "md".
-    return dump_json({"score": auto_score(record), "output": f"Status: {record['status']}\n\n{notes}",
+    status = _("Status: {status}").format(status=record['status'])
+    return dump_json({"score": auto_score(record), "output": f"{status}\n\n{notes}",
                       "output_format": "md", "visibility": "visible",
                       "stdout_visibility": "hidden", "tests": tests})
 

@@ -14,7 +14,8 @@ structured facts, never text), `compare` (one output against the contract), `rul
 term's cases), `privacy_summary` (k and l reached, no points), `statuses` (the one list).
 The record: `results` (typed results, the record's JSON), `manual_scores` (manual parts in
 a record), `scores_text` (scores as people read them), `fingerprint` (the course term
-graded against).
+graded against), `student_messages` (the record's English sentences about a submission, in
+the course's language, where feedback is rendered), `student_templates` (those sentences).
 The batch: `batch` (BatchSettings, the one settings object; Reports; Listeners), `runner`
 (run_batch: resume cache, progress, interrupt), `executors/` (threads, or a Dask cluster).
 Counterexamples: `shrink/` (small failing inputs from the public pool).
@@ -25,4 +26,4 @@ the sandbox: nothing of the gradebook, similarity, authoring, courses or publish
 __all__ = ["batch", "case_runner", "compare", "executors", "expected", "fingerprint",
            "freshness", "grade", "hidden_view", "host", "intake", "judge", "manual_check",
            "manual_scores", "privacy_summary", "results", "rules_judge", "runner", "scores_text", "session_keeper", "shrink",
-           "solution", "static", "statuses", "term_view", "time_policy"]
+           "solution", "static", "student_messages", "student_templates", "statuses", "term_view", "time_policy"]

@@ -10,12 +10,12 @@ an exactly judged part; anything else is wrong. The message names every broken r
 """
 from __future__ import annotations
 
-from kanon.rules import Release, check_mondrian, check_samarati
-from kanon.table import parse_table
+from kanon.rules import Broken, Release, check_mondrian, check_samarati
+from kanon.table import Table, parse_table
 
 from .compare import CaseData, Verdict
 
-__all__ = ["judge_by_rules", "OPTIMALITY"]
+__all__ = ["judge_by_rules", "broken_rules", "OPTIMALITY"]
 
 OPTIMALITY = frozenset({"lowest-height", "deletion", "median-cuts", "final"})
 """The rules an output may break and still be valid and k-anonymous (partial credit)."""
@@ -26,6 +26,17 @@ def release_of(data: CaseData) -> Release:
                    released=data.released)
 
 
+def broken_rules(out: Table, release: Release, function: str, ints: dict[str, int],
+                 hidden: bool) -> list[Broken]:
+    """The rules of `function` that the output table `out` breaks ([]: a right answer)."""
+    if function == "samarati":
+        return check_samarati(release, ints["k"], ints["max_sup"], out, hidden=hidden)
+    if function == "mondrian":
+        return check_mondrian(release, ints["k"], out, hidden=hidden)
+    # rubric.py lets only contract.RULE_JUDGED parts say judge = "rules"
+    raise ValueError(f"{function} is not judged by rules")
+
+
 def judge_by_rules(produced: bytes, data: CaseData, function: str, ints: dict[str, int],
                    hidden: bool) -> Verdict:
     """The verdict on an output file's bytes under the course's rules for `function`."""
@@ -33,13 +44,7 @@ def judge_by_rules(produced: bytes, data: CaseData, function: str, ints: dict[st
         out = parse_table(produced)
     except ValueError as e:
         return Verdict("wrong", f"the output is not a readable dataset: {e}")
-    release = release_of(data)
-    if function == "samarati":
-        broken = check_samarati(release, ints["k"], ints["max_sup"], out, hidden=hidden)
-    elif function == "mondrian":
-        broken = check_mondrian(release, ints["k"], out, hidden=hidden)
-    else:  # rubric.py lets only contract.RULE_JUDGED parts say judge = "rules"
-        raise ValueError(f"{function} is not judged by rules")
+    broken = broken_rules(out, release_of(data), function, ints, hidden)
     if not broken:
         return Verdict("passed", "a right answer: it keeps every rule of the handout")
     named = "; ".join(f"rule \"{b.rule}\": {b.message}" for b in broken)

@@ -145,13 +145,13 @@ def _kit_material(rubric) -> list[Entry]:
     """What a course reads from the kit rather than its own folder: the public datasets its
     cases use and, unless it has its own, the counterexample pool."""
     from ..grading.expected import data_folder
-    from ..grading.shrink.pool import KIT_POOL, POOL_DIR
+    from ..grading.shrink.pool import KIT_POOL, POOL_DIR, has_own_pool
     entries: list[Entry] = []
     for data in sorted({c.data for c in rubric.cases()}):
         folder = data_folder(rubric.cases_dir, data)
         if not folder.is_relative_to(rubric.cases_dir):
             entries += _tree(folder, f"grader/cases/{data}")
-    if not (rubric.cases_dir / POOL_DIR).is_dir() and KIT_POOL.is_dir():
+    if not has_own_pool(rubric.cases_dir) and KIT_POOL.is_dir():
         entries += _tree(KIT_POOL, f"grader/cases/{POOL_DIR}")
     return entries
 

@@ -14,6 +14,9 @@ feedback text and files. Every value shown comes from the pool, hence from publi
   search.py  the search over chains (pure: the student's calls come in through a probe)
   probe.py   one student call on a member, in the sandbox session, against the budget
   render.py  the feedback text (Markdown) and the files under feedback/<id>/counterexamples
+             (a rule-judged part's: the rules broken and one right answer)
   hook.py    what the case runner calls: pick the functions, search, store in the result
+  rules_search.py  a rule-judged part's search (the course's own pool, smallest member
+             first, each output judged by the rules: kanon/rules)
 """
-__all__ = ["hook", "pool", "probe", "render", "search"]
+__all__ = ["hook", "pool", "probe", "render", "rules_search", "search"]

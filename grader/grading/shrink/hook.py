@@ -2,7 +2,8 @@
 case (a wrong number for the functions that return one), search the pool for a counterexample
 in the submission's session and keep it, JSON-ready, for the record (`record["counterexamples"]`,
 by part). The search spends at most the rubric's `counterexample_calls` calls and
-`counterexample_cpu` seconds of CPU per part, and never changes a grade."""
+`counterexample_cpu` seconds of CPU per part, and never changes a grade. A part judged by
+rules searches its course's own pool, judging each output by the rules (rules_search.py)."""
 from __future__ import annotations
 
 import time
@@ -11,6 +12,7 @@ from ...contract import is_cost
 from ..statuses import Status
 from .pool import Member, load_chains, pool_folder
 from .probe import Budget, SandboxProbe
+from .rules_search import RulesProbe, rules_folder, search_rules
 from .search import Found, search
 
 FAILING = (Status.WRONG, Status.PARTIAL)
@@ -59,7 +61,10 @@ def find_counterexamples(runner, results) -> dict[str, dict]:
     found_by_part: dict[str, dict] = {}
     for key, failing in failing_parts(rubric, results).items():
         part = next(p for p in rubric.parts if p.key == key)
-        if part.judge == "rules" or not rubric.schema.is_default:
+        if part.judge == "rules":
+            found_by_part[key] = _by_rules(runner, part, failing)
+            continue
+        if not rubric.schema.is_default:
             continue  # the pool's answers follow the default contract, not this course's
         function = failing[0].function
         chains = load_chains(pool_folder(rubric.cases_dir), function, part.variant)
@@ -70,6 +75,25 @@ def find_counterexamples(runner, results) -> dict[str, dict]:
         found_by_part[key] = entry(found.member if found else None, found, budget, failing)
     runner.result.timing["counterexamples"] = round(time.monotonic() - started, 4)
     return found_by_part
+
+
+def _by_rules(runner, part, failing: list) -> dict:
+    """The counterexample entry of a rule-judged part (rules_search.py), from the course's
+    own pool: the member's rules broken, its input, the student's output and one right
+    answer."""
+    settings = runner.ctx.rubric.settings
+    schema = part.cases[0].schema
+    chains = load_chains(rules_folder(runner.ctx.rubric.cases_dir), part.key, None)
+    budget = Budget(settings.counterexample_calls, settings.counterexample_cpu)
+    limit = min(runner.limit(c) for c in part.cases)
+    probe = RulesProbe(runner, part.function, budget, limit, schema)
+    found = search_rules(chains, probe)
+    data = entry(found.member if found else None, found, budget, failing)
+    data["judge"] = "rules"
+    if found is not None:
+        data.update({"hierarchy_format": schema.hierarchy_format,
+                     "broken": [list(b) for b in found.answer.broken]})
+    return data
 
 
 def _adult_cases(rubric) -> set[str]:

@@ -120,6 +120,13 @@ def _load(path: str, stamp: float) -> list[Chain]:
 
 
 def pool_folder(cases_dir: Path) -> Path:
-    """The pool a rubric's grading uses: its cases folder's, else the kit's own."""
+    """The pool a rubric's grading uses: its cases folder's, else the kit's own (a folder
+    holding only its rule-judged parts' pool, rules/, has none of its own)."""
     own = cases_dir / POOL_DIR
-    return own if own.is_dir() else KIT_POOL
+    return own if has_own_pool(cases_dir) else KIT_POOL
+
+
+def has_own_pool(cases_dir: Path) -> bool:
+    """Whether the cases folder holds its own copy of the kit's pool."""
+    own = cases_dir / POOL_DIR
+    return own.is_dir() and any(own.glob("*.json"))

@@ -101,4 +101,8 @@ class SandboxProbe:
             except (compare.NotARegularFile, OSError):
                 self.budget.stopped = "forbidden"
                 return None
+        return self.answer(member, yours)
+
+    def answer(self, member: Member, yours: object) -> Answer:
+        """The student's returned answer on `member`, compared with the reference's."""
         return Answer(not same(self.function, member.expected, yours, self.tolerance), yours)

@@ -1,7 +1,8 @@
 """A counterexample in words and files: the Markdown section of a part in the feedback (and
 Gradescope's results), and its files under `feedback/<student>/counterexamples/<part>/`:
 raw.csv, DGHs/, anonymized.csv (functions that read one), expected.csv and yours.csv (or
-expected.txt and yours.txt for a number). Everything comes from the record entry
+expected.txt and yours.txt for a number; a rule-judged part's expected.csv is one right
+answer and its section names the rules broken). Everything comes from the record entry
 (grader/grading/shrink/hook.py), so a cached record renders the same bytes."""
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from kanon.table import parse_table, render_csv
 
 from ...catalogs import translator
 from ...contract import SIGNATURES, data_rows, is_cost
+from ..student_messages import translate
 
 SECTION = {"cost_MD": "cost_MD", "cost_LM": "cost_LM", "entropy_l": "entropy_l",
            "t_closeness": "t_closeness"}  # the handout's heading of each function: its name
@@ -33,10 +35,10 @@ def _table(header: list[str], rows: list[list[str]], numbers: list[int] | None =
     return lines
 
 
-def tree(name: str, text: str, values: set[str], _=str) -> list[str]:
+def tree(name: str, text: str, values: set[str], _=str, fmt: str = "tabs") -> list[str]:
     """The hierarchy as an indented tree of the nodes that matter: every ancestor of a value
     in `values`, with the number of leaves under each inner node and how many others hide."""
-    dgh = parse_dgh(text, name, f"{name}.txt")
+    dgh = parse_dgh(text, name, f"{name}.txt", fmt)
     shown = set()
     for value in values:
         node = dgh.index.get(value)
@@ -92,7 +94,7 @@ def outputs(entry: dict, function: str, _=str) -> list[str]:
     """The reference's output and the student's, differing cells in bold."""
     expected, yours = entry["expected"], entry.get("yours")
     if is_cost(function):
-        got = entry["problem"] or f"`{yours!r}`"
+        got = translate(entry["problem"], _) or f"`{yours!r}`"
         return [_("Reference: {expected}; yours: {got}.").format(expected=f"`{expected!r}`",
                                                                   got=got)]
     lines = [_("The reference's output:"), ""]
@@ -104,7 +106,8 @@ def outputs(entry: dict, function: str, _=str) -> list[str]:
                  for j in range(max(len(a), len(b))) if a[j:j + 1] != b[j:j + 1]}
     lines += _table(*ref, entry["rows"], marks, _) + [""]
     if entry["problem"]:
-        return lines + [_("Yours: your function {problem}.").format(problem=entry['problem'])]
+        return lines + [_("Yours: your function {problem}.").format(
+            problem=translate(entry['problem'], _))]
     if mine is None:
         return lines + [_("Yours is not a readable CSV table:"), "", "```", yours[:1500], "```"]
     return lines + [_("Yours (cells that differ in **bold**):"), ""] + _table(
@@ -119,12 +122,17 @@ def section(entry: dict, part: str, function: str, module: str, _=str) -> list[s
         why = {"budget": _("within its budget"), "timeout": _("before a call ran out of time"),
                "session": _("before your code ended its process"),
                "forbidden": _("(a call touched files it may not)")}.get(entry.get("stopped"), "")
-        return [title, "", _("No small public input on which your function differs from the "
-                             "reference was found {why} ({calls} calls).").format(
+        none = (_("No small public input on which your output breaks a rule was found {why} "
+                  "({calls} calls).") if entry.get("judge") == "rules" else
+                _("No small public input on which your function differs from the reference "
+                  "was found {why} ({calls} calls)."))
+        return [title, "", none.format(
                     why=why, calls=entry['calls']).replace("  ", " ").replace(" (", " (", 1),
                 _("Look again at {where}, \"{case}\" (its name describes its structure), and "
                   "at the handout's rules for `{function}`.").format(
                     where=where, case=entry['case'], function=function), ""]
+    if entry.get("judge") == "rules":  # a part judged by the course's rules
+        return rules_section(entry, part, function, module, _)
     ints = ", ".join(f"{k} = {v}" for k, v in entry["ints"].items()) or _("none")
     lines = [title, "", _("A small input from public data on which your function and the "
                           "reference disagree. It is a pointer to the rule, not another test: "
@@ -212,3 +220,71 @@ def case_text(record: dict, rubric, case: dict) -> str:
         return ""
     part = next(p for p in rubric.auto_parts if p.key == case["part"])
     return "\n\n" + "\n".join(part_lines(record, part, translator(rubric.language)))
+
+
+# A part judged by rules (grader/grading/shrink/rules_search.py): the rules broken, one
+# right answer (the reference's) beside the student's output.
+
+def _rule_marks(right, mine) -> set[tuple[int, int]]:
+    """The (row, column) cells where two tables of the same header and length differ."""
+    if not (right and mine and len(right[1]) == len(mine[1]) and right[0] == mine[0]):
+        return set()
+    return {(i, j) for i, (a, b) in enumerate(zip(right[1], mine[1]))
+            for j in range(max(len(a), len(b))) if a[j:j + 1] != b[j:j + 1]}
+
+
+def rule_outputs(entry: dict, _=str) -> list[str]:
+    """One right answer and the student's output, the cells that differ in bold; rows
+    numbered as the output files' data rows (what the rules' messages count)."""
+    right = _rows(entry["expected"])
+    yours = entry.get("yours")
+    mine = None if yours is None else _rows(yours)
+    marks = _rule_marks(right, mine)
+    lines = [_("One right answer (the reference's; any output that keeps every rule is "
+               "right):"), ""] + _table(*right, list(range(1, len(right[1]) + 1)), marks, _)
+    lines += [""]
+    if entry["problem"]:
+        return lines + [_("Yours: your function {problem}.").format(problem=entry['problem'])]
+    if mine is None:
+        return lines + [_("Yours is not a readable CSV table:"), "", "```", yours[:1500], "```"]
+    heading = _("Yours (cells that differ from that answer in **bold**):") if marks else \
+        _("Yours:")
+    return lines + [heading, ""] + _table(*mine, list(range(1, len(mine[1]) + 1)), marks, _)
+
+
+def rules_section(entry: dict, part: str, function: str, module: str, _=str) -> list[str]:
+    """The feedback lines of a found counterexample of a rule-judged part (hook.py's entry with
+    `judge` "rules"): the rules broken, the input (rows numbered as raw.csv's, which the rules'
+    messages count, beside the public file's), one right answer and the student's output."""
+    ints = ", ".join(f"{k} = {v}" for k, v in entry["ints"].items()) or _("none")
+    n = len(entry["rows"])
+    lines = [_("### Counterexample for {part}").format(part=part), "",
+             _("A small input from public data on which your output breaks a rule of the "
+               "handout. It is a pointer to the rule, not another test: it earns and costs "
+               "nothing."), "",
+             _("Input: {rows} of `{source}` ({n} rows, the released columns only), raw.csv's "
+               "data rows 1 to {n}; QIs kept: {qis}, with their public hierarchies; "
+               "arguments: {ints}.").format(
+                 rows=_data_rows(entry['rows'], _), source=entry['source'], n=n,
+                 qis=', '.join(entry['qis']), ints=ints), ""]
+    raw = [[str(source)] + row for source, row in zip(entry["rows"], entry["raw"])]
+    head = [_("{source} row").format(source=entry['source'])] + entry["header"]
+    lines += _table(head, raw, list(range(1, n + 1)), _=_) + [""]
+    lines += [_("Hierarchies (only the nodes that matter):"), ""]
+    columns = {q: entry["header"].index(q) for q in entry["qis"]}
+    for qi, text in entry["dghs"].items():
+        values = {row[columns[qi]] for row in entry["raw"]}
+        lines += tree(qi, text, values, _, entry.get("hierarchy_format", "tabs"))
+    lines += [""]
+    if entry.get("broken"):
+        lines += [_("Your output breaks:"), ""]
+        lines += [_("- rule \"{rule}\": {message}").format(rule=rule, message=message)
+                  for rule, message in entry["broken"]] + [""]
+    lines += rule_outputs(entry, _) + [""]
+    rerun = command(function, entry['ints'], module, f'counterexamples/{part}')
+    lines += [_("The rules that decide it: HANDOUT.md, section \"{rule}\".").format(
+                  rule=SECTION.get(function, function)),
+              _("Files: `counterexamples/{part}/` beside this feedback; rerun yours with "
+                "`{command}` and compare with expected.csv (one right answer).").format(
+                  part=part, command=rerun), ""]
+    return lines

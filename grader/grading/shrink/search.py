@@ -23,6 +23,7 @@ class Answer:
     differs: bool
     yours: object = None  # CSV text or a number, when the call returned one
     problem: str = ""  # why there is no answer to compare: raised, no output, timeout...
+    broken: tuple = ()  # judged by rules (rules_search.py): the (rule, message) pairs broken
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,15 @@
-"""What a course's rubric says about its students' materials: the graded functions in order,
-their points, variants and CPU-time rules, the parts graded by staff, the allowed packages.
+"""What a course's rubric says about its students' materials: the graded functions in order
+(one entry per function: its required parts' points, variant, judge, QIs and CPU-time rule),
+the parts graded by staff, the optional parts listed apart, the course's data (its columns,
+sensitive column, suppression, hierarchy format) and the allowed packages.
 
 Every piece of student material (handout, skeleton, public tests) is decided from this one
 view, so the materials cannot disagree with the grader.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import csv
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ...contract import OPTIONAL_FUNCTIONS, VARIANTS
@@ -50,10 +53,15 @@ class TimeRule:
 
 @dataclass(frozen=True)
 class GradedFunction:
+    """A graded function: its required parts' points (all its parts' when every one is
+    optional), the first part's variant, judge, QIs and CPU-time rule."""
+
     name: str
     points: float
     variant: str | None
     time: TimeRule
+    judge: str = "exact"
+    qis: tuple[str, ...] | None = None
 
     @property
     def optional(self) -> bool:
@@ -72,6 +80,39 @@ class StaffPart:
     points: float
     files: tuple[str, ...]
     max_pages: int | None
+    description: str = ""
+    optional: bool = False
+
+
+@dataclass(frozen=True)
+class OptionalPart:
+    """A part marked `optional = true`: an autograded one names its function, a manual one
+    has none."""
+
+    name: str
+    points: float
+    function: str = ""
+    description: str = ""
+    qis: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class CourseData:
+    """What the course's [data] table and its public dataset say (the default contract: none
+    of it, `columns` empty)."""
+
+    sensitive: str | None = None
+    other_columns: str = "keep"
+    suppression: str = "root"
+    hierarchy_format: str = "tabs"
+    columns: tuple[str, ...] = ()  # the public dataset's header, () when not read
+    rows: int = ADULT_ROWS
+
+    def released(self, qis: tuple[str, ...]) -> list[str]:
+        """The columns an anonymizer with these QIs writes, in raw column order."""
+        if self.other_columns == "keep" or not self.columns:
+            return list(self.columns)
+        return [c for c in self.columns if c in qis or c == self.sensitive]
 
 
 @dataclass(frozen=True)
@@ -86,6 +127,8 @@ class CourseView:
     partial_credit: float
     cost_tolerance: float
     language: str = "en"  # the section sources' language (materials/translations.py)
+    optional_parts: tuple[OptionalPart, ...] = ()
+    data: CourseData = field(default_factory=CourseData)
 
     @property
     def names(self) -> list[str]:
@@ -96,7 +139,13 @@ class CourseView:
 
     @property
     def total(self) -> float:
-        return sum(f.points for f in self.functions) + sum(p.points for p in self.staff_parts)
+        """Every part's points, the optional ones included."""
+        return self.required + sum(p.points for p in self.optional_parts)
+
+    @property
+    def required(self) -> float:
+        return sum(f.points for f in self.functions) + sum(p.points for p in self.staff_parts
+                                                           if not p.optional)
 
     @property
     def anonymizers(self) -> list[GradedFunction]:
@@ -106,7 +155,13 @@ class CourseView:
     def features(self) -> frozenset[str]:
         """The tokens the section sources test: each graded function, `<function>:<variant>`
         (`:default` for the handout's own rules), each group (`costs`, `measures`), `manual`
-        and `manual:<name>` for staff-graded parts, `packages:numpy` for each allowed package.
+        and `manual:<name>` for staff-graded parts, `packages:numpy` for each allowed package;
+        `<function>:rules` (judged by the course's rules), `qis:<function>` (its part names
+        its QIs), `optional`, `optional:<part name>` and `optional:<function>` (an optional
+        part and the function it grades), `schema:delete` (suppressed records are not
+        released), `schema:drop` (only the QIs and the sensitive column are released),
+        `schema:sensitive` (the course names it), `hierarchy:child-parent` and
+        `staff:no-files` (a staff-graded part asks for no file).
         """
         found = set()
         for f in self.functions:
@@ -115,9 +170,23 @@ class CourseView:
                 found.add(f"{f.name}:{f.variant or 'default'}")
             if f.name in GROUPS:
                 found.add(GROUPS[f.name])
+            if f.judge == "rules":
+                found.add(f"{f.name}:rules")
+            if f.qis is not None:
+                found.add(f"qis:{f.name}")
         for part in self.staff_parts:
-            found |= {"manual", f"manual:{part.name}"}
+            found |= {"manual", f"manual:{part.name}"} | ({"staff:no-files"} if not part.files
+                                                          else set())
+        for opt in self.optional_parts:
+            found |= {"optional", f"optional:{opt.name}"}
+            if opt.function:
+                found.add(f"optional:{opt.function}")
         found |= {f"packages:{p}" for p in self.allowed_packages}
+        d = self.data
+        found |= {token for token, on in (
+            ("schema:delete", d.suppression == "delete"), ("schema:drop", d.other_columns == "drop"),
+            ("schema:sensitive", d.sensitive is not None),
+            ("hierarchy:child-parent", d.hierarchy_format == "child-parent")) if on}
         return frozenset(found)
 
     def packages_text(self) -> str:
@@ -127,20 +196,56 @@ class CourseView:
 
 
 def view(rubric: Rubric) -> CourseView:
-    """The course view of a loaded rubric."""
-    functions, staff = [], []
+    """The course view of a loaded rubric: one entry per graded function (a function graded
+    by several parts once, with its required parts' points), the optional parts apart."""
+    functions: dict[str, GradedFunction] = {}
+    staff, optional = [], []
     for part in rubric.parts:
+        description = getattr(part, "description", "")
+        is_optional = getattr(part, "optional", False)
         if getattr(part, "kind", "auto") == "manual":
             staff.append(StaffPart(part.key, part.points, tuple(getattr(part, "files", ())),
-                                   getattr(part, "max_pages", None)))
+                                   getattr(part, "max_pages", None), description, is_optional))
+            if is_optional:
+                optional.append(OptionalPart(part.key, part.points, "", description))
+            continue
+        qis = getattr(part, "qis", None)
+        if is_optional:
+            optional.append(OptionalPart(part.key, part.points, part.function, description, qis))
+        known = functions.get(part.function)
+        if known is not None and (is_optional or known.points):  # the first required part
+            if not is_optional:                                  # decides the rest
+                functions[part.function] = replace(known, points=known.points + part.points)
             continue
         first = part.cases[0]
-        functions.append(GradedFunction(part.function, part.points, part.variant,
-                                        TimeRule(first.time_limit, first.time_per_1000_rows)))
+        functions[part.function] = GradedFunction(
+            part.function, 0.0 if is_optional else part.points, part.variant,
+            TimeRule(first.time_limit, first.time_per_1000_rows),
+            getattr(part, "judge", "exact"), qis)
     s = rubric.settings
-    return CourseView(rubric.path, tuple(functions), tuple(staff), tuple(s.allowed_packages),
-                      s.import_time_limit, s.memory_mb, s.file_size_mb, s.partial_credit,
-                      s.cost_tolerance, rubric.language)
+    return CourseView(rubric.path, tuple(functions.values()), tuple(staff),
+                      tuple(s.allowed_packages), s.import_time_limit, s.memory_mb,
+                      s.file_size_mb, s.partial_credit, s.cost_tolerance, rubric.language,
+                      tuple(optional), _data(rubric))
+
+
+def _data(rubric: Rubric) -> CourseData:
+    """The course's data as its [data] table and its first public dataset say (the default
+    contract: nothing read)."""
+    schema = getattr(rubric, "schema", None)
+    if schema is None or schema.is_default:
+        return CourseData()
+    columns: tuple[str, ...] = ()
+    rows = ADULT_ROWS
+    for case in rubric.cases():
+        path = rubric.cases_dir / case.data / "adult-hw1.csv"
+        if not case.hidden and path.is_file():
+            with path.open(encoding="utf-8-sig", newline="") as f:
+                records = [r for r in csv.reader(f) if r]
+            columns, rows = tuple(records[0]), len(records) - 1
+            break
+    return CourseData(schema.sensitive, schema.other_columns, schema.suppression,
+                      schema.hierarchy_format, columns, rows)
 
 
 def load(path: Path | None) -> CourseView:

@@ -43,15 +43,18 @@ def heading(course: CourseView, name: str, _: words.Translate = str) -> str:
     if name in DEFINITIONS:
         return words.definitions(_)[name]
     part = next(p for p in course.staff_parts if p.name == name)
-    return _("{title} ({points}, graded by course staff)").format(
-        title=words.staff_title(_, part.name), points=words.points(_, part.points))
+    text = (_("{title} ({points}, optional, graded by course staff)") if part.optional
+            else _("{title} ({points}, graded by course staff)"))
+    return text.format(title=_staff_title(part.name, _, course),
+                       points=words.points(_, part.points))
 
 
-def _points(value: float, _: words.Translate = str) -> str:
-    return words.points(_, value)
-
-
-def _staff_title(name: str, _: words.Translate = str) -> str:
+def _staff_title(name: str, _: words.Translate = str, course: CourseView | None = None) -> str:
+    """A staff part's title: its description's title (before ": ") when the rubric gives
+    one, else the name's ('The report', 'Code-clarity')."""
+    part = next((p for p in course.staff_parts if p.name == name), None) if course else None
+    if part is not None and part.description:
+        return words.description_title(_, part.description)
     return words.staff_title(_, name)
 
 
@@ -61,7 +64,8 @@ def order(course: CourseView) -> list[tuple[str, str | None]]:
     names = course.names
     costs = [n for n in names if GROUPS.get(n) == "costs"]
     out += [("costs", None)] + [(n, n) for n in costs]  # the definitions, graded or not
-    out += [(n, n) for n in DEFINITIONS if n not in costs]
+    out += [(n, n) for n in DEFINITIONS if n not in costs
+            and (course.data.suppression != "delete" or n == "cost_LM")]  # the lab's LM only
     out.append(("ties", None))
     measures_done = False
     for name in names:
@@ -109,8 +113,9 @@ def fields(course: CourseView, sources: Path = SOURCES) -> dict[str, str]:
     values["total"] = points_text(course.total)
     values["packages"] = words.packages_text(_, course)
     values["packages_rule"] = words.packages_rule(_, course)
-    values["staff_list"] = ", ".join(_staff_title(p.name, _).lower()
-                                     for p in course.staff_parts)
+    titles = [_staff_title(p.name, _, course) for p in course.staff_parts]
+    values["staff_list"] = (", ".join(t.lower() for t in titles) if course.language == "en"
+                            else _(", ").join(titles))  # titles keep their case outside English
     values["import_limit"] = points_text(course.import_time_limit)
     values["memory"] = (f"{points_text(course.memory_mb / 1024)} GB" if course.memory_mb >= 1024
                         else f"{course.memory_mb} MB")
@@ -140,6 +145,29 @@ def fields(course: CourseView, sources: Path = SOURCES) -> dict[str, str]:
     values["include.lattice"] = section_text(sources / "_lattice.md", course.language).rstrip()
     values["graded_list"] = _code_list(course.names, _("and"))
     values["submission_files"] = _submission_files(course, _)
+    values.update(data_fields(course, _))
+    return values
+
+
+def data_fields(course: CourseView, _: words.Translate = str) -> dict[str, str]:
+    """`data.rows` / `.columns` / `.sensitive`, `qis.<function>`, `released.<function>`,
+    `optional.<part name or function>.points` / `.qis` / `.released` / `.title`."""
+    d = course.data
+    values = {"data.rows": f"{d.rows:,}", "data.columns": _code_list(list(d.columns), _("and")),
+              "data.sensitive": f"`{d.sensitive}`" if d.sensitive else ""}
+    for f in course.functions:
+        if f.qis is not None:
+            values[f"qis.{f.name}"] = _code_list(list(f.qis), _("and"))
+            values[f"released.{f.name}"] = _code_list(d.released(f.qis), _("and"))
+    for o in course.optional_parts:
+        keys = [o.name] + ([o.function] if o.function else [])
+        for key in keys:
+            values[f"optional.{key}.points"] = words.points(_, o.points)
+            values[f"optional.{key}.title"] = (_staff_title(o.name, _, course) if not o.function
+                                               else o.name)
+            if o.qis is not None:
+                values[f"optional.{key}.qis"] = _code_list(list(o.qis), _("and"))
+                values[f"optional.{key}.released"] = _code_list(d.released(o.qis), _("and"))
     return values
 
 
@@ -147,12 +175,26 @@ def _part_fields(course: CourseView, name: str) -> dict[str, str]:
     """The {{part.*}} fields of a staff part's section."""
     _ = tr(course.language)
     part = next(p for p in course.staff_parts if p.name == name)
+    _title_, _sep, text = part.description.partition(": ")
     pages = ((_("at most {n} page") if part.max_pages == 1 else _("at most {n} pages"))
              .format(n=part.max_pages) if part.max_pages else _("no page limit"))
     return {"part.files": _code_list(list(part.files) or [_("a file")], _("or")),
             "part.max_pages": pages,
             "part.pages_check": _(" (a PDF keeps to {pages})").format(pages=pages)
-            if part.max_pages else ""}
+            if part.max_pages else "",
+            "part.text": _(text.strip()) if text.strip() else ""}
+
+
+def _part_features(course: CourseView, name: str) -> frozenset[str]:
+    """Tokens of the staff part a section presents: `this:files` (it names files to hand
+    in), `this:described` (its description says what it holds), `this:optional`,
+    `this:pages` (a page limit)."""
+    part = next(p for p in course.staff_parts if p.name == name)
+    _title_, _sep, text = part.description.partition(": ")
+    return frozenset(t for t, on in (("this:files", bool(part.files)),
+                                     ("this:described", bool(text.strip())),
+                                     ("this:optional", part.optional),
+                                     ("this:pages", part.max_pages is not None)) if on)
 
 
 def _pytest_k_lines(course: CourseView, _: words.Translate = str) -> str:
@@ -198,31 +240,57 @@ def _contents_name(course: CourseView, source: str, subject: str | None,
     """A function's name, a staff part's title ('The report'), else the section's title."""
     if subject in course.names:
         return subject
-    return _staff_title(subject, _) if subject else _title(course, source, subject, _)
+    return _staff_title(subject, _, course) if subject else _title(course, source, subject, _)
 
 
 def _points_table(course: CourseView, _: words.Translate = str) -> str:
+    """Every part and its points; with optional parts, the required ones first (their sum),
+    then the optional ones, marked so (their sum), then the total."""
     rows = [_("| Part | Points |"), "| --- | ---: |"]
     for f in course.functions:
         variant = f" ({words.variant_title(_, f.variant)})" if f.variant else ""
         rows.append(f"| [`{f.name}`](#{anchor(heading(course, f.name))}){variant} "
                     f"| {points_text(f.points)} |")
     for p in course.staff_parts:
-        rows.append(f"| [{_staff_title(p.name, _)}](#{anchor(heading(course, p.name))}) "
-                    + _("(graded by course staff)") + f" | {points_text(p.points)} |")
+        if not p.optional:
+            rows.append(_staff_row(course, p.name, _))
+    if course.optional_parts:
+        rows.append(_("| **Required** | **{points}** |").format(
+            points=points_text(course.required)))
+        for o in course.optional_parts:
+            if o.function:
+                label = _("`{function}` (part {name})").format(function=o.function,
+                                                                 name=o.name)
+                rows.append(f"| [{label}](#{anchor(heading(course, o.function))}) "
+                            + _("(optional, graded by the grader)")
+                            + f" | {points_text(o.points)} |")
+            else:
+                rows.append(_staff_row(course, o.name, _))
+        rows.append(_("| **Optional** | **{points}** |").format(
+            points=points_text(course.total - course.required)))
     rows.append(_("| **Total** | **{total}** |").format(total=points_text(course.total)))
     return "\n".join(rows)
+
+
+def _staff_row(course: CourseView, name: str, _: words.Translate) -> str:
+    part = next(p for p in course.staff_parts if p.name == name)
+    mark = (_("(optional, graded by course staff)") if part.optional
+            else _("(graded by course staff)"))
+    return (f"| [{_staff_title(name, _, course)}](#{anchor(heading(course, name))}) {mark} "
+            f"| {points_text(part.points)} |")
 
 
 def _time_table(course: CourseView, _: words.Translate = str) -> str:
     groups: dict[object, list[str]] = {}
     for f in course.functions:
         groups.setdefault(f.time, []).append(f.name)
-    rows = [_("| Function | CPU-time limit per call | on `adult-hw1.csv` (9,999 rows) |"),
-            "| --- | --- | ---: |"]
+    rows = [_("| Function | CPU-time limit per call | on `adult-hw1.csv` (9,999 rows) |")
+            if course.data.rows == ADULT_ROWS else
+            _("| Function | CPU-time limit per call | on `adult-hw1.csv` ({rows} rows) |").format(
+                rows=f"{course.data.rows:,}"), "| --- | --- | ---: |"]
     for rule, names in groups.items():
         rows.append(f"| {', '.join(f'`{n}`' for n in names)} | {words.time_rule(_, rule)} "
-                    f"| " + _("{n} s").format(n=points_text(rule.on(ADULT_ROWS))) + " |")
+                    f"| " + _("{n} s").format(n=points_text(rule.on(course.data.rows))) + " |")
     return "\n".join(rows)
 
 
@@ -242,7 +310,7 @@ def _meta(course: CourseView, name: str) -> str:
     return _("*{points} · CPU-time limit per call: {rule} ({on} s on `adult-hw1.csv`) · "
              "packages: {packages}.*").format(
         points=words.points(_, f.points), rule=words.time_rule(_, f.time),
-        on=points_text(f.time.on(ADULT_ROWS)), packages=words.packages_text(_, course))
+        on=points_text(f.time.on(course.data.rows)), packages=words.packages_text(_, course))
 
 
 def render_handout(course: CourseView, sources: Path = SOURCES) -> str:
@@ -255,6 +323,7 @@ def render_handout(course: CourseView, sources: Path = SOURCES) -> str:
         path = sources / f"{source}.md"
         text = section_text(path, course.language)
         local = dict(values)
+        here = features
         if subject:
             level = "###" if GROUPS.get(subject) else "##"
             local["heading"] = heading(course, subject, _)
@@ -265,8 +334,9 @@ def render_handout(course: CourseView, sources: Path = SOURCES) -> str:
                 local["meta"] = _meta(course, subject)
             elif subject not in DEFINITIONS:
                 local.update(_part_fields(course, subject))
+                here = features | _part_features(course, subject)
             text = "\n".join(lines) + "\n" + text
-        chunk = render(text, features, local, f"{path.parent.name}/{path.name}").strip("\n")
+        chunk = render(text, here, local, f"{path.parent.name}/{path.name}").strip("\n")
         chunks.append(_anchored(chunk, course.language, TITLES.get(source)))
     return re.sub(r"\n{3,}", "\n\n", reflow("\n\n".join(chunks))) + "\n"
 

@@ -58,6 +58,13 @@ def staff_title(_: Translate, name: str) -> str:
     return _("The report") if name == "report" else name.replace("_", " ").capitalize()
 
 
+def description_title(_: Translate, description: str) -> str:
+    """A staff part's title from its rubric description ("Title: what it holds")."""
+    title = description.partition(": ")[0].strip()
+    translated = _(title)
+    return translated[:1].upper() + translated[1:]
+
+
 def variant_title(_: Translate, variant: str) -> str:
     return {"lm-only": _("LM-only distance")}.get(variant, variant)
 
@@ -95,6 +102,7 @@ def time_rule(_: Translate, rule: TimeRule) -> str:
             if rule.per_1000 else _("{base} s").format(base=base))
 
 
-__all__ = ["WORDS", "anchor", "anchor_tag", "code_list", "definitions", "function_count",
+__all__ = ["WORDS", "anchor", "anchor_tag", "code_list", "definitions", "description_title",
+           "function_count",
            "packages_rule", "packages_text", "points", "staff_title", "time_rule", "titles",
            "tr", "variant_title"]

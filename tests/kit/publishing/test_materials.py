@@ -59,6 +59,13 @@ def test_every_feature_a_source_tests_exists() -> None:
     known = set(contract.GRADABLE) | {"costs", "measures", "manual", "manual:report",
                                       "packages:numpy"}
     known |= {f"{f}:{v}" for f, vs in contract.VARIANTS.items() for v in (*vs, "default")}
+    known |= {f"{f}:rules" for f in contract.RULE_JUDGED}
+    known |= {f"{kind}:{f}" for f in contract.GRADABLE for kind in ("qis", "optional")}
+    known |= {"optional", "schema:delete", "schema:drop", "schema:sensitive",
+              "hierarchy:child-parent", "this:files", "this:described", "this:optional",
+              "this:pages", "staff:no-files"}
+    known |= {f"optional:{p.key}" for course in sorted((REPO / "courses").glob("*/rubric.toml"))
+              for p in load(course).parts if p.optional}  # a demo course's optional part
     sources = [*HANDOUT_SOURCES.glob("*.md"), *SKELETON_SOURCES.glob("*.txt")]
     assert len(sources) > 30
     for path in sources:

@@ -1,0 +1,87 @@
+"""The counterexample search of a part judged by rules (`judge = "rules"`): several outputs
+are right, so the student's output on a pool member is judged by the course's rules
+(kanon/rules, with the member's release, `hidden=False`: the pool is public data), not
+compared with the reference's.
+
+The pool is the course's own (grader/authoring/rules_pool.py builds it): one file per part,
+`<cases_dir>/counterexamples/rules/<part key>.json`, in pool.py's format; each member's
+`expected` is one right answer (the reference's), shown beside the student's. The search runs
+the student's function on the distinct members smallest first (rows x QIs, then rows, then
+pool order) and stops at the first member on which a rule breaks (or the call raises, writes
+nothing, or writes no readable table), or when the probe returns None (budget spent).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from kanon.hierarchy import parse_dgh
+from kanon.rules import Release
+from kanon.schema import Schema
+from kanon.table import parse_table, render_csv
+
+from ...contract import DGH_DIR, RAW_FILE
+from ..rules_judge import broken_rules
+from .pool import POOL_DIR, Chain, Member
+from .probe import SandboxProbe
+from .search import Answer, Found, Probe, _ident
+
+RULES_DIR = "rules"
+
+__all__ = ["RULES_DIR", "rules_folder", "member_release", "smallest_first", "search_rules",
+           "RulesProbe"]
+
+
+def rules_folder(cases_dir: Path) -> Path:
+    """Where a course's rule-judged parts' pool files are."""
+    return cases_dir / POOL_DIR / RULES_DIR
+
+
+def member_release(member: Member, schema: Schema) -> Release:
+    """The raw side of a call on `member`: its raw table, QIs and hierarchies (in the
+    schema's format) and released columns, as the rule checkers take them."""
+    header = member.header
+    raw = parse_table(render_csv(header, member.table()).encode("utf-8"), RAW_FILE)
+    qi_columns = [c for c, name in enumerate(header) if name in member.qis]
+    dghs = [parse_dgh(member.source.dghs[header[c]], header[c], f"{DGH_DIR}/{header[c]}.txt",
+                      schema.hierarchy_format) for c in qi_columns]
+    return Release(raw, qi_columns, dghs, schema.released(header, qi_columns, RAW_FILE))
+
+
+def smallest_first(chains: list[Chain]) -> list[Member]:
+    """The pool's distinct members, smallest first: rows x QIs, then rows, then pool order."""
+    seen: dict[tuple, Member] = {}
+    for chain in chains:
+        for member in chain.members:
+            seen.setdefault(_ident(member), member)
+    members = list(seen.values())
+    order = sorted(range(len(members)), key=lambda i: (
+        members[i].size[0] * members[i].size[1], members[i].size[0], i))
+    return [members[i] for i in order]
+
+
+def search_rules(chains: list[Chain], probe: Probe) -> Found | None:
+    """The first member, smallest first, on which the student's answer fails."""
+    for member in smallest_first(chains):
+        answer = probe(member)
+        if answer is None:
+            return None
+        if answer.differs:
+            return Found(member, answer)
+    return None
+
+
+class RulesProbe(SandboxProbe):
+    """A SandboxProbe whose returned answers are judged by the course's rules."""
+
+    def __init__(self, runner, function: str, budget, call_limit: float, schema: Schema):
+        super().__init__(runner, function, budget, call_limit)
+        self.schema = schema
+
+    def answer(self, member: Member, yours: object) -> Answer:
+        try:
+            out = parse_table(str(yours).encode("utf-8"))
+        except ValueError:
+            return Answer(True, yours)  # render.py shows it is not a readable table
+        broken = broken_rules(out, member_release(member, self.schema), self.function,
+                              member.ints, hidden=False)
+        return Answer(bool(broken), yours, "", tuple((b.rule, b.message) for b in broken))

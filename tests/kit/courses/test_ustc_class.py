@@ -1,0 +1,80 @@
+"""The USTC lab's class (tests/kit/ustc_class: 16 realistic submissions, labelled) graded end to
+end by courses/ustc's rules: every right answer, whatever its choices, earns the part's points;
+every labelled bug loses points in its part, and its feedback names the broken rule."""
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[3]
+CLASS = REPO / "tests" / "kit" / "ustc_class"
+LABELS = tomllib.loads((CLASS / "labels.toml").read_text(encoding="utf-8"))
+PARTS = {"samarati": "samarati", "mondrian": "mondrian",
+         "mondrian_categorical": "mondrian-categorical"}
+POINTS = {"samarati": 25, "mondrian": 25, "mondrian-categorical": 5}
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("ustc")
+    for student in LABELS:  # the grader's id is the name up to the first "_"
+        shutil.copytree(CLASS / student, root / "subs" / ident(student),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    done = subprocess.run(
+        [sys.executable, "-m", "grader", "grade", str(root / "subs"), "--course",
+         str(REPO / "courses" / "ustc"), "--out", str(root / "out"), "--jobs", "2",
+         "--run-as", "none"], cwd=REPO, capture_output=True, text=True, timeout=1500)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return root / "out"
+
+
+def ident(student: str) -> str:
+    return student.replace("_", "-")
+
+
+def grades(out: Path) -> dict[str, dict[str, str]]:
+    with open(out / "grades.csv", encoding="utf-8", newline="") as f:
+        return {row["student"]: row for row in csv.DictReader(f)}
+
+
+def part_messages(out: Path, student: str, part: str) -> str:
+    record = json.loads((out / "results" / student / "record.json").read_text(
+        encoding="utf-8"))
+    return "\n".join(c["message"] + " " + c["status"] for c in record["cases"]
+                     if c["part"] == part)
+
+
+@pytest.mark.parametrize("student", sorted(LABELS))
+def test_each_part_earns_what_its_label_says(graded, student):
+    row = grades(graded)[ident(student)]
+    for key, part in PARTS.items():
+        label = LABELS[student][key]
+        points = float(row[part])
+        if label == "right":
+            assert points == POINTS[part], f"{student} {part}: a right answer earned {points}"
+            continue
+        assert points < POINTS[part], f"{student} {part} ({label}) earned every point"
+        messages = part_messages(graded, ident(student), part)
+        if label == "error":
+            assert "error" in messages, messages
+        else:
+            named = [rule for rule in label] if isinstance(label, list) else [label]
+            assert any(f'rule "{rule}"' in messages for rule in named), (
+                f"{student} {part}: none of {named} named in:\n{messages}")
+
+
+def test_the_right_answers_differ_yet_all_earn_full_marks(graded):
+    right = [s for s in LABELS if LABELS[s]["samarati"] == LABELS[s]["mondrian"] == "right"]
+    assert len(right) >= 4
+    table = grades(graded)
+    assert {table[ident(s)]["samarati"] for s in right} == {"25"}
+    assert {table[ident(s)]["mondrian"] for s in right} == {"25"}

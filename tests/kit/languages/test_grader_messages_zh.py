@@ -1,0 +1,183 @@
+"""The grader's sentences about a submission (grader.grading.student_messages.py) read in
+Chinese for a zh-CN course and stay the record's English for an English one: every status the
+judge gives (grader/grading/judge.py, compare.py, hidden_view.py), every rule kanon/rules can
+name as broken, the privacy summary, a manual part's check line, the time policy's notes and
+the import notes, each made by the module that writes it, then rendered through the zh-CN
+catalog with no English words left (code, quoted values and column lists aside)."""
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+
+from grader.catalogs import translator
+from grader.grading.student_messages import TEMPLATES, case_name, translate
+from grader.grading.compare import load_case_data
+from grader.grading.judge import judge
+from grader.grading.manual_check import check_part
+from grader.grading.privacy_summary import summary_of
+from grader.grading.rules_judge import judge_by_rules
+from grader.grading.session_keeper import describe_import
+from grader.grading.time_policy import TimePolicy
+from grader.grading.statuses import Status
+from grader.rubric import Part
+from grader.sandbox import CallOutcome
+
+REPO = Path(__file__).resolve().parents[3]
+ZH = translator("zh-CN")
+EN = translator("en")
+_WORDS = re.compile(r"\b[A-Za-z][A-Za-z-]*(?:[ ,]+[A-Za-z][A-Za-z-]*){2,}")
+_CODE = re.compile(r"`[^`]*`|'[^']*'|\"[^\"]*\"|\[[^\]]*\]|\([A-Za-z_]+ \d[^)]*\)")
+
+
+def english_left(text: str) -> list[str]:
+    """Runs of three or more English words outside code, quoted values and lists."""
+    return _WORDS.findall(_CODE.sub(" ", text))
+
+
+def _judge_table():
+    spec = importlib.util.spec_from_file_location(
+        "judge_table", REPO / "tests" / "kit" / "grading" / "test_grader_judge.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+JUDGE = _judge_table()
+
+
+def assert_chinese(english: str) -> str:
+    shown = translate(english, ZH)
+    assert translate(english, EN) == english
+    assert shown != english and not english_left(shown), (english, shown)
+    return shown
+
+
+@pytest.mark.parametrize("hidden", [False, True])
+@pytest.mark.parametrize("outcome, case, produced, status, fraction, words", JUDGE.CASES)
+def test_every_judgement_reads_in_chinese(outcome, case, produced, status, fraction, words,
+                                         hidden) -> None:
+    case = JUDGE.facts(case.function, case.expected, hidden)
+    data = load_case_data(JUDGE.QUOTED) if case.expected.kind == "table" else None
+    head = judge(outcome, case, produced, data).message.partition("\n")[0]
+    assert_chinese(head)
+
+
+def test_a_known_message_reads_as_the_catalog_says() -> None:
+    assert translate("raised ValueError as the contract requires", ZH) == \
+        "按约定引发了 ValueError"
+    assert translate("raised RuntimeError at lab.py, line 12", ZH) == \
+        "在 lab.py, line 12 引发了 RuntimeError"
+    assert translate("a sentence no template knows", ZH) == "a sentence no template knows"
+    assert case_name("200 rows, sex as a categorical QI, k=5", ZH) == \
+        "200 行、sex 作为分类准标识符 (QI)、k=5"
+    assert case_name("200 rows, k=5", EN) == "200 rows, k=5"
+
+
+A = "Any\n\ta1\n\t\tx1\n\t\tx2\n\ta2\n\t\tx3\n\t\tx4\n"
+B = "Any\n\tb1\n\tb2\n"
+RAW = "Name,A,B,S\nn1,x1,b1,s1\nn2,x2,b2,s2\nn3,x3,b1,s1\nn4,x4,b2,s2\n"
+
+
+def table(*rows: str, header: str = "A,B,S") -> bytes:
+    return (header + "\n" + "".join(r + "\n" for r in rows)).encode()
+
+
+BROKEN = [  # (function, output): each breaks some rule of the USTC lab
+    ("samarati", table("Any,Any,s1", "Any,Any,s2", "Any,Any,s1", "Any,Any,s2")),
+    ("samarati", table("x1,b1,s1", "x2,b2,s2", "x3,b1,s1", "x4,b2,s2")),
+    ("samarati", table("a1,Any,s1", "a1,Any,s2", "a2,Any,s1", "a2,Any,s9")),
+    ("samarati", table("a1,Any,s1", "x2,Any,s2", "a2,Any,s1", "a2,Any,s2")),
+    ("samarati", table("a1,Any,s1", "a1,Any,s2", "a2,Any,s1")),
+    ("samarati", table("a1,s1", "a1,s2", header="A,S")),
+    ("samarati", b"A,B,S\nx1,b1\n"),
+    ("mondrian", table("x1,b1,s1", "x2,b2,s2", "x3,b1,s1", "x4,b2,s2")),
+    ("mondrian", table("Any,Any,s1", "Any,Any,s2", "Any,Any,s1", "Any,Any,s2")),
+    ("mondrian", table("a1,Any,s1", "a1,Any,s2", "a2,Any,s1", "zz,Any,s2")),
+    ("mondrian", table("a1,Any,s1", "a1,Any,s2", "a2,Any,s1", "a2,b9,s2")),
+    ("mondrian", table("a1,Any,s1", "a1,Any,s2", "a2,Any,s1", "a2,Any,s2", header="A,B,T")),
+]
+
+
+@pytest.mark.parametrize("hidden", [False, True])
+@pytest.mark.parametrize("function, output", BROKEN)
+def test_every_broken_rule_reads_in_chinese(tmp_path: Path, function, output, hidden) -> None:
+    from kanon.schema import Schema
+    (tmp_path / "DGHs").mkdir()
+    (tmp_path / "DGHs" / "A.txt").write_text(A, encoding="utf-8")
+    (tmp_path / "DGHs" / "B.txt").write_text(B, encoding="utf-8")
+    (tmp_path / "adult-hw1.csv").write_text(RAW, encoding="utf-8")
+    data = load_case_data(tmp_path, ("A", "B"), Schema(sensitive="S", other_columns="drop",
+                                                      suppression="delete"))
+    verdict = judge_by_rules(output, data, function, {"k": 2, "max_sup": 0}, hidden=hidden)
+    assert verdict.status != "passed"
+    assert_chinese(verdict.message)
+
+
+def test_privacy_summaries_read_in_chinese() -> None:
+    rows = [["a", "x"], ["a", "y"], ["b", "x"], ["b", "x"], ["b", "y"], ["*", "z"]]
+    for sensitive in (None, 1):
+        for suppressed in (None, ("*",)):
+            assert_chinese(summary_of(rows, [0], sensitive, suppressed))
+    assert_chinese(summary_of([["a"], ["a"]], [0], None))
+    assert_chinese(summary_of([["a"], ["a"], ["*"]], [0], None, ("*",)))
+    assert assert_chinese("k reached: 492 (1 class of 492 rows), 8 rows deleted") == \
+        "达到的 k：492（1 个等价类，492 行），删除了 8 行"
+    assert assert_chinese("k reached: 19 (29 classes of 19 to 2903 rows), 16 rows deleted") \
+        == "达到的 k：19（29 个等价类，每个 19 到 2903 行），删除了 16 行"
+
+
+def test_manual_parts_time_policy_and_import_notes_read_in_chinese(tmp_path: Path) -> None:
+    part = Part("report", "", 20.0, 0.0, kind="manual", files=("*.pdf",), max_pages=2)
+    assert_chinese(check_part(part, tmp_path)["check"])
+    (tmp_path / "r.pdf").write_bytes(b"not a pdf")
+    assert_chinese(check_part(part, tmp_path)["check"])
+    assert_chinese(check_part(Part("code", "", 10.0, 0.0, kind="manual"), tmp_path)["check"])
+    policy = TimePolicy()
+    case = type("Case", (), {"function": "mondrian", "name": "adult, k=10"})()
+    policy.record(case, 500, 10.0, Status.TIMEOUT)
+    assert_chinese(policy.plan(case, 20.0).note)
+    policy.record(case, 600, 10.0, Status.TIMEOUT)
+    assert_chinese(policy.plan(case, 20.0).skip)
+    for outcome in (CallOutcome("timeout"), CallOutcome("timeout", error={"wall": True}),
+                    CallOutcome("exit", error={"code": 2}), CallOutcome("memory"),
+                    CallOutcome("crash", error={"signal": "SIGKILL"})):
+        assert_chinese(describe_import(outcome, 10.0))
+
+
+def test_every_template_has_distinct_fields_and_a_translation_using_only_them() -> None:
+    field = re.compile(r"\{(\w+)\}")
+    for template in TEMPLATES:
+        names = field.findall(template)
+        assert len(names) == len(set(names)), template
+        assert set(field.findall(ZH(template))) <= set(names), template
+
+
+def test_retries_refused_files_and_archives_read_in_chinese(tmp_path: Path) -> None:
+    import zipfile
+
+    from grader.grading.intake import ArchiveProblem, safe_extract
+    from grader.grading.results import SubmissionResult
+    from grader.grading.session_keeper import retry_note
+    from grader.sandbox.packages import unavailable_message
+    from grader.settings import Caps
+    dropped = [{"lines": [3, 3], "code": "import pandas", "reason": unavailable_message(
+        "pandas", ["numpy"])}, {"lines": [5, 7], "code": "main()", "reason":
+        "it reads the command line (sys.argv)"}]
+    for problem in ("ModuleNotFoundError: pandas is not available: this course allows only "
+                    "numpy and the standard library", "it used more than 10 s of CPU time"):
+        assert_chinese(retry_note({"problem": problem, "dropped": dropped}))
+    assert_chinese(retry_note({"problem": "it ran for more than 30 s (waiting)", "dropped": []}))
+    result = SubmissionResult("s", "s.zip", [])
+    result.forbid(["/grader/x"], "in case 3")
+    result.forbid(["/grader/y"], "while your file was imported")
+    for note in result.notes:
+        assert_chinese(note)
+    archive = tmp_path / "a.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("../evil.py", "x = 1\n")
+    with pytest.raises(ArchiveProblem) as refused:
+        safe_extract(archive, tmp_path / "out", Caps())
+    assert_chinese(str(refused.value.args[-1]))
