@@ -132,7 +132,7 @@ def rules_entries(rubric: Rubric) -> list[Entry]:
         released = [raw.header[c] for c in schema.released(
             raw.header, [raw.header.index(q) for q in part.qis], str(source / RAW_FILE))]
         base = {"part": part.key, "function": part.function, "qis": list(part.qis),
-                "columns": released, "dghs": f"{part.key}/DGHs"}
+                "columns": released, "dghs": f"{part.key}/DGHs", "optional": part.optional}
         samarati = part.function == "samarati"
         draws = [(f"rows{size}", f"raw/rows{size}.csv", subsets[size], k, sup)
                  for size, k, sup in SUBSETS]
