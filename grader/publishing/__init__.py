@@ -5,6 +5,8 @@
   bundle      the students' zip (`bundle`): materials, public tests and data
   course_files  the bundle's public tests cut to the course's parts (renamed data files too)
   source_filter  Python sources cut to a course's parts, layout and comments kept
+  rules_selfcheck  a rules-judged course's own self-check: cases from its public data, the
+              staff's Samarati facts (the lowest height and its satisfying vectors)
   leaks       what must never be in a published zip
   pool_files  the public counterexample pool a bundle ships for the self-check
   student_readme  a non-English course's README.md and self-check catalog in the bundle
@@ -17,4 +19,4 @@ Stands on every package below it (courses, authoring, grading, gradebook, the sa
 package list) and on grader.zipfiles for deterministic zips.
 """
 __all__ = ["autograde", "bundle", "course_files", "gradescope", "languages", "leaks",
-           "materials", "pool_files", "source_filter", "student_readme"]
+           "materials", "pool_files", "rules_selfcheck", "source_filter", "student_readme"]

@@ -32,6 +32,7 @@ from ..grading.fingerprint import FINGERPRINT_FILE, file_text, fingerprint
 from ..courses.folder import resolve
 from ..grading.term_view import apply_term
 from .course_files import course_entries
+from .rules_selfcheck import kept_paths, rules_entries
 from .materials import course_materials, public_users, view, wanted
 from .student_readme import language_entries
 from .pool_files import pool_entries
@@ -115,10 +116,12 @@ def collect(root: Path, folder: str = DEFAULT_FOLDER, course: Path | None = None
         if required and not matches:
             raise UserError(f"cannot bundle: nothing in {root} matches {pattern!r}")
         paths.update(p for p in matches if wanted(p, root, users, features))
+    paths = kept_paths(paths, root, rubric, users)  # a rules course: its own self-check
     seeds = [p for p in paths if p.suffix == ".py" and p.parent == root / PUBLIC_TESTS]
     paths.update(public_helpers(root, seeds))
     entries = [Entry(p.relative_to(root).as_posix(), p.read_bytes()) for p in paths]
     entries = course_entries(entries, root, frozenset(view(rubric).names))
+    entries += rules_entries(rubric)
     entries += [Entry(name, data) for name, data in course_materials(rubric, root).items()]
     entries += pool_entries(apply_term(rubric))  # the public counterexample pool
     for name, template in GENERATED.items():

@@ -75,9 +75,10 @@ def _files(folder: Path) -> set[Path]:
         if folder.is_dir() else set()
 
 
-def _hidden_case_files(rubric_path: Path) -> set[Path]:
+def _hidden_case_files(rubric_path: Path) -> tuple[set[Path], list[Path]]:
     """A rubric's hidden cases: the expected outputs (from the case manifest) and the files
-    of every data folder that only hidden cases use."""
+    of every data folder that only hidden cases use; and its public cases' hierarchy
+    files."""
     from ..grading.expected import case_key, data_folder, load_manifest
     from ..courses.folder import resolve
     rubric, _ = resolve(rubric_path)
@@ -85,6 +86,8 @@ def _hidden_case_files(rubric_path: Path) -> set[Path]:
     manifest = load_manifest(cases_dir).get("entries", {})
     public_data = {c.data for c in rubric.cases() if not c.hidden}
     found: set[Path] = set()
+    shown = sorted(p for d in public_data for p in _files(data_folder(cases_dir, d))
+                   if _is_hierarchy(p))
     for case in rubric.cases():
         if not case.hidden:
             continue
@@ -96,7 +99,7 @@ def _hidden_case_files(rubric_path: Path) -> set[Path]:
             continue
         if entry.get("file"):
             found.add(cases_dir / entry["file"])
-    return found
+    return found, shown
 
 
 def hidden_secrets(root: Path, rubrics: list[Path] | None = None) -> list[Path]:
@@ -106,11 +109,14 @@ def hidden_secrets(root: Path, rubrics: list[Path] | None = None) -> list[Path]:
     to a public hierarchy, and copies of the kit's adult-hw1.csv (both are handed out anyway)."""
     found = _files(root / HIDDEN_CASES)
     default = root / "grader" / "rubric.toml"
+    public: list[Path] = []  # a course's public cases' hierarchies (its self-check's too)
     for rubric_path in ([default] if default.is_file() else []) + list(rubrics or []):
-        found |= _hidden_case_files(rubric_path)
+        hidden, shown = _hidden_case_files(rubric_path)
+        found |= hidden
+        public += shown
     digest = lambda p: hashlib.sha256(p.read_bytes()).hexdigest()  # noqa: E731
     hierarchies = {digest(p) for p in list((root / "DGHs").glob("*.txt"))
-                   + list((root / PUBLIC_TESTS / "data").rglob("*.txt"))}
+                   + list((root / PUBLIC_TESTS / "data").rglob("*.txt")) + public}
     dataset = digest(root / "adult-hw1.csv") if (root / "adult-hw1.csv").is_file() else None
     return sorted(p for p in found if not (_is_hierarchy(p) and digest(p) in hierarchies)
                   and digest(p) != dataset)

@@ -1,0 +1,147 @@
+"""A rules-judged course's own self-check (grader/publishing/rules_selfcheck.py): the USTC
+bundle ships cases drawn from the course's public data with the staff's Samarati facts and
+the stdlib rule checkers, not the kit's default-contract tests; every other course's bundle
+is left as it was. End to end: the staff solution and right-but-different students pass,
+single-bug students fail naming the broken rule."""
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import re
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+from rules_students import source
+
+from grader.courses.folder import resolve
+from grader.publishing import bundle
+from grader.publishing.rules_selfcheck import DATA, OWN_TEST, rule_parts, rules_entries
+from kanon.hierarchy import read_dgh_folder
+from kanon.rules import make_release
+from kanon.rules.lattice import Lattice
+from kanon.table import parse_table
+
+REPO = Path(__file__).resolve().parents[3]
+USTC = REPO / "courses" / "ustc"
+PUBLIC = USTC / "cases" / "public" / "adult"
+
+
+@pytest.fixture(scope="module")
+def shipped() -> dict[str, bytes]:
+    rubric, _ = resolve(USTC)
+    return {e.name[len(DATA):]: e.data for e in rules_entries(rubric)}
+
+
+def test_only_a_rules_course_gets_the_rules_self_check() -> None:
+    for course in ("default", "fall2025", "all"):
+        rubric, _ = resolve(REPO / "courses" / course)
+        assert rule_parts(rubric) == [] and rules_entries(rubric) == []
+        names = {e.name for e in bundle.collect(REPO, "", REPO / "courses" / course)}
+        assert OWN_TEST not in names and not any(n.startswith(DATA) for n in names)
+    names = {e.name for e in bundle.collect(REPO, "", USTC)}
+    public = sorted(n for n in names if n.startswith("tests/public/test_"))
+    assert public == [OWN_TEST]  # no default-contract test of samarati, mondrian, the API
+    assert not any(n.startswith(("tests/public/data/cases/", "tests/public/data/expected/"))
+                   for n in names)
+
+
+def test_the_cases_come_from_the_public_data_with_each_parts_qis(shipped) -> None:
+    raw = (PUBLIC / "adult-hw1.csv").read_bytes()
+    assert gzip.decompress(shipped["adult-hw1.csv.gz"]) == raw
+    lines = raw.decode("utf-8").splitlines()
+    cases = json.loads(shipped["cases.json"])
+    rubric, _ = resolve(USTC)
+    for part in rule_parts(rubric):
+        dghs = sorted(n for n in shipped if n.startswith(f"{part.key}/DGHs/"))
+        assert dghs == sorted(f"{part.key}/DGHs/{q}.txt" for q in part.qis)
+        for name in dghs:
+            assert shipped[name] == (PUBLIC / "DGHs" / Path(name).name).read_bytes()
+        mine = [c for c in cases["cases"] if c["part"] == part.key]
+        assert [c["case"] for c in mine] == ["rows24", "rows40", "rows60"] + \
+            ["adult"] * sum(not c.hidden and c.expect is None for c in part.cases)
+        for case in mine:
+            header = lines[0].split(",")
+            assert case["columns"] == [h for h in header if h in part.qis or h == "occupation"]
+    for size in (24, 40, 60):  # rows of the public file, in its order
+        rows = shipped[f"raw/rows{size}.csv"].decode("utf-8").splitlines()
+        assert rows[0] == lines[0] and len(rows) == size + 1
+        where = [lines.index(r) for r in rows[1:]]
+        assert where == sorted(where)
+
+
+def test_the_samarati_facts_are_the_lowest_height_and_all_its_satisfying_vectors(
+        shipped) -> None:
+    dghs = read_dgh_folder(str(PUBLIC / "DGHs"), fmt="child-parent")
+    for case in json.loads(shipped["cases.json"])["cases"]:
+        if case["function"] != "samarati":
+            continue
+        data = shipped[case["raw"]]
+        table = parse_table(gzip.decompress(data) if case["raw"].endswith(".gz") else data)
+        lattice = Lattice(make_release(table, {q: dghs[q] for q in case["qis"]},
+                                       "occupation"), case["k"])
+        everything = [s for h in range(sum(lattice.heights) + 1) for s in lattice.vectors(h)]
+        good = [s for s in everything if lattice.satisfies(s, case["max_sup"])]
+        low = min(map(sum, good))
+        assert case["height"] == low
+        assert case["vectors"] == [list(s) for s in good if sum(s) == low]
+
+
+# ---------------------------------------------------------------------- end to end (slow)
+
+
+def _self_check(folder: Path, solution: Path, *args: str) -> str:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "KANON"))}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
+                           f"--solution={solution}", *args], cwd=folder, env=env,
+                          capture_output=True, text=True, timeout=1200)
+    return done.stdout + done.stderr
+
+
+@pytest.fixture(scope="module")
+def unpacked(tmp_path_factory) -> Path:
+    tmp = tmp_path_factory.mktemp("ustc")
+    bundle.build(REPO, tmp / "u.zip", course=USTC)
+    with zipfile.ZipFile(tmp / "u.zip") as archive:
+        archive.extractall(tmp / "u")
+    return tmp / "u" / bundle.DEFAULT_FOLDER
+
+
+@pytest.mark.slow
+def test_the_staff_solution_and_right_but_different_students_pass(unpacked: Path,
+                                                                   tmp_path: Path) -> None:
+    solution = tmp_path / "solution.py"
+    made = subprocess.run([sys.executable, "-m", "grader", "solution", "--course", str(USTC),
+                           "--out", str(solution)], cwd=REPO, capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    student = tmp_path / "student.py"  # another samarati vector, the narrowest cut first
+    student.write_text(source(None), encoding="utf-8")
+    for who in (solution, student):
+        out = _self_check(unpacked, who)
+        assert re.search(r"\b21 public tests passed, 0 failed", out), out[-3000:]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("bug, function, rule", [
+    ("higher", "samarati", "lowest-height"),
+    ("satisfies", "samarati", "satisfies"),
+    ("keep-outliers", "samarati", "deletion"),
+    ("not-full-domain", "samarati", "full-domain"),
+    ("all-columns", "samarati", "columns"),
+    ("all-columns", "mondrian", "columns"),
+    ("k-1", "mondrian", "k"),
+    ("upper-median", "mondrian", "median-cuts"),
+    ("stop-early", "mondrian", "final"),
+])
+def test_a_single_bug_fails_naming_its_rule(unpacked: Path, tmp_path: Path, bug: str,
+                                            function: str, rule: str) -> None:
+    student = tmp_path / "student.py"
+    student.write_text(source(bug), encoding="utf-8")
+    out = _self_check(unpacked, student, "-k", f"{function} and rows")
+    failures = [line for line in out.splitlines() if re.match(rf"{function}\(k=", line)
+                and "not run" not in line]
+    assert failures and all(f'"{rule}"' in line for line in failures), out[-3000:]
+    assert "违反了规则" in failures[0]  # in the course's language

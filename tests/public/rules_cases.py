@@ -1,0 +1,140 @@
+"""The public cases of a course whose answers are judged by its rules (the handout's
+"Grading"): data/rules/cases.json, written when the bundle was made from the course's public
+data. Each case: a part, its function, a dataset (a few rows drawn from adult-hw1.csv, or the
+whole file), k (and max_sup), the part's QIs, the released columns and, for samarati, the
+lowest satisfying height and every satisfying vector of that height.
+
+Each call runs in a fresh folder holding the case's rows as `adult-hw1.csv` and a `DGHs`
+folder with exactly the part's QIs' hierarchy files ("child,parent" lines).
+"""
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from messages import _
+from public_cases import ADULT, Run
+
+HERE = Path(__file__).resolve().parent
+RULES = HERE / "data" / "rules"
+
+
+@dataclass(frozen=True)
+class RulesCase:
+    """One public call of a rule-judged part (data/rules/cases.json)."""
+
+    part: str
+    function: str
+    case: str
+    raw: str  # file under data/rules/ (.gz: compressed)
+    dghs: str  # folder under data/rules/
+    k: int
+    rows: int
+    qis: tuple[str, ...]
+    columns: tuple[str, ...]
+    max_sup: int | None = None
+    height: int | None = None
+    vectors: tuple[tuple[int, ...], ...] = ()
+    args: tuple = ()  # a refused call: the arguments between the DGH folder and the output
+    reason: str = ""
+    optional: bool = False  # an optional part: its failures hold back no other part's call
+
+    @property
+    def run(self) -> Run:
+        note = "" if self.part == self.function else self.part
+        return Run(self.function, self.case, self.k, self.max_sup, note)
+
+    @property
+    def id(self) -> str:
+        return self.run.id if self.part == self.function else f"{self.part}-{self.run.id}"
+
+    def describe(self) -> str:
+        """'samarati(k=2, max_sup=2) on case 'rows24' (24 rows of adult-hw1.csv: ...)'."""
+        found = [self.run.describe()]
+        if self.part != self.function:
+            found.append(_("(part {part})").format(part=self.part))
+        if self.case != ADULT:
+            found.append(_("({rows} rows of adult-hw1.csv: {path})").format(
+                rows=self.rows, path=f"tests/public/data/rules/{self.raw}"))
+        return " ".join(found)
+
+
+def _load() -> tuple[list[RulesCase], list[RulesCase]]:
+    path = RULES / "cases.json"
+    if not path.is_file():
+        return [], []
+    found = json.loads(path.read_text(encoding="utf-8"))
+
+    def made(entry: dict) -> RulesCase:
+        entry = dict(entry)
+        for key in ("qis", "columns", "args"):
+            if key in entry:
+                entry[key] = tuple(entry[key])
+        entry["vectors"] = tuple(tuple(v) for v in entry.get("vectors", ()))
+        return RulesCase(**entry)
+
+    return [made(e) for e in found["cases"]], [made(e) for e in found["rejects"]]
+
+
+CASES, REJECTS = _load()
+BY_RUN = {case.run: case for case in CASES}
+
+
+def _timeout(case: str):
+    return pytest.mark.timeout(600 if case == ADULT else 120)
+
+
+def runs(function: str) -> list:
+    """pytest params of the Runs of `function`'s required rule-judged parts (a failure on a
+    small case holds back the function's calls on adult-hw1.csv: call_gate.py)."""
+    return [pytest.param(c.run, id=c.id, marks=_timeout(c.case)) for c in CASES
+            if c.function == function and not c.optional]
+
+
+def optional_runs(function: str) -> list:
+    """pytest params (the case's name, the case) of `function`'s optional parts: run after
+    the small cases too, but a failure holds back no call of the required parts."""
+    return [pytest.param(c.case, c, id=c.id, marks=_timeout(c.case)) for c in CASES
+            if c.function == function and c.optional]
+
+
+def rejects(function: str) -> list:
+    """pytest params of the calls of `function` that must raise ValueError."""
+    return [pytest.param(c, id=f"{c.case}-" + "-".join(map(str, c.args)),
+                         marks=_timeout(c.case)) for c in REJECTS if c.function == function]
+
+
+def raw_text(case: RulesCase) -> str:
+    """The case's raw dataset as text."""
+    path = RULES / case.raw
+    if path.suffix == ".gz":
+        with gzip.open(path, "rt", encoding="utf-8", newline="") as f:
+            return f.read()
+    return path.read_text(encoding="utf-8")
+
+
+def fill_folder(case: RulesCase, folder: Path) -> None:
+    """Put the case's `adult-hw1.csv` and `DGHs/` into `folder`."""
+    (folder / "adult-hw1.csv").write_bytes(raw_text(case).encode("utf-8"))
+    shutil.copytree(RULES / case.dghs, folder / "DGHs")
+
+
+def read_hierarchies(case: RulesCase) -> dict[str, dict[str, str | None]]:
+    """QI -> {label: parent label, None for the root}, from the "child,parent" files."""
+    found = {}
+    for qi in case.qis:
+        path = RULES / case.dghs / f"{qi}.txt"
+        parent: dict[str, str | None] = {}
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                child, _comma, up = line.strip().rpartition(",")
+                parent[child] = up
+        for up in set(parent.values()) - set(parent):  # the root: the one label never a child
+            parent[up] = None
+        found[qi] = parent
+    return found
