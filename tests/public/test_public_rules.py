@@ -113,7 +113,7 @@ def test_refuses_to_overwrite_the_raw_file(name, runner, tmp_path):
     case = next(c for c in CASES if c.function == name and c.case != "adult")
     runner.tables.setdefault(case.case, _Size(case.rows))
     args = [case.k] + ([] if case.max_sup is None else [case.max_sup])
-    _check_rejects(runner, case, args, "output_file is the raw dataset file itself", tmp_path,
+    _check_rejects(runner, case, args, _("output_file is the raw dataset file itself"), tmp_path,
                    output="adult-hw1.csv")
 
 
