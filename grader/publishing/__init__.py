@@ -3,6 +3,7 @@
 
   materials/  the course's HANDOUT.md and skeleton.py from section sources (`materials`)
   bundle      the students' zip (`bundle`): materials, public tests and data
+  course_data  the dataset at a bundle's top level: the kit's, or the course's own
   course_files  the bundle's public tests cut to the course's parts (renamed data files too)
   source_filter  Python sources cut to a course's parts, layout and comments kept
   rules_selfcheck  a rules-judged course's own self-check: cases from its public data, the
@@ -18,5 +19,5 @@
 Stands on every package below it (courses, authoring, grading, gradebook, the sandbox's
 package list) and on grader.zipfiles for deterministic zips.
 """
-__all__ = ["autograde", "bundle", "course_files", "gradescope", "languages", "leaks",
+__all__ = ["autograde", "bundle", "course_data", "course_files", "gradescope", "languages", "leaks",
            "materials", "pool_files", "rules_selfcheck", "source_filter", "student_readme"]

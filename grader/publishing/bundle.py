@@ -36,6 +36,7 @@ from .rules_selfcheck import kept_paths, rules_entries
 from .materials import course_materials, public_users, view, wanted
 from .student_readme import language_entries
 from .pool_files import pool_entries
+from .course_data import with_course_data
 from .leaks import hidden_leak, hidden_secrets, reference_fingerprints, reference_leak
 from ..zipfiles import Entry, zip_bytes
 
@@ -122,6 +123,7 @@ def collect(root: Path, folder: str = DEFAULT_FOLDER, course: Path | None = None
     entries = [Entry(p.relative_to(root).as_posix(), p.read_bytes()) for p in paths]
     entries = course_entries(entries, root, frozenset(view(rubric).names))
     entries += rules_entries(rubric)
+    entries = with_course_data(entries, rubric)  # a course's own public dataset, if it has one
     entries += [Entry(name, data) for name, data in course_materials(rubric, root).items()]
     entries += pool_entries(apply_term(rubric))  # the public counterexample pool
     for name, template in GENERATED.items():
