@@ -99,3 +99,37 @@ def test_the_known_good_solution_earns_every_autograded_point(tmp_path):
     assert (row["total"], row["max"]) == ("55", "100")
     feedback = (tmp_path / "out" / "feedback" / "wang.md").read_text(encoding="utf-8")
     assert feedback.count("PASS") == 0  # a zh-CN course: its words are Chinese
+
+
+@pytest.mark.slow
+def test_the_bundle_holds_only_the_labs_parts_and_data(tmp_path):
+    """Every file of the USTC bundle (names, code, comments, data, the self-check's output on
+    the skeleton): no word of a part the lab does not grade, no other course or staff tool;
+    its data is the course's own."""
+    from publishing.test_course_wording import ELSEWHERE, OWNED, _hits, _self_check
+    from grader.publishing import bundle
+    bundle.build(REPO, tmp_path / "student.zip", course=USTC)
+    import zipfile
+    with zipfile.ZipFile(tmp_path / "student.zip") as archive:
+        archive.extractall(tmp_path)
+    folder = tmp_path / "kanon-hw1"
+    texts = {}
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        name = path.relative_to(folder).as_posix()
+        try:
+            texts[name] = name + "\n" + path.read_bytes().decode("utf-8")
+        except UnicodeDecodeError:
+            texts[name] = name
+    texts["self-check on skeleton.py"] = _self_check(folder)
+    graded = {"samarati", "mondrian"}
+    owned = {(name, p): _hits(p, text)[:2] for name, text in texts.items()
+             for p, owners in OWNED.items() if not graded & set(owners)}
+    assert not {k: v for k, v in owned.items() if v}
+    elsewhere = [p for p in ELSEWHERE if p != r"optional part"]  # the lab has optional parts
+    other = {(name, p): _hits(p, text)[:2] for name, text in texts.items() for p in elsewhere}
+    assert not {k: v for k, v in other.items() if v}
+    assert (folder / "adult-hw1.csv").read_bytes() == (
+        USTC / "cases/public/adult/adult-hw1.csv").read_bytes()
+    assert sorted(p.name for p in (folder / "DGHs").iterdir()) == [
+        "age.txt", "education_num.txt", "marital_status.txt", "race.txt", "sex.txt"]
+    assert "公开测试：" in texts["self-check on skeleton.py"]  # it ran, in the course's language
