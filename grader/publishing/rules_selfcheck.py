@@ -100,8 +100,11 @@ def _samarati_facts(raw: Table, folder: Path, part: Part, fmt: str, sensitive: s
         raise UserError(f"cannot bundle: no vector satisfies k = {k}, max_sup = {max_sup} on "
                         f"{raw.path}")
     height = found[0]
-    return {"height": height, "vectors": [list(s) for s in lattice.vectors(height)
-                                          if lattice.satisfies(s, max_sup)]}
+    order = [n for n in raw.header if n in dghs]  # the lattice's QIs: raw column order
+    def in_part_order(s: tuple[int, ...]) -> list[int]:  # the self-check's: the part's qis
+        return [s[order.index(q)] for q in part.qis]
+    return {"height": height, "vectors": sorted(in_part_order(s) for s in lattice.vectors(height)
+                                                if lattice.satisfies(s, max_sup))}
 
 
 def rules_entries(rubric: Rubric) -> list[Entry]:

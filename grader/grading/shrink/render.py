@@ -244,7 +244,8 @@ def rule_outputs(entry: dict, _=str) -> list[str]:
                "right):"), ""] + _table(*right, list(range(1, len(right[1]) + 1)), marks, _)
     lines += [""]
     if entry["problem"]:
-        return lines + [_("Yours: your function {problem}.").format(problem=entry['problem'])]
+        return lines + [_("Yours: your function {problem}.").format(
+            problem=translate(entry['problem'], _))]
     if mine is None:
         return lines + [_("Yours is not a readable CSV table:"), "", "```", yours[:1500], "```"]
     heading = _("Yours (cells that differ from that answer in **bold**):") if marks else \
@@ -278,7 +279,8 @@ def rules_section(entry: dict, part: str, function: str, module: str, _=str) -> 
     lines += [""]
     if entry.get("broken"):
         lines += [_("Your output breaks:"), ""]
-        lines += [_("- rule \"{rule}\": {message}").format(rule=rule, message=message)
+        lines += [_("- rule \"{rule}\": {message}").format(rule=rule,
+                                                           message=translate(message, _))
                   for rule, message in entry["broken"]] + [""]
     lines += rule_outputs(entry, _) + [""]
     rerun = command(function, entry['ints'], module, f'counterexamples/{part}')

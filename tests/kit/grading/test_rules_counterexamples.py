@@ -16,6 +16,8 @@ import re
 from pathlib import Path
 
 import pytest
+
+from grader.grading.student_messages import translate
 from lab_students import mondrian_for, write_submission
 
 from grader.authoring import rules_pool
@@ -213,12 +215,15 @@ def test_a_broken_rule_is_named_with_a_small_public_counterexample(graded: Path)
              "handout. It is a pointer to the rule, not another test: it earns and costs "
              "nothing.") in mondrian
     rule = _("- rule \"{rule}\": {message}")
-    assert rule.format(rule="median-cuts", message=entries["mondrian"]["broken"][0][1]) in mondrian
+    message = translate(entries["mondrian"]["broken"][0][1], _)  # the rule's detail, translated
+    assert message != entries["mondrian"]["broken"][0][1]
+    assert rule.format(rule="median-cuts", message=message) in mondrian
     assert _("One right answer (the reference's; any output that keeps every rule is "
              "right):") in mondrian and "**" in mondrian
     assert "from lab import mondrian; mondrian('raw.csv', 'DGHs', 2, 'yours.csv')" in mondrian
     samarati = feedback.split(title.format(part="samarati"))[1]
-    assert rule.format(rule="deletion", message=entries["samarati"]["broken"][0][1]) in samarati
+    assert rule.format(rule="deletion", message=translate(entries["samarati"]["broken"][0][1], _)
+                       ) in samarati
     folder = graded / "feedback" / "buggy" / "counterexamples" / "mondrian"
     assert sorted(p.name for p in folder.iterdir()) == ["DGHs", "expected.csv", "raw.csv",
                                                         "yours.csv"]
