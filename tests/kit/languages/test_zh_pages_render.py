@@ -79,7 +79,7 @@ def test_zh_cn_feedback_page_renders(tmp_path: Path) -> None:
     html_file.write_text(page("张三 的反馈", to_html(feedback_md(record, rubric)), "zh-CN"),
                          encoding="utf-8")
     dom = _render(html_file, tmp_path / "feedback-zh.png")
-    for text in ("张三 的反馈", "得分：42.5 / 110", "隐藏测试用例：ties, k=3", "未通过", "通过",
+    for text in ("张三 的反馈", "得分：42.5 / 110", "隐藏测试用例：ties、k=3", "未通过", "通过",
                  "CPU 时间限制 10 秒", "隐藏测试用例使用你没有见过的数据集"):
         assert text in dom
 
