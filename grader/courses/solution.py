@@ -15,12 +15,13 @@ import ast
 import re
 from pathlib import Path
 
+from kanon.schema import DEFAULT as DEFAULT_SCHEMA, Schema
+
+from ..contract import SIGNATURES
 from ..errors import UserError
 from ..imports import absolute_imports
 from ..paths import KIT_ROOT
-from ..contract import SIGNATURES
 from ..rubric import Rubric
-from kanon.schema import DEFAULT as DEFAULT_SCHEMA, Schema
 
 PREFIX = "_staff_"
 PACKAGES = ("kanon", "reference")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..grading.scores_text import fmt
 from ..grading.student_messages import case_name
 
-__all__ = ["OUTPUT_SHOWN", "HIDDEN_FEEDBACK", "_case_title", "_fence", "_shown", "_time_text"]
+__all__ = ["OUTPUT_SHOWN", "HIDDEN_FEEDBACK", "case_title", "fence", "shown", "time_text"]
 
 OUTPUT_SHOWN = 3000  # characters of a case's printed output shown in feedback
 HIDDEN_FEEDBACK = ("Hidden cases use datasets you have not seen. Their feedback gives the verdict, "
@@ -13,24 +13,24 @@ HIDDEN_FEEDBACK = ("Hidden cases use datasets you have not seen. Their feedback 
                    "never their data, an exception's message or what your code printed.")
 
 
-def _fence(text: str) -> str:
+def fence(text: str) -> str:
     text = text.replace("```", "'''")
     if len(text) > OUTPUT_SHOWN:
         text = text[:OUTPUT_SHOWN] + f"\n[... {len(text) - OUTPUT_SHOWN} more characters]"
     return "```\n" + text.rstrip("\n") + "\n```\n"
 
 
-def _shown(case: dict) -> tuple[str, str, str]:
+def shown(case: dict) -> tuple[str, str, str]:
     """A case's message head, traceback and printed output; a hidden case's head only."""
     head, _, trace = case["message"].partition("\n")
     return (head, "", "") if case["hidden"] else (head, trace, case.get("output") or "")
 
 
-def _case_title(case: dict, _=str) -> str:
+def case_title(case: dict, _=str) -> str:
     return (_("hidden case: ") if case["hidden"] else "") + case_name(case["name"], _)
 
 
-def _time_text(case: dict, _=str) -> str:
+def time_text(case: dict, _=str) -> str:
     """"0.42 s of its 11 s CPU-time limit" ("" for a case that did not run); the measured
     time varies from run to run, the limit does not. `_`: the course language's gettext."""
     limit = case.get("time_limit")

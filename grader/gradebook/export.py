@@ -29,7 +29,7 @@ from ..grading.statuses import SUBMISSION_ORDER
 from ..grading.term_view import apply_term
 from ..catalogs import translator
 from ..rubric import Rubric
-from .case_text import HIDDEN_FEEDBACK, _case_title, _fence, _shown, _time_text
+from .case_text import HIDDEN_FEEDBACK, case_title, fence, shown, time_text
 from .shares import shares as _shares, test_score as _test_score
 from ..grading.student_messages import translate
 
@@ -83,7 +83,7 @@ def feedback_md(record: dict, rubric: Rubric) -> str:
         lines += [_("## Notes"), ""] + [f"- {translate(n, _)}" for n in record["notes"]] + [""]
     imported = record.get("import") or {}
     if imported.get("output"):
-        lines += [_("Printed while your file was imported:"), "", _fence(imported["output"])]
+        lines += [_("Printed while your file was imported:"), "", fence(imported["output"])]
     lines += [_("## Parts"), "", _("| Part | Points | Max |"), "|---|---:|---:|"]
     for part in rubric.parts:
         lines.append(f"| {part.key} | {_part_cell(record, part) or _('not yet graded')} | "
@@ -97,20 +97,20 @@ def feedback_md(record: dict, rubric: Rubric) -> str:
                   ""]
         for case in cases:
             label = {"passed": _("PASS"), "partial": _("PARTIAL")}.get(case["status"], _("FAIL"))
-            lines.append(f"- **{label}** {_case_title(case, _)} — {fmt(case['points'])} / "
+            lines.append(f"- **{label}** {case_title(case, _)} — {fmt(case['points'])} / "
                          f"{fmt(case['max_points'])} — `{case['status']}`"
-                         + (f" — {_time_text(case, _)}" if _time_text(case) else ""))
-            head, rest, printed = _shown(case)
+                         + (f" — {time_text(case, _)}" if time_text(case) else ""))
+            head, rest, printed = shown(case)
             lines.append(f"  {translate(head, _)}")
             if case.get("privacy"):
                 lines.append("  " + _("Privacy of your output (no points): {privacy}.")
                              .format(privacy=translate(case['privacy'], _)))
             if rest:
                 lines += ["", "  " + _("Traceback (your code):"), ""] + [
-                    "  " + line for line in _fence(rest).splitlines()] + [""]
+                    "  " + line for line in fence(rest).splitlines()] + [""]
             if printed:
                 lines += ["", "  " + _("Printed:"), ""] + ["  " + line for line in
-                                                           _fence(printed).splitlines()] + [""]
+                                                           fence(printed).splitlines()] + [""]
         lines += [""] + counterexample.part_lines(record, part, _)
     lines += [_(HIDDEN_FEEDBACK), ""]
     return "\n".join(lines)
@@ -146,17 +146,17 @@ def gradescope_json(record: dict, rubric: Rubric) -> str:
     shares = _shares(record, rubric)
     for n, case in enumerate(record["cases"], start=1):
         part_index = next(i for i, p in enumerate(rubric.parts, start=1) if p.key == case["part"])
-        head, trace, printed = _shown(case)
+        head, trace, printed = shown(case)
         output = translate(head, _) + (
-            f"\n\n{_('Traceback (your code):')}\n\n{_fence(trace)}" if trace else "")
-        output += "\n\n" + _("Time: {time}.").format(time=_time_text(case, _)) \
-            if _time_text(case) else ""
+            f"\n\n{_('Traceback (your code):')}\n\n{fence(trace)}" if trace else "")
+        output += "\n\n" + _("Time: {time}.").format(time=time_text(case, _)) \
+            if time_text(case) else ""
         output += "\n\n" + _("Privacy of your output (no points): {privacy}.").format(
             privacy=translate(case['privacy'], _)) if case.get("privacy") else ""
         if printed:
-            output += f"\n\n{_('Printed:')}\n\n" + _fence(printed)
+            output += f"\n\n{_('Printed:')}\n\n" + fence(printed)
         output += counterexample.case_text(record, rubric, case)
-        tests.append({"name": f"{case['part']}: {_case_title(case, _)}",
+        tests.append({"name": f"{case['part']}: {case_title(case, _)}",
                       "number": f"{part_index}.{sum(1 for c in record['cases'][:n] if c['part'] == case['part'])}",
                       "score": _test_score(case, shares[n - 1]),
                       "max_score": shares[n - 1],
