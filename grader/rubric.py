@@ -31,143 +31,52 @@ A course's [data] table (grader/rubric_data.py) names its QIs, sensitive column,
 released and its hierarchy format; a part may set `qis`, `judge = "rules"` (any output that
 keeps the course's rules earns the points: samarati and mondrian) and `optional = true`.
 
+A course may declare functions of its own (`[[function]]`, grader/parts/declared.py: the
+contract and the reference in its folder) and grade them like the kit's; a part's `judge`
+is one of grader.parts.JUDGES. A "quality" part measures the reference's spread over
+`seeds` seeded runs and accepts utility up to the worst of them times 1 + `slack`:
+
+    [[part]]
+    function = "topdown_greedy"
+    judge = "quality"
+    seeds = 10
+    slack = 0.05
+
+A number function's case may take as its anonymized input the reference's output of an
+anonymizer on the same dataset: `anonymized = { function = "topdown_greedy", k = 10 }`.
+
 Every error names the rubric file and the key at fault, e.g. `rubric.toml: part[2].case[1].k`.
 """
 from __future__ import annotations
 
-import re
+
 import tomllib
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
 from kanon.files import safe_name, sha256_bytes
 
 from kanon.schema import DEFAULT as DEFAULT_SCHEMA, Schema
 
-from .contract import CHOICE_PARAMS, GRADABLE, RULE_JUDGED, VARIANTS, int_params, is_cost
+from .contract import VARIANTS
+from .parts import LIBRARY, FunctionContract, judge_accepts
+from .parts.declared import read_functions
 from .errors import UserError
 from .paths import DEFAULT_RUBRIC
 from .rubric_data import read_data, read_qis
 from .rubric_manual import MANUAL_KEYS, RESERVED_NAMES, manual_part
+from .rubric_types import Case, Part, Rubric
 from .settings import Settings, number, read_settings
 
 
 PART_KEYS = {"function", "points", "partial_credit", "time_limit", "time_per_1000_rows", "case",
-             "name", "variant", "kind", "qis", "judge", "optional"}
+             "name", "variant", "kind", "qis", "judge", "optional", "seeds", "slack"}
 KINDS = ("auto", "manual")
-JUDGES = ("exact", "rules")
-"""exact: a case's output must be the reference's (else partial credit when valid and
-private); rules: any output that keeps the course's rules is right (kanon/rules)."""
+QUALITY_DEFAULTS = {"seeds": 10, "slack": 0.05}
+"""A quality part's seeded reference runs and its slack over their worst utility."""
 CASE_KEYS = {"name", "data", "anonymized", "hidden", "weight", "time_limit", "expect",
              "visibility", "description"}
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
-
-
-@dataclass(frozen=True)
-class Case:
-    """One call of a graded function on one dataset."""
-
-    id: str  # "<part>/<name slug>", unique in the rubric
-    part: str
-    function: str
-    name: str
-    data: str  # folder under cases_dir
-    ints: dict[str, int]
-    anonymized: str | None  # cost functions: a file under the data folder
-    hidden: bool
-    weight: float
-    time_limit: float  # CPU seconds every call gets ...
-    expect: str | None  # an exception type name the call must raise, or None
-    visibility: str
-    description: str = ""
-    time_per_1000_rows: float = 0.0  # ... plus this per 1,000 rows of the case's dataset
-    variant: str | None = None  # the part's rule variant (contract.VARIANTS), None: the default
-    qis: tuple[str, ...] | None = None  # the QIs whose hierarchies the call gets; None: all
-    schema: Schema = DEFAULT_SCHEMA  # the course's columns and suppression ([data])
-    judge: str = "exact"  # JUDGES
-
-    def cpu_limit(self, rows: int) -> float:
-        """The CPU-time limit of this case's call when its dataset has `rows` data rows."""
-        return round(self.time_limit + self.time_per_1000_rows * rows / 1000, 1)
-
-
-@dataclass
-class Part:
-    """A graded part: autograded (`kind` "auto": a function and its cases) or graded by the
-    course staff (`kind` "manual": no function, no cases; `files` globs the grader looks for,
-    `max_pages` the longest PDF allowed, None: any length)."""
-
-    key: str
-    function: str  # "" for a manual part
-    points: float
-    partial_credit: float
-    cases: list[Case] = field(default_factory=list)
-    variant: str | None = None
-    kind: str = "auto"
-    files: tuple[str, ...] = ()
-    max_pages: int | None = None
-    description: str = ""
-    qis: tuple[str, ...] | None = None  # the part's QIs ([data] qis when it names none)
-    judge: str = "exact"  # JUDGES
-    optional: bool = False  # shown as optional in the handout; its points count as any part's
-
-    @property
-    def manual(self) -> bool:
-        return self.kind == "manual"
-
-    def case_points(self, case: Case) -> float:
-        total = sum(c.weight for c in self.cases)
-        return self.points * case.weight / total if total else 0.0
-
-
-@dataclass
-class Rubric:
-    path: Path
-    sha256: str
-    settings: Settings
-    parts: list[Part]
-    term: str | None = None  # the term whose hidden cases these are (grading.term_view)
-    schema: Schema = DEFAULT_SCHEMA  # the [data] table (grader/rubric_data.py)
-    language: str = "en"  # what students read is in it ([course] language; grader.language)
-
-    @property
-    def optional_points(self) -> float:
-        """The optional parts' points (the USTC lab: 20 of 100)."""
-        return sum(p.points for p in self.parts if p.optional)
-
-    @property
-    def cases_dir(self) -> Path:
-        return (self.path.parent / self.settings.cases_dir).resolve()
-
-    @property
-    def max_points(self) -> float:
-        """Every part's points, the manual parts' included."""
-        return sum(p.points for p in self.parts)
-
-    @property
-    def auto_parts(self) -> list[Part]:
-        """The parts the grader runs, in rubric order."""
-        return [p for p in self.parts if not p.manual]
-
-    @property
-    def manual_parts(self) -> list[Part]:
-        """The parts the course staff grade (kind = "manual"), in rubric order."""
-        return [p for p in self.parts if p.manual]
-
-    @property
-    def auto_points(self) -> float:
-        """The autograded parts' points (what Gradescope's autograder scores)."""
-        return sum(p.points for p in self.auto_parts)
-
-    @property
-    def id_pattern(self) -> re.Pattern:
-        return self.settings.id_pattern
-
-    def cases(self) -> list[Case]:
-        return [c for p in self.parts for c in p.cases]
-
-    def part_of(self, case: Case) -> Part:
-        return next(p for p in self.parts if p.key == case.part)
 
 
 class _Where:
@@ -203,18 +112,19 @@ def load(path: Path | None = None, overrides: dict[str, object] | None = None) -
         data = tomllib.loads(raw.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise UserError(f"{path}: not valid TOML: {e}") from None
-    unknown = set(data) - {"settings", "part", "course", "data"}  # [course]: courses.folder
-    if unknown:
-        raise where.error(sorted(unknown)[0], "unknown key (expected [settings], [data] and "
-                                              "[[part]])")
+    unknown = set(data) - {"settings", "part", "course", "data", "function"}  # [course]:
+    if unknown:  # courses.folder
+        raise where.error(sorted(unknown)[0], "unknown key (expected [settings], [data], "
+                                              "[[function]] and [[part]])")
     settings = read_settings(path, data.get("settings", {}), overrides or {})
     schema, qis = read_data(data.get("data"), where.error)
+    functions = read_functions(data.get("function"), path.parent, where.error)
     parts_raw = data.get("part")
     if not isinstance(parts_raw, list) or not parts_raw:
         raise where.error("part", "the rubric needs at least one [[part]]")
     parts: list[Part] = []
     for i, part_raw in enumerate(parts_raw, start=1):
-        parts.append(_part(where, f"part[{i}]", part_raw, settings, schema, qis))
+        parts.append(_part(where, f"part[{i}]", part_raw, settings, schema, qis, functions))
     if not any(not p.manual for p in parts):
         raise where.error("part", "the rubric needs at least one autograded part (kind = "
                           "\"auto\"), not only manual ones")
@@ -233,7 +143,7 @@ def load(path: Path | None = None, overrides: dict[str, object] | None = None) -
                           for c in part.cases]
     digest = sha256_bytes(raw + repr(settings.digest_items()).encode())
     return Rubric(path, digest, settings, parts, schema=schema,
-                  language=_language(path, data))
+                  language=_language(path, data), functions=functions)
 
 
 def _language(path: Path, data: dict) -> str:
@@ -254,7 +164,8 @@ def read_optional(where: _Where, key: str, raw: dict) -> bool:
 
 
 def _part(where: _Where, key: str, raw: object, settings: Settings,
-          schema: Schema = DEFAULT_SCHEMA, course_qis: tuple[str, ...] | None = None) -> Part:
+          schema: Schema = DEFAULT_SCHEMA, course_qis: tuple[str, ...] | None = None,
+          functions: dict[str, FunctionContract] | None = None) -> Part:
     if not isinstance(raw, dict):
         raise where.error(key, "expected a table")
     kind = raw.get("kind", "auto")
@@ -266,9 +177,12 @@ def _part(where: _Where, key: str, raw: object, settings: Settings,
         if k not in PART_KEYS:
             raise where.error(f"{key}.{k}", f"unknown key; known: {', '.join(sorted(PART_KEYS))}")
     function = _string(where, f"{key}.function", raw.get("function"))
-    if function not in GRADABLE:
+    own = (functions or {}).get(function)
+    if own is None and function not in LIBRARY:
+        known = list(LIBRARY) + [f for f in functions or {} if f not in LIBRARY]
         raise where.error(f"{key}.function", f"{function!r} is not a graded function; one of "
-                          f"{', '.join(GRADABLE)}")
+                          f"{', '.join(known)}, or declare it in a [[function]] table")
+    contract = own or LIBRARY[function]
     variant = raw.get("variant")
     if variant is not None and variant not in VARIANTS.get(function, ()):
         known = VARIANTS.get(function, ())
@@ -282,13 +196,26 @@ def _part(where: _Where, key: str, raw: object, settings: Settings,
                     float, 0.001)
     per_rows = _number(where, f"{key}.time_per_1000_rows",
                        raw.get("time_per_1000_rows", settings.time_per_1000_rows), float, 0)
-    judge_mode = raw.get("judge", "exact")
-    if judge_mode not in JUDGES or (judge_mode == "rules" and function not in RULE_JUDGED):
-        raise where.error(f"{key}.judge", f"one of {', '.join(JUDGES)} (\"rules\" for "
-                          f"{' and '.join(RULE_JUDGED)} only), got {judge_mode!r}")
+    default_judge = "number" if own is not None and contract.returns_number else "exact"
+    judge_mode = raw.get("judge", default_judge)
+    problem = judge_accepts(judge_mode, contract) if isinstance(judge_mode, str) else \
+        "a judge's name"
+    if problem:
+        raise where.error(f"{key}.judge", f"{problem}, got {judge_mode!r}")
+    options: list[tuple[str, float]] = []
+    for option, default in QUALITY_DEFAULTS.items():
+        if option in raw and judge_mode != "quality":
+            raise where.error(f"{key}.{option}", "only a part judged by \"quality\" has it")
+        if judge_mode == "quality":
+            value = _number(where, f"{key}.{option}", raw.get(option, default),
+                            int if option == "seeds" else float,
+                            2 if option == "seeds" else 0.0,
+                            100 if option == "seeds" else 10.0)
+            options.append((option, value))
     qis = read_qis(raw.get("qis"), f"{key}.qis", where.error) or course_qis
     part = Part(name, function, points, partial, variant=variant, qis=qis, judge=judge_mode,
-                optional=read_optional(where, key, raw))
+                optional=read_optional(where, key, raw), contract=own,
+                judge_options=tuple(options))
     cases = raw.get("case")
     if not isinstance(cases, list) or not cases:
         raise where.error(f"{key}.case", "each part needs at least one [[part.case]]")
@@ -302,7 +229,8 @@ def _case(where: _Where, key: str, raw: object, part: Part, limit: float,
           per_rows: float, schema: Schema = DEFAULT_SCHEMA) -> Case:
     if not isinstance(raw, dict):
         raise where.error(key, "expected a table")
-    ints = int_params(part.function)
+    spec = part.contract or LIBRARY[part.function]
+    ints = spec.value_params
     for k in raw:
         if k not in CASE_KEYS and k not in ints:
             raise where.error(f"{key}.{k}", f"unknown key; a {part.function} case takes "
@@ -315,17 +243,22 @@ def _case(where: _Where, key: str, raw: object, part: Part, limit: float,
     for p in ints:
         if p not in raw:
             raise where.error(f"{key}.{p}", f"missing; {part.function} needs {', '.join(ints)}")
-        if p in CHOICE_PARAMS:  # a string parameter, e.g. t_closeness's distance
-            if raw[p] not in CHOICE_PARAMS[p]:
-                raise where.error(f"{key}.{p}", f"one of {', '.join(CHOICE_PARAMS[p])}")
+        param = spec.param(p)
+        if param.kind == "choice":  # a string parameter, e.g. t_closeness's distance
+            if raw[p] not in param.choices:
+                raise where.error(f"{key}.{p}", f"one of {', '.join(param.choices)}")
             values[p] = raw[p]
             continue
         values[p] = int(_number(where, f"{key}.{p}", raw[p], int))
-    anonymized = raw.get("anonymized")
-    if is_cost(part.function):
+    anonymized, anonymized_by = raw.get("anonymized"), None
+    if spec.reads_anonymized:
+        if isinstance(anonymized, dict):
+            anonymized, anonymized_by = _made_input(where, f"{key}.anonymized", anonymized,
+                                                    part)
         anonymized = _string(where, f"{key}.anonymized", anonymized)
     elif anonymized is not None:
-        raise where.error(f"{key}.anonymized", "only cost functions take an anonymized file")
+        raise where.error(f"{key}.anonymized", "only a function with an anonymized input "
+                                               "takes an anonymized file")
     hidden = raw.get("hidden", False)
     if not isinstance(hidden, bool):
         raise where.error(f"{key}.hidden", f"expected true or false, got {hidden!r}")
@@ -346,4 +279,22 @@ def _case(where: _Where, key: str, raw: object, part: Part, limit: float,
                            0.001),
         expect=expect, visibility=visibility, description=description,
         time_per_1000_rows=0.0 if "time_limit" in raw else per_rows, variant=part.variant,
-        qis=part.qis, schema=schema, judge=part.judge)
+        qis=part.qis, schema=schema, judge=part.judge, contract=part.contract,
+        judge_options=part.judge_options, anonymized_by=anonymized_by)
+
+
+def _made_input(where: _Where, key: str, raw: dict, part: Part
+                ) -> tuple[str, tuple[str, tuple[tuple[str, object], ...]]]:
+    """`anonymized = { function = "topdown_greedy", k = 10 }`: the file name the reference's
+    output gets in the case's data folder, and (function, arguments) to make it with."""
+    function = raw.get("function")
+    if not isinstance(function, str) or not function.isidentifier():
+        raise where.error(f"{key}.function", "the anonymizer whose reference output is the "
+                                             "input, e.g. \"topdown_greedy\"")
+    args = {k: v for k, v in raw.items() if k != "function"}
+    for name, value in args.items():
+        if not isinstance(value, (int, str)) or isinstance(value, bool):
+            raise where.error(f"{key}.{name}", f"an integer or a string, got {value!r}")
+    shown = "-".join(f"{k}{v}" for k, v in sorted(args.items()))
+    name = safe_name(f"anonymized-{function}" + (f"-{shown}" if shown else "")) + ".csv"
+    return name, (function, tuple(sorted(args.items())))

@@ -6,7 +6,8 @@ which columns are the QIs, for the whole course or per part.
     sensitive = "occupation"            # the sensitive attribute
     other_columns = "drop"              # "keep" (default) or "drop": not released
     suppression = "delete"              # "root" (default) or "delete": not released
-    hierarchy_format = "child-parent"   # "tabs" (default) or "child-parent"
+    hierarchy_format = "child-parent"   # "tabs" (default), "child-parent" or "paths"
+    numeric = ["age", "education_num"]  # QIs without a hierarchy file (generalized to ranges)
 
 A part may set its own `qis` (the USTC lab's Samarati and Mondrian differ). A call's DGH
 folder then holds exactly those hierarchy files, so the QIs are still "the columns with a
@@ -22,7 +23,8 @@ from .errors import UserError
 
 __all__ = ["DATA_KEYS", "read_data", "read_qis"]
 
-DATA_KEYS = {"qis", "sensitive", "other_columns", "suppression", "hierarchy_format"}
+DATA_KEYS = {"qis", "sensitive", "other_columns", "suppression", "hierarchy_format",
+             "numeric"}
 Error = Callable[[str, str], UserError]
 
 
@@ -66,4 +68,7 @@ def read_data(raw: object, error: Error) -> tuple[Schema, tuple[str, ...] | None
     qis = read_qis(raw.get("qis"), "data.qis", error)
     if sensitive is not None and qis is not None and sensitive in qis:
         raise error("data.sensitive", f"{sensitive!r} is also in data.qis")
-    return Schema(sensitive=sensitive, **values), qis
+    numeric = read_qis(raw.get("numeric"), "data.numeric", error) or ()
+    if numeric and (qis is None or not set(numeric) <= set(qis)):
+        raise error("data.numeric", "the numeric QIs are among data.qis: name every QI there")
+    return Schema(sensitive=sensitive, numeric=numeric, **values), qis

@@ -119,7 +119,7 @@ def test_an_unknown_format_is_refused_by_name(tmp_path: Path) -> None:
                  lambda: read_dgh_folder(str(tmp_path), fmt="csv"),
                  lambda: render_dgh(parse_dgh("*\n\ta\n", "x", "x.txt"), "csv")):
         with pytest.raises(ValueError, match=r"unknown hierarchy format 'csv' \(choose one of: "
-                                             r"tabs, child-parent\)"):
+                                             r"tabs, child-parent, paths\)"):
             call()
 
 

@@ -95,5 +95,5 @@ def test_only_samarati_and_mondrian_are_judged_by_rules(tmp_path):
     path.write_text(f'[settings]\ncases_dir = "{REPO / "grader" / "cases"}"\n[[part]]\n'
                     'function = "datafly"\npoints = 1\njudge = "rules"\n[[part.case]]\n'
                     'name = "x"\ndata = "hidden/ties"\nk = 2\n', encoding="utf-8")
-    with pytest.raises(UserError, match=r"\"rules\" for samarati and mondrian only"):
+    with pytest.raises(UserError, match=r"judge: \"rules\" judges the kit.s samarati and mondrian only"):
         rubric.load(path)
