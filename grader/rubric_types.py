@@ -100,6 +100,11 @@ class Rubric:
         """The folder the rubric lies in: a course's references and handout sections."""
         return self.path.parent
 
+    @property
+    def own_signatures(self) -> dict[str, tuple[str, ...]]:
+        """The course's own functions' parameter names (for the static checks)."""
+        return {name: c.names for name, c in self.functions.items()}
+
     def contract(self, function: str) -> FunctionContract:
         """A graded function's contract: the course's own, else the kit's."""
         return self.functions.get(function) or LIBRARY[function]

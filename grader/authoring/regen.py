@@ -29,7 +29,7 @@ from ..grading.expected import MANIFEST, case_key, copy_inputs, load_manifest
 from ..grading.term_view import case_ident, term_case
 from ..grading.shrink.pool import POOL_DIR
 from ..rubric import Case, Rubric
-from . import casegen, pool, rules_pool, terms
+from . import casegen, course_runs, pool, rules_pool, terms
 
 
 def _run_reference(case: Case, cases_dir: Path) -> tuple[str, object]:
@@ -57,6 +57,19 @@ def _run_reference(case: Case, cases_dir: Path) -> tuple[str, object]:
         if is_cost(case.function):
             return "value", float(result)
         return "table", (Path(tmp) / OUTPUT_FILE).read_bytes()
+
+
+def _expected_of(rubric: Rubric, case: Case, cases_dir: Path) -> tuple[str, object]:
+    """What a case must produce: the kit's reference's answer, or for a course's own
+    function its reference's (one answer; a band for a part judged by quality)."""
+    if case.spec.origin == "kit":
+        return _run_reference(case, cases_dir)
+    if case.judge == "quality" and not case.expect:
+        found = course_runs.band(rubric, case)
+        if found["kind"] == "error":
+            return "error", found["error"]
+        return "band", found
+    return course_runs.run_course_reference(rubric, case)
 
 
 def _claims_hold(case: Case, cases_dir: Path) -> bool:
@@ -143,6 +156,8 @@ def regenerate(rubrics: list[Rubric], kit_root: Path, datasets: bool = True,
     if datasets:
         casegen.generate(cases_dir, kit_root,
                          terms.draws(record["name"], secret) if record else None, public)
+    for rubric in rubrics:  # a course's anonymized inputs made by its own anonymizers
+        course_runs.make_inputs(rubric)
     expected_dir = cases_dir / "expected"
     if expected_dir.exists():
         shutil.rmtree(expected_dir)
@@ -156,7 +171,7 @@ def regenerate(rubrics: list[Rubric], kit_root: Path, datasets: bool = True,
             key = case_key(case, cases_dir)
             if key in entries:
                 continue
-            kind, result = _run_reference(case, cases_dir)
+            kind, result = _expected_of(rubric, case, cases_dir)
             entry = {"function": case.function, "data": case.data, "ints": case.ints,
                      "anonymized": case.anonymized, "kind": kind, "example_case": case.id}
             if case.variant:
@@ -168,7 +183,8 @@ def regenerate(rubrics: list[Rubric], kit_root: Path, datasets: bool = True,
             else:
                 suffix = ".csv" if kind == "table" else ".json"
                 path = expected_dir / f"{key}{suffix}"
-                data = result if kind == "table" else dump_json({"value": result}).encode()
+                data = result if kind == "table" else dump_json(
+                    result if kind == "band" else {"value": result}).encode()
                 path.write_bytes(data)
                 entry["file"] = path.relative_to(cases_dir).as_posix()
                 entry["sha256"] = sha256_bytes(data)

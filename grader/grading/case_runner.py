@@ -5,10 +5,12 @@ student may see of it: a hidden case keeps no printed output and no text of the 
 code, only structured facts (grader.grading.hidden_view)."""
 from __future__ import annotations
 
+import csv
 import shutil
+from functools import lru_cache
 from pathlib import Path
 
-from ..contract import OUTPUT_FILE, SIGNATURES, call_args, is_cost
+from ..contract import OUTPUT_FILE, RAW_FILE, SIGNATURES
 from ..rubric import Case, Rubric
 from .shrink.hook import find_counterexamples
 from . import compare, privacy_summary
@@ -53,7 +55,7 @@ class CaseRunner:
         for i in sorted(range(len(cases)), key=lambda i: (self.rows(cases[i]), i)):
             case = cases[i]
             state, message, by_keyword = callable_state(case.function, static[case.function],
-                                                        self.keeper)
+                                                        self.keeper, case.spec.names)
             if by_keyword:
                 self.keyword.add(case.function)
             plan = policy.plan(case, self.limit(case))
@@ -79,9 +81,9 @@ class CaseRunner:
         cwd = self.scratch / f"case-{self.count:03d}"  # a fresh name even if a deletion failed
         cwd.mkdir()
         copy_inputs(case, rubric.cases_dir, cwd)
-        args, kwargs = call_args(case.function, case.ints), {}
+        args, kwargs = case.spec.call_args(case.ints), {}
         if case.function in self.keyword:
-            kwargs, args = dict(zip(SIGNATURES[case.function], args)), []
+            kwargs, args = dict(zip(case.spec.names, args)), []
         limit = plan.limit
         outcome = self.keeper.session.call(case=case.id, cwd=cwd, function=case.function,
                                            args=args, kwargs=kwargs, time_limit=limit)
@@ -115,7 +117,8 @@ class CaseRunner:
         cpu = outcome.cpu_seconds
         entry = case_result(rubric, case, status, message, output=shown, fraction=fraction,
                             seconds=round(outcome.seconds, 4), time_limit=limit,
-                            cpu_seconds=None if cpu is None else round(cpu, 2))
+                            cpu_seconds=None if cpu is None else round(cpu, 2),
+                            ref=verdict.ref if message == verdict.message else None)
         entry.privacy = privacy if status != Status.FORBIDDEN else None
         return entry
 
@@ -126,17 +129,20 @@ class CaseRunner:
         ctx = self.ctx
         settings, data = ctx.rubric.settings, None
         produced = Produced(missing=True)
-        if outcome.status == "returned" and not is_cost(case.function):
+        if outcome.status == "returned" and not case.spec.returns_number:
             produced = read_produced(cwd / OUTPUT_FILE)
-            data = case_data(ctx.rubric, case)
+            data = case_data(ctx.rubric, case) if judged_on_kanon(case) else None
         facts = CaseFacts(case.function, case.ints, case.hidden, ctx.expected[case.id],
                           ctx.rubric.part_of(case).partial_credit, settings.cost_tolerance,
                           limit, self.rows(case), ctx.limits.memory_mb,
-                          ctx.limits.file_size_mb, ctx.limits.disk_mb, judge=case.judge)
+                          ctx.limits.file_size_mb, ctx.limits.disk_mb, judge=case.judge,
+                          returns_number=case.spec.returns_number,
+                          inputs=data_folder(ctx.rubric.cases_dir, case.data),
+                          qis=case.qis or (), schema=case.schema)
         verdict = judge(outcome, facts, produced, data, scrub=self.keeper.scrub,
                         hint=self.keeper.hint(outcome.error), code=self.code)
         privacy = None
-        if produced.data is not None and facts.expected.kind == "table":
+        if produced.data is not None and facts.expected.kind == "table" and judged_on_kanon(case):
             privacy = privacy_summary.summarize(
                 produced.data, case_data(ctx.rubric, case),
                 suppression=case.function == "samarati",
@@ -144,8 +150,8 @@ class CaseRunner:
         return verdict, privacy
 
 
-def callable_state(name: str, check: FunctionCheck, keeper: SessionKeeper
-                   ) -> tuple[Status, str, bool]:
+def callable_state(name: str, check: FunctionCheck, keeper: SessionKeeper,
+                   expected: tuple[str, ...] | None = None) -> tuple[Status, str, bool]:
     """Whether `name` can be called as the handout says (ok), or why not; and whether it is
     called by keyword (the handout's parameter names in another order)."""
     if check.state in ("not-attempted", "signature"):
@@ -160,15 +166,15 @@ def callable_state(name: str, check: FunctionCheck, keeper: SessionKeeper
     params = info.get("params")
     params = None if params is None else [tuple(p) for p in params]
     if params is not None and check.state != "ok":
-        state, message, _ = signature_check(name, params)
+        state, message, _ = signature_check(name, params, expected)
         if state != "ok":
             return Status(state), message, False
     elif params is not None:
-        problem = positional_problem(params, len(SIGNATURES[name]))
+        problem = positional_problem(params, len(expected or SIGNATURES[name]))
         if problem:
             return (Status.SIGNATURE, f"`{name}` cannot be called as the handout says: "
                                       f"{problem}", False)
-    return Status.OK, "", params is not None and keyword_order(params, name)
+    return Status.OK, "", params is not None and keyword_order(params, name, expected)
 
 
 def read_produced(output: Path) -> Produced:
@@ -187,6 +193,21 @@ def case_data(rubric: Rubric, case: Case) -> compare.CaseData:
                                   case.schema)
 
 
+def judged_on_kanon(case: Case) -> bool:
+    """Whether the case's judge reads its dataset through the core (kanon): the exact and
+    rules judges of the kit's functions; the others read the files themselves (kcheck)."""
+    return case.spec.origin == "kit" and case.judge in ("exact", "rules")
+
+
 def case_rows(rubric: Rubric, case: Case) -> int:
     """Data rows of the case's dataset (its CPU-time limit grows with them)."""
+    if not judged_on_kanon(case):
+        return count_rows(data_folder(rubric.cases_dir, case.data) / RAW_FILE)
     return len(case_data(rubric, case).raw.rows)
+
+
+@lru_cache(maxsize=64)
+def count_rows(path: Path) -> int:
+    """The data rows of a CSV file (its header not counted)."""
+    with path.open(encoding="utf-8-sig", newline="") as f:
+        return max(sum(1 for row in csv.reader(f) if row) - 1, 0)

@@ -40,9 +40,11 @@ def data_folder(cases_dir: Path, data: str) -> Path:
 
 @dataclass(frozen=True)
 class Expected:
-    """What a case must produce: a table file, a number, or an exception type."""
+    """What a case must produce: a table file, a number, an exception type, or (a part
+    judged by quality) the band its utility must stay within: `value` is the band's top,
+    `path` the runs it was measured from."""
 
-    kind: str  # "table", "value" or "error"
+    kind: str  # "table", "value", "error" or "band"
     path: Path | None = None
     value: float | None = None
     error: str | None = None
@@ -70,6 +72,8 @@ def input_files(case: Case, cases_dir: Path) -> dict[str, Path]:
     if case.qis is not None:  # the part's QIs: exactly their hierarchy files
         for qi in case.qis:
             path = dgh_dir / f"{qi}.txt"
+            if qi in case.schema.numeric and not path.is_file():
+                continue  # a numeric QI of a course whose numeric QIs have no hierarchy
             if not path.is_file():
                 raise UserError(f"case {case.id}: {path} not found; the part's QIs "
                                 f"({', '.join(case.qis)}) each need a hierarchy file in "
@@ -137,4 +141,7 @@ def lookup(case: Case, cases_dir: Path, manifest: dict) -> Expected:
         raise UserError(f"case {case.id}: {path} is missing or differs from the manifest; {hint}")
     if entry["kind"] == "value":
         return Expected("value", value=json.loads(path.read_text(encoding="utf-8"))["value"])
+    if entry["kind"] == "band":
+        band = json.loads(path.read_text(encoding="utf-8"))
+        return Expected("band", path=path, value=band["band_max"])
     return Expected("table", path=path)

@@ -71,7 +71,7 @@ def _grade_into(result: SubmissionResult, sub: Submission, ctx: Context, scratch
     try:
         root = unpack(sub, scratch / "unpacked", rubric.id_pattern, ctx.caps)
         result.manual = check_parts(rubric, root)  # the files the staff grade, as handed in
-        solution = choose(root)
+        solution = choose(root, rubric.own_signatures)
     except ArchiveProblem as e:
         if result.manual is None:
             result.manual = check_parts(rubric, None, "the submission could not be unpacked")

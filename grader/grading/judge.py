@@ -13,10 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from pathlib import Path
+
+from kanon.schema import DEFAULT as DEFAULT_SCHEMA, Schema
+
 from ..contract import OUTPUT_FILE, is_cost
-from . import compare, rules_judge
 from .compare import CaseData
 from .expected import Expected
+from .judges import JUDGES, CaseInput
 from .hidden_view import StudentCode, exception_facts, frame, type_name
 from ..sandbox import CallOutcome, wall_backstop
 from .statuses import Status
@@ -39,7 +43,15 @@ class CaseFacts:
     memory_mb: int
     file_size_mb: int
     disk_mb: int
-    judge: str = "exact"  # "rules": any output keeping the course's rules (rules_judge.py)
+    judge: str = "exact"  # grader.parts.JUDGES: which strategy of grader.grading.judges
+    returns_number: bool | None = None  # the contract's; None: the kit's function's
+    inputs: Path | None = None  # the case's data folder (what the kcheck judges read)
+    qis: tuple[str, ...] = ()
+    schema: Schema = DEFAULT_SCHEMA
+
+    @property
+    def number(self) -> bool:
+        return is_cost(self.function) if self.returns_number is None else self.returns_number
 
 
 @dataclass(frozen=True)
@@ -56,6 +68,7 @@ class Judgement:
     status: Status
     message: str
     fraction: float = 0.0  # share of the case's points
+    ref: dict | None = None  # a kcheck judge's message as data (grader.grading.judges)
 
 
 def judge(outcome: CallOutcome, facts: CaseFacts, produced: Produced | None = None,
@@ -76,14 +89,17 @@ def judge(outcome: CallOutcome, facts: CaseFacts, produced: Produced | None = No
     if facts.expected.kind == "error":
         return Judgement(Status.WRONG,
                          f"should raise {facts.expected.error}, but returned normally")
-    if is_cost(facts.function):
+    strategy = JUDGES[facts.judge]
+    case = CaseInput(facts.function, facts.ints, facts.hidden, facts.expected,
+                     facts.cost_tolerance, facts.inputs, facts.qis, facts.schema, data)
+    if facts.number:
         value = outcome.value
         if value.get("value_kind") != "number":
             shown = value.get("type", "None") if value.get("value_kind") == "other" else "None"
             if facts.hidden and shown != "None":
                 shown = type_name(shown, None, code, "an object of another type")
             return Judgement(Status.BAD_RETURN, f"returned {shown}, not a number")
-        verdict = compare.compare_cost(value["value"], facts.expected.value, facts.cost_tolerance)
+        verdict = strategy.number(value["value"], case)
     else:
         produced = produced or Produced(missing=True)
         if produced.missing:
@@ -93,15 +109,10 @@ def judge(outcome: CallOutcome, facts: CaseFacts, produced: Produced | None = No
             return Judgement(Status.FORBIDDEN, f"the output file {OUTPUT_FILE!r} is a link or "
                                                f"not a regular file; the grader does not follow "
                                                f"links")
-        if facts.judge == "rules":
-            verdict = rules_judge.judge_by_rules(produced.data, data, facts.function,
-                                                 facts.ints, facts.hidden)
-        else:
-            verdict = compare.compare_table(produced.data, facts.expected.path, data,
-                                            facts.function, facts.ints, facts.hidden)
+        verdict = strategy.table(produced.data, case)
     status = Status(verdict.status)
     fraction = {Status.PASSED: 1.0, Status.PARTIAL: facts.partial_credit}.get(status, 0.0)
-    return Judgement(status, verdict.message, fraction)
+    return Judgement(status, verdict.message, fraction, verdict.ref or None)
 
 
 def _failure(outcome: CallOutcome, facts: CaseFacts, scrub: Callable[[str], str],

@@ -32,9 +32,12 @@ class CaseResult:
     cpu_seconds: float | None = None
     time_limit: float | None = None
     privacy: str | None = None  # k and l the output reached (no points; anonymizers only)
+    ref: dict | None = None  # a kcheck judge's message as data: rendered per language
 
     def to_json(self) -> dict:
         extra = {"privacy": self.privacy} if self.privacy else {}
+        if self.ref:  # only then: every other record keeps its keys
+            extra["message_ref"] = self.ref
         return {**extra, "id": self.id, "part": self.part, "function": self.function, "name": self.name,
                 "hidden": self.hidden, "visibility": self.visibility,
                 "status": str(self.status), "message": self.message, "output": self.output,
@@ -44,13 +47,14 @@ class CaseResult:
 
 def case_result(rubric: Rubric, case: Case, status: Status, message: str, *, output: str = "",
                 fraction: float = 0.0, seconds: float | None = None,
-                time_limit: float | None = None, cpu_seconds: float | None = None
-                ) -> CaseResult:
+                time_limit: float | None = None, cpu_seconds: float | None = None,
+                ref: dict | None = None) -> CaseResult:
     """A case's result earning `fraction` of its points."""
     points = rubric.part_of(case).case_points(case)
     return CaseResult(case.id, case.part, case.function, case.name, case.hidden,
                       case.visibility, Status(status), message, round(points, 6),
-                      round(points * fraction, 6), output, seconds, cpu_seconds, time_limit)
+                      round(points * fraction, 6), output, seconds, cpu_seconds, time_limit,
+                      ref=ref)
 
 
 @dataclass

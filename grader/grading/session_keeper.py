@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..contract import graded_functions
+from ..contract import SIGNATURES, graded_functions
 from .expected import copy_inputs
 from .results import SubmissionResult
 from ..sandbox import ImportOutcome, Session, wall_backstop
@@ -48,7 +48,8 @@ class SessionKeeper:
                                landlock=ctx.landlock)
         outcome = self.session.start(
             file=self.file, module=self.module, paths=self.paths, import_cwd=self.import_cwd,
-            functions=graded_functions([c.function for c in ctx.rubric.cases()]), mode=mode,
+            functions=graded_functions([c.function for c in ctx.rubric.cases()])
+            + [f for f in ctx.rubric.functions if f not in SIGNATURES], mode=mode,
             import_limit=ctx.rubric.settings.import_time_limit, max_call_seconds=self.max_call,
             allowed=list(ctx.rubric.settings.allowed_packages),
             known=self.known if mode == "retry" else None)

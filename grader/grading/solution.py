@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .intake import is_ignored
-from .static import StaticReport, check_source, graded_names
+from .static import Signatures, StaticReport, check_source, graded_names
 
 SOLUTION_NAME = "skeleton.py"
 DATA_SUFFIXES = (".csv", ".txt", ".tsv", ".json", ".xlsx", ".pkl", ".npy")
@@ -50,7 +50,7 @@ def notebook_source(path: Path) -> str | None:
     return "\n\n".join(chunks) + "\n"
 
 
-def _defines(source: str | bytes) -> tuple[int, int]:
+def _defines(source: str | bytes, own: Signatures | None = None) -> tuple[int, int]:
     """(graded functions defined with `def`, graded names bound at all) at the top level;
     (-1, -1) when the file does not parse."""
     try:
@@ -58,7 +58,7 @@ def _defines(source: str | bytes) -> tuple[int, int]:
     except (SyntaxError, ValueError):
         return -1, -1
     defs = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    bound = graded_names(tree)
+    bound = graded_names(tree, own)
     return len(bound & defs), len(bound)
 
 
@@ -66,8 +66,9 @@ def _depth(rel: Path) -> int:
     return len(rel.parts)
 
 
-def choose(root: Path) -> Solution:
-    """Find the solution under `root` (an unpacked submission)."""
+def choose(root: Path, own: Signatures | None = None) -> Solution:
+    """Find the solution under `root` (an unpacked submission); `own`: the course's own
+    functions (rubric `[[function]]`), graded beside the kit's."""
     files = sorted(p.relative_to(root) for p in root.rglob("*")
                    if p.is_file() and not is_ignored(p.relative_to(root).as_posix()))
     py = [f for f in files if f.suffix == ".py"]
@@ -78,25 +79,25 @@ def choose(root: Path) -> Solution:
         shown = ", ".join(data[:8]) + (f" and {len(data) - 8} more" if len(data) > 8 else "")
         notes.append(f"Data files in your submission are not used (each case supplies its own "
                      f"adult-hw1.csv and DGHs): {shown}.")
-    counts = {f: _defines((root / f).read_bytes()) for f in py if f.name != "__init__.py"}
+    counts = {f: _defines((root / f).read_bytes(), own) for f in py if f.name != "__init__.py"}
     for nb in notebooks:
         source = notebook_source(root / nb)
         if source is not None:
-            counts[nb] = _defines(source)
+            counts[nb] = _defines(source, own)
     chosen: Path | None = None
     skeletons = sorted((f for f in py if f.name == SOLUTION_NAME), key=lambda f: (_depth(f), f))
     if skeletons:
         chosen = skeletons[0]
-        report = check_source((root / chosen).read_bytes(), chosen.as_posix())
+        report = check_source((root / chosen).read_bytes(), chosen.as_posix(), own)
         stubs = sum(c.state == "not-attempted" for c in report.functions.values())
         if not report.syntax_error and stubs >= len(report.functions) - 1:  # random is given
-            better = _best(counts, exclude=chosen, root=root)
+            better = _best(counts, exclude=chosen, root=root, own=own)
             if better is not None:
                 notes.append(f"{chosen.as_posix()} is still the untouched skeleton; graded "
                              f"{better.as_posix()}, which implements the functions.")
                 chosen = better
     else:
-        chosen = _best(counts, root=root)
+        chosen = _best(counts, root=root, own=own)
         if chosen is not None:
             notes.append(f"No {SOLUTION_NAME} in your submission; graded {chosen.as_posix()}, "
                          f"the file that defines the most graded functions.")
@@ -116,23 +117,23 @@ def choose(root: Path) -> Solution:
     stem = chosen.stem
     module = stem if stem.isidentifier() else "solution"
     return Solution(root / chosen, module, paths, py,
-                    check_source((root / chosen).read_bytes(), chosen.as_posix()), notes)
+                    check_source((root / chosen).read_bytes(), chosen.as_posix(), own), notes)
 
 
-def _best(counts: dict[Path, tuple[int, int]], root: Path, exclude: Path | None = None
-          ) -> Path | None:
+def _best(counts: dict[Path, tuple[int, int]], root: Path, exclude: Path | None = None,
+          own: Signatures | None = None) -> Path | None:
     """The file defining the most graded functions (then binding the most names; a .py
     before a notebook; the most attempted; the shallowest; by path)."""
     ranked = sorted((f for f, n in counts.items() if n[1] > 0 and f != exclude),
                     key=lambda f: (-counts[f][0], -counts[f][1], f.suffix.lower() == ".ipynb",
-                                   _attempted_rank(root, f), _depth(f), f))
+                                   _attempted_rank(root, f, own), _depth(f), f))
     return ranked[0] if ranked else None
 
 
-def _attempted_rank(root: Path, rel: Path) -> int:
+def _attempted_rank(root: Path, rel: Path, own: Signatures | None = None) -> int:
     if rel.suffix.lower() == ".ipynb":
         return 0
-    return -check_source((root / rel).read_bytes()).attempted()
+    return -check_source((root / rel).read_bytes(), own=own).attempted()
 
 
 def _from_notebook(root: Path, notebook: Path, notes: list[str]) -> Path:

@@ -13,6 +13,10 @@ from dataclasses import dataclass, field
 
 from ..contract import FUNCTIONS, OPTIONAL_FUNCTIONS, SIGNATURES
 
+Signatures = dict[str, tuple[str, ...]]
+"""Graded function -> its parameters' names: the kit's (SIGNATURES) and a course's own
+(rubric `[[function]]`, which are always checked: the course grades them)."""
+
 
 @dataclass
 class FunctionCheck:
@@ -38,9 +42,11 @@ class StaticReport:
         return sum(c.state in ("ok", "indirect") for c in self.functions.values())
 
 
-def graded_names(tree: ast.Module) -> set[str]:
-    """Graded names bound at the top level (def, import, assignment)."""
-    return {name for name in _top_level_bindings(tree) if name in SIGNATURES}
+def graded_names(tree: ast.Module, own: Signatures | None = None) -> set[str]:
+    """Graded names bound at the top level (def, import, assignment); `own`: a course's own
+    functions."""
+    known = {**SIGNATURES, **(own or {})}
+    return {name for name in _top_level_bindings(tree) if name in known}
 
 
 def _top_level_bindings(tree: ast.Module) -> dict[str, ast.AST]:
@@ -91,9 +97,11 @@ def ast_params(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[str, 
     return params
 
 
-def signature_check(name: str, params: list[tuple[str, str, bool]]) -> tuple[str, str, list[str]]:
-    """(state, message, notes) for a graded function with these parameters."""
-    expected = SIGNATURES[name]
+def signature_check(name: str, params: list[tuple[str, str, bool]],
+                    expected: tuple[str, ...] | None = None) -> tuple[str, str, list[str]]:
+    """(state, message, notes) for a graded function with these parameters (`expected`: its
+    contract's names, the kit's when None)."""
+    expected = expected or SIGNATURES[name]
     problem = positional_problem(params, len(expected))
     shown = ", ".join(p[0] for p in params)
     if problem:
@@ -101,7 +109,7 @@ def signature_check(name: str, params: list[tuple[str, str, bool]]) -> tuple[str
                 f"`{name}({', '.join(expected)})`: {problem}", [])
     names = [p[0] for p in params if p[1] in ("POSITIONAL_ONLY", "POSITIONAL_OR_KEYWORD")]
     notes = []
-    if keyword_order(params, name):
+    if keyword_order(params, name, expected):
         notes.append(f"`{name}({shown})`: the handout's parameter names in another order "
                      f"(the handout's is `{name}({', '.join(expected)})`); called by keyword, "
                      f"so each value reaches the parameter of that name.")
@@ -111,11 +119,12 @@ def signature_check(name: str, params: list[tuple[str, str, bool]]) -> tuple[str
     return "ok", "", notes
 
 
-def keyword_order(params: list[tuple[str, str, bool]], name: str) -> bool:
+def keyword_order(params: list[tuple[str, str, bool]], name: str,
+                  expected: tuple[str, ...] | None = None) -> bool:
     """Whether the function's parameters that the handout passes are exactly the handout's
     names in another order (another year's signature): then it is called by keyword.
     Parameters beyond those must have defaults; none may be positional-only."""
-    expected = SIGNATURES[name]
+    expected = expected or SIGNATURES[name]
     named = [p for p in params if p[1] == "POSITIONAL_OR_KEYWORD"]
     if any(p[1] == "POSITIONAL_ONLY" for p in params) or len(named) < len(expected):
         return False
@@ -139,8 +148,8 @@ def _is_stub(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     return True
 
 
-def _rename_hint(name: str, functions: dict[str, ast.FunctionDef]) -> str:
-    candidates = [f for f in functions if f not in SIGNATURES]
+def _rename_hint(name: str, functions: dict[str, ast.FunctionDef], known: Signatures) -> str:
+    candidates = [f for f in functions if f not in known]
     normal = {c.lower().replace("_", ""): c for c in candidates}
     key = name.lower().replace("_", "")
     match = normal.get(key)
@@ -150,7 +159,7 @@ def _rename_hint(name: str, functions: dict[str, ast.FunctionDef]) -> str:
     if match is None:
         for c in candidates:
             params = [p[0] for p in ast_params(functions[c])]
-            if params == list(SIGNATURES[name]):
+            if params == list(known[name]):
                 match = c
                 break
     if match is None:
@@ -167,8 +176,10 @@ def missing(name: str) -> FunctionCheck:
                          f"file.")
 
 
-def check_source(source: str | bytes, filename: str = "solution.py") -> StaticReport:
-    """The static report of one solution file."""
+def check_source(source: str | bytes, filename: str = "solution.py",
+                 own: Signatures | None = None) -> StaticReport:
+    """The static report of one solution file; `own`: a course's own functions."""
+    known = {**SIGNATURES, **(own or {})}
     try:
         tree = ast.parse(source, filename=filename)
     except (SyntaxError, ValueError) as e:
@@ -180,14 +191,15 @@ def check_source(source: str | bytes, filename: str = "solution.py") -> StaticRe
     functions = {n.name: n for n in tree.body
                  if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
     optional = tuple(f for f in OPTIONAL_FUNCTIONS if f in bindings)  # only when defined
-    for name in FUNCTIONS + optional:
+    for name in FUNCTIONS + optional + tuple(f for f in own or {} if f not in FUNCTIONS
+                                             and f not in optional):
         node = bindings.get(name)
         if node is None:
             report.functions[name] = FunctionCheck(
                 name, "missing", f"`{name}` is not defined at the top level of the file."
-                + _rename_hint(name, functions))
+                + _rename_hint(name, functions, known))
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            state, message, notes = signature_check(name, ast_params(node))
+            state, message, notes = signature_check(name, ast_params(node), known[name])
             if state == "ok" and _is_stub(node):
                 state, message = "not-attempted", f"`{name}` only raises NotImplementedError."
             report.functions[name] = FunctionCheck(name, state, message, notes)

@@ -1,0 +1,142 @@
+"""The judges, one strategy per name of grader.parts.JUDGES, behind one interface: the
+verdict on what a call returned (a number) or wrote (a table's bytes).
+
+- exact: the reference's one output (grader.grading.compare: a table's rows and cells, a
+  number within the course's cost tolerance);
+- rules: a named rule set of kanon/rules (grader.grading.rules_judge);
+- quality: kcheck.quality (a valid generalization, every class of at least k records, a
+  utility no worse than the reference's seeded runs allow: the case's stored band);
+- number: kcheck.number (within the course's tolerance of the reference's value).
+
+A verdict of quality or number keeps its message as an id with parameters (`ref`), rendered
+in English for the record and in the course's language for the student
+(grader.gradebook renders it with kcheck.messages): a hidden case's shows the rule's name,
+its row and its column only.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from kanon.schema import Schema
+
+from ..contract import DGH_DIR, RAW_FILE
+from . import compare, rules_judge
+from .compare import CaseData
+from .expected import Expected
+
+__all__ = ["Verdict", "CaseInput", "Judge", "JUDGES", "message_ref"]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A judge's decision: "passed", "partial" or "wrong", its English sentence, and for the
+    kcheck judges the message as data (`ref`: rule, row, column, detail, params)."""
+
+    status: str
+    message: str
+    ref: dict = field(default_factory=dict, hash=False)
+
+
+@dataclass(frozen=True)
+class CaseInput:
+    """What a judge may read of a case: the function, its arguments, hidden or not, the
+    stored expectation, the course's tolerance, the case's data folder (raw file and DGHs),
+    its QIs and the course's schema; `data` the core's reading of it (exact and rules)."""
+
+    function: str
+    ints: dict
+    hidden: bool
+    expected: Expected
+    tolerance: float
+    inputs: Path | None = None
+    qis: tuple[str, ...] = ()
+    schema: Schema = Schema()
+    data: CaseData | None = None
+
+
+class Judge(Protocol):
+    def table(self, produced: bytes, case: CaseInput) -> Verdict: ...
+
+    def number(self, value: float, case: CaseInput) -> Verdict: ...
+
+
+def message_ref(verdict) -> dict:
+    """A kcheck verdict as plain data (what the record keeps to render it again)."""
+    return {"rule": verdict.rule, "row": verdict.row, "column": verdict.column,
+            "detail": verdict.detail, "params": dict(verdict.params)}
+
+
+def _kcheck_verdict(verdict, hidden: bool, facts_text: str = "") -> Verdict:
+    from kcheck.messages import render
+    message = render(verdict, "en", hidden=hidden)
+    if facts_text and not hidden:
+        message = f"{message} ({facts_text})" if not verdict.ok else f"{message}: {facts_text}"
+    return Verdict("passed" if verdict.ok else "wrong", message, message_ref(verdict))
+
+
+class Exact:
+    """The reference's one output."""
+
+    def table(self, produced: bytes, case: CaseInput) -> Verdict:
+        v = compare.compare_table(produced, case.expected.path, case.data, case.function,
+                                  case.ints, case.hidden)
+        return Verdict(v.status, v.message)
+
+    def number(self, value: float, case: CaseInput) -> Verdict:
+        v = compare.compare_cost(value, case.expected.value, case.tolerance)
+        return Verdict(v.status, v.message)
+
+
+class Rules(Exact):
+    """A named rule set of kanon/rules (the function's)."""
+
+    def table(self, produced: bytes, case: CaseInput) -> Verdict:
+        v = rules_judge.judge_by_rules(produced, case.data, case.function, case.ints,
+                                       case.hidden)
+        return Verdict(v.status, v.message)
+
+
+class Quality(Exact):
+    """Any valid, k-anonymous generalization whose utility is within the stored band."""
+
+    def table(self, produced: bytes, case: CaseInput) -> Verdict:
+        from kcheck.hierarchies import read_folder
+        from kcheck.messages import render_facts
+        from kcheck.quality import judge_quality
+        schema, folder = case.schema, case.inputs
+        qis = case.qis
+        released = list(qis) + ([schema.sensitive] if schema.sensitive else [])
+        if schema.other_columns == "keep":
+            released = None
+        trees = read_folder(folder / DGH_DIR, schema.hierarchy_format)
+        result = judge_quality(folder / RAW_FILE, trees, produced, k=int(case.ints["k"]),
+                               qis=qis, numeric=schema.numeric,
+                               released=released if released is not None else
+                               _header(folder / RAW_FILE),
+                               band_max=case.expected.value)
+        facts = result.facts
+        text = render_facts(facts.classes, facts.smallest, facts.cost, facts.metric, "en",
+                            case.hidden)
+        return _kcheck_verdict(result.verdict, case.hidden, text)
+
+
+class Number(Exact):
+    """A returned number within the course's tolerance of the reference's."""
+
+    def number(self, value: float, case: CaseInput) -> Verdict:
+        from kcheck.number import judge_number
+        expected = case.expected.value  # the tolerance is relative, as the exact judge's
+        tolerance = case.tolerance * max(1.0, abs(expected))
+        return _kcheck_verdict(judge_number(value, expected, tolerance), case.hidden)
+
+
+def _header(raw: Path) -> list[str]:
+    import csv
+    with raw.open(encoding="utf-8-sig", newline="") as f:
+        return next(csv.reader(f))
+
+
+JUDGES: dict[str, Judge] = {"exact": Exact(), "rules": Rules(), "quality": Quality(),
+                            "number": Number()}
