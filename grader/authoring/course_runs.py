@@ -53,6 +53,9 @@ def run_course_reference(rubric: Rubric, case: Case, seed: int | None = 0
                 return "error", case.expect
             raise UserError(f"case {case.id}: the course's reference raised "
                             f"{type(e).__name__}: {e}") from None
+        except Exception as e:  # staff code: say which case and where
+            raise UserError(f"case {case.id}: the course's reference "
+                            f"({contract.reference}) failed: {type(e).__name__}: {e}") from None
         if case.expect:
             raise UserError(f"case {case.id}: expects {case.expect}, but the course's "
                             f"reference did not raise it")
