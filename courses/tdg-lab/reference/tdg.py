@@ -138,6 +138,14 @@ def _read_csv(path: str) -> tuple[list[str], list[list[str]]]:
     return header, rows[1:]
 
 
+def _distinct(cells: list[str]) -> tuple[list[str], np.ndarray]:
+    """The distinct cells in order of first appearance, and each cell's position among them."""
+    index: dict[str, int] = {}
+    inverse = np.fromiter((index.setdefault(c, len(index)) for c in cells), dtype=np.int64,
+                          count=len(cells))
+    return list(index), inverse
+
+
 def _column_of(header: list[str], name: str, path: str) -> int:
     if name not in header:
         raise ValueError(f"{path}: no column {name!r} in the header {header}")
@@ -178,11 +186,9 @@ class Table:
         self.flat = np.concatenate(tables) if tables else np.zeros(0)
 
     def _code(self, cells: list[str], name: str, dgh: Hierarchy | None) -> np.ndarray:
-        values, inverse = np.unique(np.array(cells, dtype=str), return_inverse=True)
-        inverse = inverse.ravel()
+        values, inverse = _distinct(cells)
         codes = np.zeros(len(values), dtype=np.int64)
         for i, value in enumerate(values):
-            value = str(value)
             if dgh is None:
                 ok = _INTEGER.fullmatch(value) is not None
                 codes[i] = int(value) if ok else 0
@@ -388,19 +394,18 @@ def cost_NCP(raw_dataset_file: str, anonymized_dataset_file: str, DGH_folder: st
     for j, (name, dgh) in enumerate(zip(table.qi_names, table.hierarchies)):
         column = _column_of(header, name, anonymized_dataset_file)
         cells = [row[column].strip() for row in rows]
-        values, inverse = np.unique(np.array(cells, dtype=str), return_inverse=True)
-        inverse = inverse.ravel()
+        values, inverse = _distinct(cells)
         lo = np.zeros(len(values), dtype=np.int64)
         hi = np.zeros(len(values), dtype=np.int64)
         cost = np.zeros(len(values))
         for i, value in enumerate(values):
-            bounds = _cell_bounds(str(value), dgh)
+            bounds = _cell_bounds(value, dgh)
             if bounds is None:
                 row = int(np.flatnonzero(inverse == i)[0]) + 1
                 what = "an integer or a range [lo-hi]" if dgh is None else \
                     f"a node of {dgh.path}"
                 raise ValueError(f"{anonymized_dataset_file}: data row {row}, column {name}: "
-                                 f"{str(value)!r} is not {what}")
+                                 f"{value!r} is not {what}")
             lo[i], hi[i], cost[i] = bounds
         raw = table.X[:, j]
         bad = np.flatnonzero((raw < lo[inverse]) | (raw > hi[inverse]))
