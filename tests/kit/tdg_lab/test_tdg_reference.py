@@ -306,3 +306,35 @@ def test_a_missing_column_is_named(case, tmp_path) -> None:
     raw, dghs = case([[c for c, h in zip(r, HEADER) if h != "race"] for r in TABLE_A], header)
     with pytest.raises(ValueError, match="no column 'race'"):
         tdg.topdown_greedy(str(raw), str(dghs), 2, str(tmp_path / "out.csv"))
+
+
+@pytest.mark.parametrize("name, k", [("sample-500", 10), ("sample-200", 5), ("ages-30-45", 3)])
+def test_the_hidden_cases_get_right_answers(tmp_path, name, k) -> None:
+    folder = COURSE / "cases" / "hidden" / name
+    raw, dghs = folder / "adult-hw1.csv", folder / "DGHs"
+    problem = Problem(raw, dghs)
+    for seed in (0, 1):
+        out = tmp_path / f"out-{seed}.csv"
+        tdg.topdown_greedy(str(raw), str(dghs), k, str(out), seed=seed)
+        ncp = check_output(problem, out, k)
+        assert tdg.cost_NCP(str(raw), str(out), str(dghs)) == pytest.approx(float(ncp),
+                                                                            abs=1e-6)
+
+
+def test_the_command_line(tmp_path) -> None:
+    import subprocess
+    import sys
+    folder = COURSE / "cases" / "hidden" / "sample-200"
+    script = COURSE / "reference" / "tdg.py"
+    done = subprocess.run([sys.executable, str(script), str(folder / "adult-hw1.csv"),
+                           str(folder / "DGHs"), "5", "out.csv", "--seed", "3"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.startswith("NCP "), done.stderr
+    cost = subprocess.run([sys.executable, str(script), "--cost", str(folder / "adult-hw1.csv"),
+                           "out.csv", str(folder / "DGHs")],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert cost.returncode == 0 and cost.stdout == done.stdout.split(",")[0] + "\n"
+    bad = subprocess.run([sys.executable, str(script), str(folder / "adult-hw1.csv"),
+                          str(folder / "DGHs"), "201", "out.csv"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "k = 201 is more than the 200 records" in bad.stderr
