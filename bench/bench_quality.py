@@ -3,7 +3,7 @@
     python bench/bench_quality.py [--repeat R] [--k K]
 
 Data: the USTC twin of UCI Adult (courses/ustc/cases/public/adult/adult-hw1.csv, 30,162
-rows) with the TDG lab's QIs (courses/tdg-lab/CONTRACT.md): age and education_num numeric
+rows) with the TDG lab's QIs (the contract in courses/tdg-lab/): age and education_num numeric
 (no hierarchy), work_class, marital_status, occupation, race, sex and native_country with
 ';' paths hierarchies written to a temporary folder (../shared/courses/tdg-lab.md:
 work_class Private / Self-employ / gov / not-work then *, marital_status the USTC lab's four
