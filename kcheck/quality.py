@@ -148,8 +148,13 @@ def _first_cell_failure(case: RawCase, out_cells: dict[str, tuple[str, ...]]) ->
 
 
 def _read_output(output: Table | str | os.PathLike[str] | bytes) -> Table | Verdict:
-    if isinstance(output, Table):
-        return output
+    if isinstance(output, Table):  # made by the caller: rows of the header's width only
+        width = len(output.header)
+        short = next((i for i, row in enumerate(output.rows) if len(row) != width), None)
+        if short is None:
+            return output
+        return wrong("quality.file", row=short + 1, detail="width",
+                     cells=len(output.rows[short]), columns=width)
     try:
         return read_table(output, "output")
     except TableError as e:

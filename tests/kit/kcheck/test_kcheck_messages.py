@@ -159,6 +159,19 @@ def test_judge_number_rules() -> None:
     assert render(judge_number(0.5, 0.5, 0.1), "zh-CN", hidden=True) == "全部规则均满足。"
     with pytest.raises(ValueError, match="tolerance"):
         judge_number(0.5, 0.5, -1)
+    with pytest.raises(ValueError, match="expected"):
+        judge_number(0.5, math.nan, 1)
+    assert judge_number(101.0, 100.0, 0.01, relative=True).ok
+    assert judge_number(101.5, 100.0, 0.01, relative=True).params["tolerance"] == 1.0
+
+
+def test_a_students_object_whose_repr_fails() -> None:
+    class Odd:
+        def __repr__(self) -> str:
+            raise RuntimeError("no")
+
+    verdict = judge_number(Odd(), 0.5, 0.1)
+    assert verdict.params == {"value": "<Odd object>", "type": "Odd"}
 
 
 def test_judge_number_takes_numpy_scalars() -> None:

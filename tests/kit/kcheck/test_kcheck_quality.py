@@ -7,7 +7,9 @@ import math
 
 import pytest
 
-from kcheck import Table, judge_quality, render, render_facts
+from kcheck import (Table, cell_cost, judge_quality, make_columns, record_cost, render,
+                    render_facts, table_cost)
+from kcheck.quality import judge_prepared, prepare_raw
 from kcheck_data import (GOOD_NCP, GOOD_ROWS, NUMERIC, QIS, RELEASED, changed, job_tree,
                          judge, output, raw_table)
 
@@ -186,3 +188,38 @@ def test_staff_errors_are_value_errors() -> None:
         raw.rows[5][2] = "Poet"
         judge_quality(raw, {"job": job_tree()}, output(), k=2, qis=QIS, numeric=NUMERIC,
                       released=RELEASED)
+
+
+def test_a_prepared_raw_side_judges_many_outputs() -> None:
+    case = prepare_raw(raw_table(), {"job": job_tree()}, qis=QIS, numeric=NUMERIC,
+                       released=RELEASED)
+    assert case.header == RELEASED and case.values["age"] == [23, 27, 25, 41, 45, 52]
+    assert judge_prepared(case, output(), k=2).verdict.ok
+    assert judge_prepared(case, output(changed(3, "job", "Medic")), k=2).verdict.rule == \
+        "quality.cell"
+    assert judge_prepared(case, output(), k=2).facts.cost == pytest.approx(GOOD_NCP)
+
+
+def test_a_table_made_by_the_caller_with_a_short_row() -> None:
+    rows = [list(r) for r in GOOD_ROWS]
+    rows[4] = rows[4][:2]
+    j = judge(Table("out", RELEASED, rows))
+    assert _where(j) == ("quality.file", 5, None) and j.verdict.detail == "width"
+
+
+def test_the_metrics_module_on_the_example() -> None:
+    columns = make_columns(["age", "job"], [["23", "Nurse"], ["52", "Artist"]],
+                           {"job": job_tree()}, QIS, NUMERIC)
+    cols = [columns["age"], columns["job"]]
+    records = [r[:2] for r in GOOD_ROWS]
+    assert table_cost(cols, records) == pytest.approx(GOOD_NCP)
+    by_hand = 2 * ((4 / 29 + 1 / 4) / 2) + 2 * ((20 / 29 + 0) / 2) + 2 * ((11 / 29 + 1) / 2)
+    assert table_cost(cols, records, "lm") == pytest.approx(by_hand)
+    parsed = [cols[0].parse("[23-27]"), cols[1].parse("Health")]
+    assert record_cost(cols, parsed) == pytest.approx(4 / 29 + 2 / 5)
+    assert cell_cost(cols[1], cols[1].parse("Nurse")) == 0.0
+    assert cell_cost(cols[1], cols[1].parse("*"), "lm") == 1.0
+    with pytest.raises(ValueError, match="data row 2, column 'job'"):
+        table_cost(cols, [["23", "Nurse"], ["52", "Poet"]])
+    with pytest.raises(ValueError, match="unknown metric"):
+        table_cost(cols, records, "gcp")
