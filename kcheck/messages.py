@@ -3,7 +3,7 @@
 `render(verdict, language)` is "<where>: <text>": where = the data row and the column at
 fault (when the verdict has them), text = the rule's template (its variant for `detail`)
 filled with the verdict's parameters. `render(..., hidden=True)` (a hidden case) shows only
-the rule's name, the row number and the column name: no parameter is read, so no value,
+the broken rule's name, the row number and the column name: no parameter is read, so no value,
 label, range, cost or count computed from the data can show. Parameters are shown as they
 are (a student's text is never altered): a list is joined with the language's separator,
 each item in backticks; a float is written with repr. The Chinese templates are written as
@@ -73,8 +73,8 @@ CATALOG: dict[str, dict[str, Any]] = {
         "where": {"row_column": "data row {row}, column `{column}`", "row": "data row {row}",
                   "column": "column `{column}`"},
         "full": "{where}: {text}",
-        "hidden": "{name}: {where}.",
-        "hidden_bare": "{name}.",
+        "hidden": "{where}: the rule “{name}” is broken.",
+        "hidden_bare": "the rule “{name}” is broken.",
         "facts": "equivalence classes: {classes}, the smallest of size {smallest}; "
                  "{metric}: {cost}.",
         "separator": ", ",
@@ -122,8 +122,8 @@ CATALOG: dict[str, dict[str, Any]] = {
         "where": {"row_column": "第 {row} 条数据行，列 `{column}`", "row": "第 {row} 条数据行",
                   "column": "列 `{column}`"},
         "full": "{where}：{text}",
-        "hidden": "{name}：{where}。",
-        "hidden_bare": "{name}。",
+        "hidden": "{where}：违反规则“{name}”。",
+        "hidden_bare": "违反规则“{name}”。",
         "facts": "共 {classes} 个等价类，最小的有 {smallest} 条记录；信息损失（{metric}）为 "
                  "{cost}。",
         "separator": "、",
@@ -167,6 +167,8 @@ def render(verdict: Verdict, language: str = "en", hidden: bool = False) -> str:
     """The verdict in `language` (module docstring); `hidden` shows no data."""
     catalog = _catalog(language)
     where = _where(catalog, verdict)
+    if hidden and verdict.rule == "passed":
+        return catalog["texts"]["passed"]
     if hidden:
         name = catalog["names"][verdict.rule]
         return catalog["hidden"].format(name=name, where=where) if where else \
