@@ -12,12 +12,12 @@ valid k-anonymous release made here (rows sorted by their QIs, cut into chunks o
 last chunk joined to the one before, each chunk at its middle), the 8 QIs and `class`.
 
 Printed: the median wall time (time.perf_counter) and CPU time (time.process_time: the
-figure to read on a shared, loaded machine) of R runs of kcheck's prepare_raw (the raw
-side, once per case), judge_prepared (one output's bytes against it) and judge_quality (both),
-with the verdict and the facts, and of judge_prepared on two broken outputs; then, beside it, the kit's exact judge of an anonymizer's output
-(grader.grading.compare.compare_table: validity and k, no middles, no NCP) on the same rows
-written with all 15 columns, with tab hierarchies (age and education_num flat). Nothing is
-asserted.
+figure to read on a shared, loaded machine) of R runs of kcheck's prepare_raw (the raw side,
+once per case), judge_prepared (one output's bytes against it) and judge_quality (both),
+with the verdict and the facts, and of judge_prepared on two broken outputs; then, beside
+them, the kit's exact judge of an anonymizer's output (grader.grading.compare.compare_table:
+validity and k, no middles, no NCP) on the same rows written with all 15 columns, with tab
+hierarchies (age and education_num flat). Nothing is asserted.
 """
 from __future__ import annotations
 

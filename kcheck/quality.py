@@ -81,6 +81,8 @@ def prepare_raw(raw: Table | str | os.PathLike[str] | bytes, hierarchies: dict[s
     table's); `hierarchies` maps each other QI to its Tree."""
     raw = raw if isinstance(raw, Table) else read_table(raw, None)
     qis = list(qis)
+    if len(set(qis)) != len(qis):
+        raise ValueError(f"a QI is named twice in {qis}")
     released = set(released)
     unknown = sorted(released - set(raw.header))
     if unknown:

@@ -77,7 +77,7 @@ def test_the_chinese_is_written_as_a_chinese_instructor_writes_it() -> None:
         assert not re.search(f"[{CJK}]\\.", prose), text
     names = " ".join(CATALOG["zh-CN"]["names"].values())
     texts = " ".join(CATALOG["zh-CN"]["texts"].values())
-    for term in ("准标识符", "等价类", "信息损失", "层次结构", "区间", "泛化"):
+    for term in ("准标识符", "敏感属性", "等价类", "信息损失", "层次结构", "区间", "泛化"):
         assert term in names + texts, term
     assert all(t.endswith("。") for t in CATALOG["zh-CN"]["texts"].values())
     assert "lo < hi" in texts and "`[lo-hi]`" in texts
