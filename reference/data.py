@@ -7,14 +7,11 @@ over the values in sorted order, with Python's Mersenne Twister (`random.Random(
 therefore give the same file byte for byte.
 
 The model's own columns select a profile (PROFILES): the UCI Adult model
-(../shared/uci-adult-model.json; the USTC course keeps a copy, courses/ustc/data-model.json)
-gets the lab's column names, its fnlwgt bins "lo-hi" become
+(../shared/uci-adult-model.json) gets the lab's column names, its fnlwgt bins "lo-hi" become
 an integer drawn uniformly in [lo, hi) from the same stream right after the bin
 (lo + int(random() * (hi - lo))), and its own default seed and row count; any other model
 (the kit's ../shared/adult-model.json) is written as it is, with the kit's defaults.
 `--ages LO-HI` draws only ages LO..HI (the root P(age) restricted and renormalized).
-A course's hidden datasets are drawn by grader/authoring/model_draw.py through
-generate_rows, whose `keep` drops the records a filter or the hierarchies reject.
 
     python -m reference.data MODEL.json OUT.csv [--rows N] [--seed S] [--ages LO-HI]
 """
@@ -27,7 +24,6 @@ import os
 import random
 import sys
 from dataclasses import dataclass
-from typing import Callable
 
 from kanon.files import atomic_write_bytes
 from kanon.table import render_csv
@@ -113,29 +109,18 @@ def _restricted(attribute: str, p: dict[str, float],
 
 
 def generate_rows(model: dict, rows: int, seed: int, binned: tuple[str, ...] = (),
-                  ages: tuple[int, int] | None = None,
-                  keep: Callable[[list[str]], bool] | None = None,
-                  tries: int | None = None) -> tuple[list[str], list[list[str]]]:
+                  ages: tuple[int, int] | None = None) -> tuple[list[str], list[list[str]]]:
     """Sample `rows` records; returns the header (the model's column order) and the rows.
     A `binned` column's bin "lo-hi" becomes an integer in [lo, hi), drawn right after it;
-    `ages` (lo, hi) keeps the root's ages lo..hi only. `keep` (a record's cells, in the
-    model's column order) rejects the records it returns False for: they are drawn and
-    dropped, so without rejections the rows are the same as without `keep`; ValueError after
-    `tries` records drawn (default 100 per row asked, at least 10,000)."""
+    `ages` (lo, hi) keeps the root's ages lo..hi only."""
     rng = random.Random(seed)
     root, root_p, cpt = _tables(model)
     samplers = {root: {None: _Sampler(_restricted(root, root_p, ages))}}
     for child, table in cpt.items():
         samplers[child] = {parent_value: _Sampler(p) for parent_value, p in table.items()}
     parents = model["parent"]
-    result: list[list[str]] = []
-    limit = max(10_000, 100 * rows) if tries is None else tries
-    drawn = 0
-    while len(result) < rows:
-        if drawn >= limit:
-            raise ValueError(f"only {len(result)} of {drawn} records drawn pass the filter; "
-                             f"{rows} were asked for")
-        drawn += 1
+    result = []
+    for _ in range(rows):
         record: dict[str, str] = {}
         cells: dict[str, str] = {}
         for attribute in model["sample_order"]:
@@ -143,9 +128,7 @@ def generate_rows(model: dict, rows: int, seed: int, binned: tuple[str, ...] = (
             record[attribute] = samplers[attribute][record[parent] if parent else None].draw(rng)
             cells[attribute] = (_bin_value(record[attribute], rng) if attribute in binned
                                 else record[attribute])
-        row = [cells[c] for c in model["columns"]]
-        if keep is None or keep(row):
-            result.append(row)
+        result.append([cells[c] for c in model["columns"]])
     return list(model["columns"]), result
 
 

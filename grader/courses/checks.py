@@ -34,14 +34,22 @@ def problems(course: Course) -> list[str]:
 def unknown_data(course: Course) -> list[str]:
     """The cases whose dataset neither the kit has (public/...) nor regen draws (hidden/...)."""
     from ..authoring.casegen import HIDDEN
-    drawn = {f"hidden/{name}" for name in HIDDEN}
+    from ..authoring.model_draw import declared
+    kit = {f"hidden/{name}" for name in HIDDEN}
+    model = declared(course.rubric)
+    own = {d.data for d in model.hidden} if model else set()
     found = []
     for case in course.rubric.cases():
         public = data_folder(course.cases_dir, case.data)
-        if case.data not in drawn and not (case.data.startswith("public/") and public.is_dir()):
+        if case.data not in kit | own and not (case.data.startswith("public/")
+                                               and public.is_dir()):
+            drawn = (f"its data model draws {', '.join(sorted(own))} ([[data.hidden]]); "
+                     if own else "")
             found.append(f"{course.file}: case {case.id}: its dataset {case.data!r} is not in "
-                         f"this kit (the kit draws {', '.join(sorted(drawn))}; public/adult is "
-                         f"the kit's); fix the case's data")
+                         f"this kit nor drawn by the course ({drawn}the kit draws "
+                         f"{', '.join(sorted(kit))}; public/adult is the kit's); fix the "
+                         f"case's data, or declare it in a [[data.hidden]] table drawn from "
+                         f"the course's data model")
     return found
 
 
