@@ -128,7 +128,7 @@ def read_model(raw: object, error: Error) -> DataModel | None:
     drawn = [_drawn(h, f"data.hidden[{i}]", error) for i, h in enumerate(hidden, start=1)]
     names = [d.name for d in drawn]
     for i, name in enumerate(names, start=1):
-        if names.count(name) > 1:
+        if name in names[:i - 1]:  # the second table of that name
             raise error(f"data.hidden[{i}].name", f"two hidden datasets are named {name!r}")
     return DataModel(model, tuple(drawn))
 
