@@ -151,16 +151,16 @@ def regenerate(rubrics: list[Rubric], kit_root: Path, datasets: bool = True,
     if record and modelled:  # a course drawing from its data model: only the kit's datasets it uses
         used = {c.data for r in rubrics for c in r.cases()}
         record["rows"] = {d: n for d, n in record["rows"].items() if d in used}
-    _pool(cases_dir, public, rubrics)  # the counterexamples' inputs and answers (shrink/)
-    if datasets:
-        if modelled and record is None:
+    if datasets and modelled:  # first: a filter that cannot be met fails fast
+        if record is None:
             raise UserError(f"{modelled[0].path}: its [[data.hidden]] datasets are drawn for "
                             f"a term with a course's secret; {NEEDS_COURSE}")
-        if not modelled or record["rows"]:
-            casegen.generate(cases_dir, kit_root,
-                             terms.draws(record["name"], secret) if record else None, public)
         for rubric in modelled:  # grader/authoring/model_draw.py
             model_draw.draw_all(rubric, cases_dir, secret, record["name"])
+    _pool(cases_dir, public, rubrics)  # the counterexamples' inputs and answers (shrink/)
+    if datasets and (not modelled or record["rows"]):
+        casegen.generate(cases_dir, kit_root,
+                         terms.draws(record["name"], secret) if record else None, public)
     expected_dir = cases_dir / "expected"
     if expected_dir.exists():
         shutil.rmtree(expected_dir)

@@ -146,7 +146,7 @@ def new_course(folder: Path, origin: str, term: str, language: str | None = None
     """Write the course folder `folder` (missing or empty) from `origin` for `term` in
     `language` (None: the origin course's, else English); returns it. On any error nothing
     is left behind."""
-    from .redraw import redraw
+    from .redraw import keep_public, redraw
     from .folder import load_course
     folder = Path(folder)
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
@@ -177,9 +177,8 @@ def new_course(folder: Path, origin: str, term: str, language: str | None = None
                                                      public is not None))
         write_key(work, new_key())
         (work / CASES).mkdir()
-        if public is not None:  # the course's own public data and hierarchies
-            shutil.copytree(public, work / CASES / "public",
-                            ignore=shutil.ignore_patterns("__pycache__"))
+        if public is not None:  # the course's own public data, hierarchies and their pool
+            keep_public(public.parent, work / CASES)
         if model is not None:  # its data model, where the rubric names it
             (work / model.model).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(model.path(source), work / model.model)

@@ -43,6 +43,18 @@ def set_term(text: str, name: str) -> str:
     return "".join(lines)
 
 
+def keep_public(cases: Path, work: Path) -> None:
+    """Copy what a course owns of `cases` that no term changes into `work`: its public
+    datasets (cases/public/) and its rule-judged parts' counterexample pool (drawn from
+    them only; regen rebuilds a part's pool when it is stale)."""
+    from ..grading.shrink.pool import POOL_DIR
+    from ..grading.shrink.rules_search import RULES_DIR
+    if (cases / PUBLIC).is_dir():
+        shutil.copytree(cases / PUBLIC, work / PUBLIC)
+        if (cases / POOL_DIR / RULES_DIR).is_dir():
+            shutil.copytree(cases / POOL_DIR / RULES_DIR, work / POOL_DIR / RULES_DIR)
+
+
 def redraw(course: Course, term: str | None, keep_datasets: bool = False) -> dict:
     """Regenerate `course`'s cases for `term` (None: its recorded term); returns the new
     manifest. A public demo is regenerated as the kit's own cases (no term)."""
@@ -66,8 +78,8 @@ def redraw(course: Course, term: str | None, keep_datasets: bool = False) -> dic
         if keep_datasets:
             shutil.rmtree(work)
             shutil.copytree(cases, work)
-        elif (cases / PUBLIC).is_dir():  # a course that owns its public data keeps it
-            shutil.copytree(cases / PUBLIC, work / PUBLIC)
+        else:
+            keep_public(cases, work)
         manifest = regenerate([with_cases(course.rubric, work)], KIT_ROOT,
                               datasets=not keep_datasets,
                               term=None if keep_datasets else name, secret=course.key,
