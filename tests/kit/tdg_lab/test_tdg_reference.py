@@ -194,6 +194,8 @@ def test_random_tables_are_the_contracts_partitions(case, tmp_path, table) -> No
             _, released = read_csv(out)
             cells = [released[r][:-1] for r in p]
             assert cells == [list(problem.middle(p).values())] * len(p)
+    assert tdg.greedy_partitions(str(raw), str(dghs), 1, seed=0) == \
+        naive_partitions(problem, 1, seed=0) == [[r] for r in range(n)]
 
 
 def test_the_same_seed_gives_the_same_output(case, tmp_path) -> None:
