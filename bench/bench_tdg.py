@@ -8,8 +8,8 @@ R runs of topdown_greedy (seed 0) and their CPU time (time.process_time: a share
 wall time is longer), then the table NCP of the output for seeds 0..S-1 (the
 reference's random first records): min, mean, max and the spread (max - min) / mean, and the
 same for GCP = NCP / (rows x QIs). The course's acceptance band is set from the largest NCP
-(CONTRACT.md: "at most the largest table NCP of the reference over 10 seeded random starts,
-times 1 + slack"). Nothing is asserted.
+(the course's contract: "at most the largest table NCP of the reference over 10 seeded random
+starts, times 1 + slack"). Nothing is asserted.
 """
 from __future__ import annotations
 

@@ -153,7 +153,10 @@ def _column_of(header: list[str], name: str, path: str) -> int:
 
 
 class Table:
-    """A raw table coded for the algorithm: X (records, QIs) as integers, QIs in file order."""
+    """A raw table coded for the algorithm. The QIs (qi_columns, qi_names, hierarchies) are
+    in file order; X (records, QIs) holds them as integers with the numeric QIs first (its
+    first n_numeric columns) and then the categorical ones: `order` lists the QI of each of
+    X's columns, `column` the X column of each QI."""
 
     def __init__(self, raw_dataset_file: str, DGH_folder: str):
         self.path = raw_dataset_file
@@ -165,24 +168,24 @@ class Table:
         for name in self.qi_names:
             path = os.path.join(DGH_folder, f"{name}.txt")
             self.hierarchies.append(Hierarchy(path) if os.path.isfile(path) else None)
-        n, q = len(self.rows), len(self.qi_columns)
+        q = len(self.qi_columns)
+        self.order = ([j for j in range(q) if self.hierarchies[j] is None]
+                      + [j for j in range(q) if self.hierarchies[j] is not None])
+        self.column = {j: c for c, j in enumerate(self.order)}
+        self.n_numeric = nn = sum(d is None for d in self.hierarchies)
+        n = len(self.rows)
         self.X = np.zeros((n, q), dtype=np.int64)
-        for j, (column, dgh) in enumerate(zip(self.qi_columns, self.hierarchies)):
-            cells = [row[column].strip() for row in self.rows]
-            self.X[:, j] = self._code(cells, self.header[column], dgh)
-        self.numeric = np.array([j for j, d in enumerate(self.hierarchies) if d is None],
-                                dtype=np.int64)
-        self.categorical = np.array([j for j, d in enumerate(self.hierarchies) if d is not None],
-                                    dtype=np.int64)
-        spans = (self.X[:, self.numeric].max(axis=0) - self.X[:, self.numeric].min(axis=0)
-                 if n else np.zeros(len(self.numeric), dtype=np.int64))
+        for c, j in enumerate(self.order):
+            cells = [row[self.qi_columns[j]].strip() for row in self.rows]
+            self.X[:, c] = self._code(cells, self.qi_names[j], self.hierarchies[j])
+        spans = (self.X[:, :nn].max(axis=0) - self.X[:, :nn].min(axis=0) if n
+                 else np.zeros(nn, dtype=np.int64))
         self.inv_span = np.where(spans > 0, 1.0 / np.maximum(spans, 1), 0.0)
         # one flat table of NCP(LCA(a, b)) for every categorical QI, each at its offset
-        tables = [self.hierarchies[j].pair_ncp.ravel() for j in self.categorical]
-        self.n_leaves = np.array([self.hierarchies[j].n_leaves for j in self.categorical],
-                                 dtype=np.int64)
-        sizes = [len(t) for t in tables]
-        self.offset = np.cumsum([0] + sizes[:-1]).astype(np.int64)
+        dghs = [self.hierarchies[j] for j in self.order[nn:]]
+        tables = [d.pair_ncp.ravel() for d in dghs]
+        self.n_leaves = np.array([d.n_leaves for d in dghs], dtype=np.int64)
+        self.offset = np.cumsum([0] + [len(t) for t in tables[:-1]]).astype(np.int64)
         self.flat = np.concatenate(tables) if tables else np.zeros(0)
 
     def _code(self, cells: list[str], name: str, dgh: Hierarchy | None) -> np.ndarray:
@@ -204,13 +207,13 @@ class Table:
 
     # ---------------------------------------------------------------- NCP
     def ncp(self, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-        """NCP of each generalization (lo[i], hi[i]) (arrays (m, QIs))."""
-        total = np.zeros(lo.shape[0])
-        if len(self.numeric):
-            total += (hi[:, self.numeric] - lo[:, self.numeric]) @ self.inv_span
-        if len(self.categorical):
-            index = (lo[:, self.categorical] * self.n_leaves + hi[:, self.categorical]
-                     + self.offset)
+        """NCP of each generalization (lo[i], hi[i]) (arrays (m, QIs), X's columns)."""
+        nn = self.n_numeric
+        total = (hi[:, :nn] - lo[:, :nn]) @ self.inv_span
+        if len(self.n_leaves):
+            index = lo[:, nn:] * self.n_leaves
+            index += hi[:, nn:]
+            index += self.offset
             total += self.flat[index].sum(axis=1)
         return total
 
@@ -223,10 +226,10 @@ class Table:
         return len(X) * float(self.ncp(X.min(axis=0)[None], X.max(axis=0)[None])[0])
 
     def cells(self, lo: np.ndarray, hi: np.ndarray) -> list[str]:
-        """The middle (lo, hi) written as QI cells."""
+        """The middle (lo, hi) written as QI cells, in file order."""
         out = []
         for j, dgh in enumerate(self.hierarchies):
-            a, b = int(lo[j]), int(hi[j])
+            a, b = int(lo[self.column[j]]), int(hi[self.column[j]])
             if dgh is None:
                 out.append(str(a) if a == b else f"[{a}-{b}]")
             else:
@@ -254,14 +257,15 @@ def _split(table: Table, rows: np.ndarray, k: int, u: int,
     """The groups of u and of v (data rows, ascending) a partition splits into, or None when
     balancing makes it final. `u`: the first record's position in rows."""
     X = table.X[rows]
-    v = u
+    v, d = u, None
     for round_ in range(rounds):
         d = table.dist(X[u], X[u], X)
         d[u] = -np.inf  # v is another record
         v = _argmax_first(d)
         if round_ < rounds - 1:
             u = v
-    to_u = table.dist(X[u], X[u], X) <= table.dist(X[v], X[v], X) + EPS
+    d[u] = 0.0  # d: the distances from the last round's u
+    to_u = d <= table.dist(X[v], X[v], X) + EPS
     to_u[u], to_u[v] = True, False
     groups = [rows[to_u], rows[~to_u]]
     short = [i for i in (0, 1) if len(groups[i]) < k]
@@ -279,6 +283,8 @@ def _split(table: Table, rows: np.ndarray, k: int, u: int,
 
 
 def _partitions(table: Table, k: int, seed, rounds: int, first: int | None) -> list[np.ndarray]:
+    if k == 1:  # every split leaves u and v apart, down to single records, whatever the start
+        return [np.array([r]) for r in range(len(table.rows))]
     rng = random.Random(seed)
     final: list[np.ndarray] = []
     stack: list[tuple[np.ndarray, int | None]] = [(np.arange(len(table.rows)), first)]
@@ -324,10 +330,13 @@ def greedy_partitions(raw_dataset_file: str, DGH_folder: str, k: int, *, seed=No
 
 def _write_atomically(path: str, text: str) -> None:
     folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
     fd, temp = tempfile.mkstemp(dir=folder, prefix=".tdg-", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
         os.replace(temp, path)
     except BaseException:
         if os.path.exists(temp):
@@ -389,7 +398,6 @@ def cost_NCP(raw_dataset_file: str, anonymized_dataset_file: str, DGH_folder: st
     if len(rows) != len(table.rows):
         raise ValueError(f"{anonymized_dataset_file} has {len(rows)} records, "
                          f"{raw_dataset_file} {len(table.rows)}: one row per raw record")
-    numeric = set(table.numeric.tolist())
     total = 0.0
     for j, (name, dgh) in enumerate(zip(table.qi_names, table.hierarchies)):
         column = _column_of(header, name, anonymized_dataset_file)
@@ -407,15 +415,16 @@ def cost_NCP(raw_dataset_file: str, anonymized_dataset_file: str, DGH_folder: st
                 raise ValueError(f"{anonymized_dataset_file}: data row {row}, column {name}: "
                                  f"{value!r} is not {what}")
             lo[i], hi[i], cost[i] = bounds
-        raw = table.X[:, j]
+        c = table.column[j]
+        raw = table.X[:, c]
         bad = np.flatnonzero((raw < lo[inverse]) | (raw > hi[inverse]))
         if len(bad):
             r = int(bad[0])
             raise ValueError(f"{anonymized_dataset_file}: data row {r + 1}, column {name}: "
                              f"{cells[r]!r} does not cover the raw value "
                              f"{table.rows[r][table.qi_columns[j]].strip()!r}")
-        if j in numeric:
-            cost = cost * table.inv_span[int(np.flatnonzero(table.numeric == j)[0])]
+        if c < table.n_numeric:
+            cost = cost * table.inv_span[c]
         total += float(cost[inverse].sum())
     return total
 

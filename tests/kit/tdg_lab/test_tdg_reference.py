@@ -6,6 +6,8 @@ against an independent NCP; the errors; and the spread of right answers across s
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -133,7 +135,8 @@ def test_cost_ncp_by_hand(case, tmp_path) -> None:
     cells = [("[20-30]", "*", "Male", "10", "White"), ("22", "Private", "*", "10", "White"),
              ("[24-25]", "Private", "Female", "10", "White"), ("[20-60]", "*", "*", "10", "White"),
              ("[54-56]", "gov", "Female", "10", "White"), ("56", "gov", "*", "10", "White"),
-             ("58", "State-gov", "Female", "10", "*"), ("[59-60]", "*", "Female", "[9-11]", "White")]
+             ("58", "State-gov", "Female", "10", "*"),
+             ("[59-60]", "*", "Female", "[9-11]", "White")]
     header = ["sex", "age", "work_class", "education_num", "marital_status", "occupation",
               "race", "native_country", "class"]
     rows = [[sex, age, wc, edu, "Married-civ-spouse", "Sales", race, "United-States", "<=50K"]
@@ -194,6 +197,8 @@ def test_random_tables_are_the_contracts_partitions(case, tmp_path, table) -> No
             _, released = read_csv(out)
             cells = [released[r][:-1] for r in p]
             assert cells == [list(problem.middle(p).values())] * len(p)
+    assert tdg.greedy_partitions(str(raw), str(dghs), 1, seed=0) == \
+        naive_partitions(problem, 1, seed=0) == [[r] for r in range(n)]
 
 
 def test_the_same_seed_gives_the_same_output(case, tmp_path) -> None:
@@ -263,7 +268,8 @@ def _anonymized(tmp_path, rows) -> Path:
 
 def test_cost_ncp_errors_name_file_row_and_column(case, tmp_path) -> None:
     raw, dghs = case(TABLE_A)
-    good = _released(TABLE_A, [("[20-26]", "Private", "*")] * 4 + [("[54-60]", "gov", "Female")] * 4)
+    good = _released(TABLE_A, [("[20-26]", "Private", "*")] * 4
+                     + [("[54-60]", "gov", "Female")] * 4)
     anon = _anonymized(tmp_path, good[:7])
     with pytest.raises(ValueError, match=r"anon.csv has 7 records, .*raw.csv 8"):
         tdg.cost_NCP(str(raw), str(anon), str(dghs))
@@ -322,8 +328,6 @@ def test_the_hidden_cases_get_right_answers(tmp_path, name, k) -> None:
 
 
 def test_the_command_line(tmp_path) -> None:
-    import subprocess
-    import sys
     folder = COURSE / "cases" / "hidden" / "sample-200"
     script = COURSE / "reference" / "tdg.py"
     done = subprocess.run([sys.executable, str(script), str(folder / "adult-hw1.csv"),
