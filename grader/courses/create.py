@@ -27,10 +27,12 @@ from ..rubric_model import DataModel, model_of
 from .folder import CASES, COURSE_FILE, FORMAT, README_FILE, is_course_folder, read_course_table
 from .secret import new_key, write_key
 
-# --from NAME: the kit's example courses (a rubric, or a demo course folder of its own data).
+# --from NAME: the kit's example courses (a rubric, or a demo course folder of its own data:
+# every folder of courses/ that keeps its rubric beside its course.toml, e.g. ustc, tdg-lab).
 ORIGINS = {"default": GRADER_DIR / "rubric.toml", "fall2025": GRADER_DIR / "rubric-2025.toml",
            "all": GRADER_DIR / "rubric-all.toml", "examples": KIT_ROOT / "examples" / "rubric.toml",
-           "ustc": KIT_ROOT / "courses" / "ustc"}
+           **{p.parent.name: p.parent for p in sorted((KIT_ROOT / "courses").glob("*/rubric.toml"))
+              if (p.parent / "course.toml").is_file()}}
 _TABLE = re.compile(r"^\s*\[\[?\s*([A-Za-z_.]+)\s*\]\]?\s*(#.*)?$")
 _CASES_DIR = re.compile(r"^\s*cases_dir\s*=.*$")
 
@@ -88,6 +90,17 @@ def _check_data(origin: str, source: Path, rubric: Rubric, model: DataModel | No
                         f"which a private copy cannot draw: declare it in a [[data.hidden]] "
                         f"table of {source} (drawn from the course's data model, "
                         f"docs/instructors.md, \"A course's own data and rules\")")
+
+
+def own_files(rubric: Rubric) -> list[Path]:
+    """The staff files of a course's own parts ([[function]]): every file of each
+    reference's folder (its helper modules too) and the course's handout/ sections."""
+    from ..parts.course_reference import reference_file
+    folders = {reference_file(c, rubric.course_dir).parent for c in rubric.functions.values()}
+    if rubric.functions and (rubric.course_dir / "handout").is_dir():
+        folders.add(rubric.course_dir / "handout")
+    return sorted(p for folder in folders for p in folder.rglob("*")
+                  if p.is_file() and "__pycache__" not in p.parts)
 
 
 def rubric_body(text: str) -> str:
@@ -182,6 +195,10 @@ def new_course(folder: Path, origin: str, term: str, language: str | None = None
         if model is not None:  # its data model, where the rubric names it
             (work / model.model).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(model.path(source), work / model.model)
+        for path in own_files(copied):  # its own parts' references and handout sections
+            target = work / path.relative_to(copied.course_dir)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
         redraw(load_course(work), None)
         if folder.exists():
             folder.rmdir()
