@@ -6,7 +6,7 @@ filled with the verdict's parameters. `render(..., hidden=True)` (a hidden case)
 the broken rule's name, the row number and the column name: no parameter is read, so no value,
 label, range, cost or count computed from the data can show. Parameters are shown as they
 are (a student's text is never altered): a list is joined with the language's separator,
-each item in backticks; a float is written with repr. The Chinese templates are written as
+each item in backticks; a float with 10 significant digits. The Chinese templates are written as
 a Chinese instructor writes them: Chinese punctuation, code and data in backticks.
 """
 from __future__ import annotations
@@ -150,7 +150,7 @@ def _value(value: Any, separator: str) -> str:
     if isinstance(value, (list, tuple)):
         return separator.join(f"`{item}`" for item in value)
     if isinstance(value, float):
-        return repr(value)
+        return format(value, ".10g")  # 10 significant digits: 35986.87432
     return str(value)
 
 
