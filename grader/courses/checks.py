@@ -103,7 +103,7 @@ def origin_name(folder) -> str:
     """What `course new --from` takes for the course folder `folder`: the example course's
     name (ustc) when it is one, else its path."""
     from pathlib import Path
-    from .create import ORIGINS
+    from .origins import ORIGINS
     folder = Path(folder).resolve()
     for name, path in ORIGINS.items():
         if path.resolve() == folder:

@@ -21,18 +21,13 @@ from kanon.files import atomic_write_text
 
 from ..errors import UserError
 from ..language import DEFAULT, check_language
-from ..paths import GRADER_DIR, KIT_CASES, KIT_ROOT
+from ..paths import KIT_CASES
 from ..rubric import Rubric, load as load_rubric
 from ..rubric_model import DataModel, model_of
+from .origins import ORIGINS
 from .folder import CASES, COURSE_FILE, FORMAT, README_FILE, is_course_folder, read_course_table
 from .secret import new_key, write_key
 
-# --from NAME: the kit's example courses (a rubric, or a demo course folder of its own data:
-# every folder of courses/ that keeps its rubric beside its course.toml, e.g. ustc, tdg-lab).
-ORIGINS = {"default": GRADER_DIR / "rubric.toml", "fall2025": GRADER_DIR / "rubric-2025.toml",
-           "all": GRADER_DIR / "rubric-all.toml", "examples": KIT_ROOT / "examples" / "rubric.toml",
-           **{p.parent.name: p.parent for p in sorted((KIT_ROOT / "courses").glob("*/rubric.toml"))
-              if (p.parent / "course.toml").is_file()}}
 _TABLE = re.compile(r"^\s*\[\[?\s*([A-Za-z_.]+)\s*\]\]?\s*(#.*)?$")
 _CASES_DIR = re.compile(r"^\s*cases_dir\s*=.*$")
 

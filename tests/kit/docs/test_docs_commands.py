@@ -41,8 +41,8 @@ from test_docs_quickstart import _copy_checkout
 
 REPO = Path(__file__).resolve().parents[3]
 GUIDES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
-COPIED = ["adult-hw1.csv", "DGHs", "kanon", "reference", "grader", "tests", "pyproject.toml",
-          "skeleton.py", "HANDOUT.md", "README.md", "docs", "examples", "courses"]
+COPIED = ["adult-hw1.csv", "DGHs", "kanon", "kcheck", "reference", "grader", "tests",
+          "pyproject.toml", "skeleton.py", "HANDOUT.md", "README.md", "docs", "examples", "courses"]
 
 NOT_RUN = {
     ("python", "-m", "pip"): "installs packages from a package index; these tests run in the "
