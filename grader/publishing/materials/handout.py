@@ -15,7 +15,8 @@ import textwrap
 from pathlib import Path
 
 from ...contract import CHOICE_PARAMS, int_params
-from .course import ADULT_ROWS, CLI_NAMES, GROUPS, SIXTH, CourseView, points_text
+from ...errors import UserError
+from .course import ADULT_ROWS, CLI_NAMES, SIXTH, CourseView, points_text
 from .reflow import reflow
 from .template import render
 from .translations import section_text
@@ -32,6 +33,12 @@ DEFINITIONS = words.definitions(str)
 """The cost functions' sections, shown as definitions (no signature, no points) in a course
 that does not grade them: the algorithms and the report use MD and LM."""
 INTERVAL_WRITERS = ("mondrian", "topdown_greedy")
+OWN = "<own>"
+"""The source of a course's own function's section: handout/<function>.md in the course
+folder, written in the course's language (own_section)."""
+COMMANDS = "command-line-own"
+"""The command lines of a course's own functions: under "Command line" when the course grades
+a kit anonymizer too, else that section itself."""
 """The anonymizers whose numeric cells may be intervals [lo-hi]."""
 
 
@@ -62,24 +69,28 @@ def order(course: CourseView) -> list[tuple[str, str | None]]:
     """(source name, function or staff part it presents, or None) in handout order."""
     out: list[tuple[str, str | None]] = [(s, None) for s in FRONT]
     names = course.names
-    costs = [n for n in names if GROUPS.get(n) == "costs"]
+    costs = [n for n in names if course.group(n) == "costs"]
     out += [("costs", None)] + [(n, n) for n in costs]  # the definitions, graded or not
     out += [(n, n) for n in DEFINITIONS if n not in costs
             and (course.data.suppression != "delete" or n == "cost_LM")]  # the lab's LM only
     out.append(("ties", None))
     measures_done = False
     for name in names:
-        group = GROUPS.get(name)
+        group = course.group(name)
         if group == "costs":
             continue
         if group == "measures":
             if not measures_done:
                 out += [("measures", None)] + [(n, n) for n in names
-                                               if GROUPS.get(n) == "measures"]
+                                               if course.group(n) == "measures"]
                 measures_done = True
             continue
-        out.append((name, name))
-    out += [(s, None) for s in BACK if s != "command-line" or course.anonymizers]
+        out.append((OWN if course.function(name).own else name, name))
+    for s in BACK:
+        if s != "command-line" or course.anonymizers:
+            out.append((s, None))
+        if s == "command-line" and course.own_functions:
+            out.append((COMMANDS, None))
     out += [("report" if p.name == "report" else "staff-part", p.name)
             for p in course.staff_parts]
     out += [(s, None) for s in END if s != "beyond" or "measures" in course.features]
@@ -88,7 +99,50 @@ def order(course: CourseView) -> list[tuple[str, str | None]]:
 
 def _title(course: CourseView, source: str, subject: str | None,
            _: words.Translate = str) -> str:
+    if source == COMMANDS:
+        source = "command-line"
     return heading(course, subject, _) if subject else words.titles(_).get(source, source)
+
+
+def own_section(course: CourseView, name: str) -> Path:
+    """Where the course's own function `name` has its handout section (UserError naming the
+    path when it is missing)."""
+    path = course.course_dir / "handout" / f"{name}.md"
+    if not path.is_file():
+        raise UserError(f"{path}: missing: the handout section of the course's own function "
+                        f"{name} (rubric [[function]]), written in the course's language "
+                        f"({course.language}); its fields are those of the kit's sections, "
+                        f"e.g. {{{{meta}}}} and {{{{signature}}}}")
+    return path
+
+
+def signature(course: CourseView, name: str) -> str:
+    """A function's signature as the handout shows it: 'f(a: str, k: int, out: str)'."""
+    contract = course.function(name).contract
+    kinds = {"int": "int", "choice": "str"}
+    return f"{name}(" + ", ".join(f"{p.name}: {kinds.get(p.kind, 'str')}"
+                                  for p in contract.params) + ")"
+
+
+def own_usage(course: CourseView) -> list[str]:
+    """`python skeleton.py NAME <param> ...` of each of the course's own functions."""
+    return [f"python skeleton.py {f.name} " + " ".join(f"<{p.name}>" for p in f.contract.params)
+            for f in course.own_functions]
+
+
+EXAMPLE_ARGS = {"raw": "adult-hw1.csv", "dghs": "DGHs", "anonymized": "anonymized.csv",
+                "output": "out.csv"}
+
+
+def own_examples(course: CourseView) -> list[str]:
+    """One command line per own function, with example arguments."""
+    lines = []
+    for f in course.own_functions:
+        args = [EXAMPLE_ARGS.get(p.kind) or (p.choices[0] if p.choices else
+                                              str(max(p.minimum or 0, 4)))
+                for p in f.contract.params]
+        lines.append(f"python skeleton.py {f.name} {' '.join(args)}")
+    return lines
 
 
 def fields(course: CourseView, sources: Path = SOURCES) -> dict[str, str]:
@@ -106,7 +160,8 @@ def fields(course: CourseView, sources: Path = SOURCES) -> dict[str, str]:
     values["contents"] = " · ".join(
         f"[{_contents_name(course, s, subject, _)}](#{anchor(_title(course, s, subject))})"
         for s, subject in entries
-        if s not in ("intro", "time-limits") and GROUPS.get(subject or "") is None)
+        if s not in ("intro", "time-limits") and course.group(subject or "") is None
+        and (s != COMMANDS or not course.anonymizers))
     values["points_table"] = _points_table(course, _)
     values["time_table"] = _time_table(course, _)
     values["function_count"] = words.function_count(_, len(course.functions))
@@ -136,7 +191,7 @@ def fields(course: CourseView, sources: Path = SOURCES) -> dict[str, str]:
     values["markers"] = ", ".join(f.marker for f in course.functions)
     values["pytest_k_lines"] = _pytest_k_lines(course, _)
     values["measure_list"] = _code_list([n for n in course.names
-                                         if GROUPS.get(n) == "measures"], _("and"))
+                                         if course.group(n) == "measures"], _("and"))
     values["anonymizer_list"] = _code_list([f.name for f in anonymizers], _("and"))
     sixth = [SIXTH[f.name][0] for f in anonymizers if f.name in SIXTH]
     values["cli_sixth_usage"] = f" [{' | '.join(sixth)}]" if sixth else ""
@@ -145,6 +200,12 @@ def fields(course: CourseView, sources: Path = SOURCES) -> dict[str, str]:
     values["include.lattice"] = section_text(sources / "_lattice.md", course.language).rstrip()
     values["graded_list"] = _code_list(course.names, _("and"))
     values["submission_files"] = _submission_files(course, _)
+    values["own_usage"] = "\n".join(own_usage(course))
+    values["own_examples"] = "\n".join(own_examples(course))
+    values["own_list"] = _code_list([f.name for f in course.own_functions], _("and"))
+    values["own_heading"] = "" if course.anonymizers or not course.own_functions else (
+        f"## {_title(course, COMMANDS, None, _)}"
+        f"{words.anchor_tag(course.language, _title(course, COMMANDS, None))}")
     values.update(data_fields(course, _))
     return values
 
@@ -224,8 +285,10 @@ def _cli_examples(course: CourseView) -> str:
 
 def _int_rule(course: CourseView, _: words.Translate = str) -> str:
     """The bad-input rule on the course's integer parameters ('k, s and ... must be ...')."""
-    names = list(dict.fromkeys(p for f in course.names for p in int_params(f)
-                               if p not in CHOICE_PARAMS))
+    names = list(dict.fromkeys(
+        p for f in course.functions
+        for p in ([q.name for q in f.contract.params if q.kind == "int"] if f.own
+                  else int_params(f.name)) if p not in CHOICE_PARAMS))
     if not names:
         return _("Every argument is a file or folder path (`str`).")
     listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {_('and')} {names[-1]}"
@@ -320,18 +383,25 @@ def render_handout(course: CourseView, sources: Path = SOURCES) -> str:
     chunks: list[str] = []
     _ = tr(course.language)
     for source, subject in order(course):
-        path = sources / f"{source}.md"
-        text = section_text(path, course.language)
+        if source == OWN:  # the course's own section, in its language already
+            path = own_section(course, subject)
+            text = path.read_text(encoding="utf-8")
+        else:
+            path = sources / f"{source}.md"
+            text = section_text(path, course.language)
         local = dict(values)
         here = features
         if subject:
-            level = "###" if GROUPS.get(subject) else "##"
+            level = "###" if course.group(subject) else "##"
             local["heading"] = heading(course, subject, _)
             local["name"] = subject
             lines = [f"{level} {heading(course, subject, _)}"
                      f"{words.anchor_tag(course.language, heading(course, subject))}", ""]
             if subject in course.names:
                 local["meta"] = _meta(course, subject)
+                if source == OWN:
+                    local["points"] = words.points(_, course.function(subject).points)
+                    local["signature"] = signature(course, subject)
             elif subject not in DEFINITIONS:
                 local.update(_part_fields(course, subject))
                 here = features | _part_features(course, subject)

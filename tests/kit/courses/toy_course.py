@@ -142,6 +142,36 @@ def count_classes(raw_dataset_file, anonymized_dataset_file, DGH_folder):
     return float(len({tuple(r[:3]) for r in rows}))
 '''
 
+HANDOUT = {
+    "chunk_anonymizer": """\
+```python
+{{signature}}
+```
+
+{{meta}}
+
+Sort the records by their QIs (`age`, then `sex`, then `zip`) and cut them into runs of k
+consecutive records; a last run shorter than k joins the run before it. Release each run as
+its middle: the range `[lo-hi]` of its ages (the age itself when they are all equal) and the
+lowest common ancestor of its `sex` and `zip` labels. Only the QIs and `disease` are released,
+one row per raw record in the raw file's order. k < 1 or k > n is a `ValueError`.
+
+Where you start cutting is up to you: any valid, k-anonymous output whose NCP stays within the
+band the staff's own runs give earns {{points}}.
+""",
+    "count_classes": """\
+```python
+{{signature}}
+```
+
+{{meta}}
+
+The number of equivalence classes of an anonymized table: the distinct combinations of its QI
+cells (`age`, `sex`, `zip`). Returns a number.
+""",
+}
+"""The course's own handout sections (handout/<function>.md in its folder), in English."""
+
 HIERARCHIES = {
     "sex": "Male;*\nFemale;*\n",
     "zip": "13053;130**;*\n13068;130**;*\n14850;148**;*\n14853;148**;*\n",
@@ -158,7 +188,8 @@ def toy_rows(n: int = 24) -> list[list[str]]:
 
 
 def make_toy_course(folder: Path) -> Path:
-    """The toy course's folder (rubric.toml, ref/toy.py, cases/public/toy); its rubric."""
+    """The toy course's folder (rubric.toml, ref/toy.py, cases/public/toy, handout/); its
+    rubric."""
     data = folder / "cases" / "public" / "toy"
     (data / "DGHs").mkdir(parents=True)
     lines = ["age,sex,zip,disease"] + [",".join(r) for r in toy_rows()]
@@ -168,6 +199,9 @@ def make_toy_course(folder: Path) -> Path:
     (folder / "ref").mkdir()
     (folder / "ref" / "toy.py").write_text(REFERENCE, encoding="utf-8")
     (folder / "rubric.toml").write_text(RUBRIC, encoding="utf-8")
+    (folder / "handout").mkdir()
+    for name, text in HANDOUT.items():
+        (folder / "handout" / f"{name}.md").write_text(text, encoding="utf-8")
     return folder / "rubric.toml"
 
 
