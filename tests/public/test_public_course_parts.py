@@ -115,10 +115,12 @@ def judge_table(case: dict, folder: Path) -> None:
         if got != expected:
             at = next((i for i, (a, b) in enumerate(zip(got, expected)) if a != b),
                       min(len(got), len(expected)))
-            pytest.fail(_("{what}: differs from the reference output {where}: {problem}"
-                          ).format(what=what, where=f"tests/public/data/course/"
-                                   f"{case['expected_table']}",
-                                   problem=_("data row {row}").format(row=at)), pytrace=False)
+            where = f"tests/public/data/course/{case['expected_table']}"
+            problem = _("differs from the reference output {where}: {problem}").format(
+                where=where, problem=kcheck.messages.CATALOG[language()]["where"]["row"].format(
+                    row=at))
+            pytest.fail(_("{what}: {problem}").format(what=what, problem=problem),
+                        pytrace=False)
         return
     trees = kcheck.read_folder(folder / DGHS, case["hierarchy_format"])
     result = kcheck.judge_quality(folder / RAW, trees, output, k=int(case["values"]["k"]),
@@ -145,23 +147,23 @@ def judge_number(case: dict, answer) -> None:
 
 
 def judge_error(case: dict, answer, folder: Path) -> None:
-    """The call raised the expected exception and wrote nothing."""
-    what, error = describe(case), case["expect"]
-    reason = case["case"]
+    """The call raised the expected exception (ValueError: and wrote nothing)."""
+    what, error, reason = describe(case), case["expect"], case["case"]
+    if error != "ValueError":  # FileNotFoundError
+        if not answer.text.startswith(f"{error}:"):
+            pytest.fail(_("{what}: expected {expected!r}, got {got!r}").format(
+                what=what, expected=error, got=answer.text), pytrace=False)
+        return
     if answer.kind == "returned":
         pytest.fail(_("{what}: expected ValueError ({reason}), but it returned normally").format(
-            what=what, reason=reason) if error == "ValueError" else
-            _("{what}: expected {error}, but it returned normally").format(
-                what=what, error=error), pytrace=False)
-    if answer.kind == "raised" and not answer.text.startswith(f"{error}:"):
+            what=what, reason=reason), pytrace=False)
+    if answer.value_error is None:
         pytest.fail(_("{what}: expected ValueError ({reason}), got {got}").format(
-            what=what, reason=reason, got=answer.text) if error == "ValueError" else
-            _("{what}: expected {error}, got {got}").format(
-                what=what, error=error, got=answer.text), pytrace=False)
+            what=what, reason=reason, got=answer.text), pytrace=False)
     if case["output"] and (folder / case["output"]).exists():
-        pytest.fail(_("{what}: raised {error} but left {files} behind (write to a temporary "
+        pytest.fail(_("{what}: raised ValueError but left {files} behind (write to a temporary "
                       "file and rename it only when done)").format(
-            what=what, error=error, files=case["output"]), pytrace=False)
+            what=what, files=case["output"]), pytrace=False)
 
 
 if CASES:  # a course with functions of its own: its bundle holds their cases
