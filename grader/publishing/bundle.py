@@ -8,11 +8,14 @@ parts (grader.publishing.course_files: no other part's cases, names or data file
 other files come from an explicit allow-list (ALLOW, plus the public tests' own helper modules, found by
 following their imports) and generated files (requirements.txt with the rubric's allowed
 packages, pytest.ini, tests/public/course.json from the rubric; for a course in another
-language than English, README.md and the self-check's catalog: student_readme.py). Before
-anything is written the list is verified (grader.publishing.leaks): no path under reference/,
-kanon/ or grader/, no Python file importing them, no file equal to (or containing) a hidden
-case's secret files, no file carrying the reference solution's code. The zip is deterministic
-(grader.zipfiles) and written atomically.
+language than English, README.md and the self-check's catalog: student_readme.py). A course
+with functions of its own (rubric [[function]]) also gets their stubs and handout sections,
+kcheck/ as it is and their public cases' self-check (own_selfcheck.py); any other course's
+bundle is as it was. Before anything is written the list is verified
+(grader.publishing.leaks): no path under reference/, kanon/ or grader/, no Python file
+importing them, no file equal to (or containing) a hidden case's secret files, no file
+carrying the reference solution's code (kcheck's verbatim modules, public by design, aside).
+The zip is deterministic (grader.zipfiles) and written atomically.
 """
 from __future__ import annotations
 
@@ -38,8 +41,9 @@ from .materials import course_materials, public_users, view, wanted
 from .student_readme import language_entries
 from .pool_files import pool_entries
 from .course_data import with_course_data
-from .leaks import (hidden_leak, hidden_secrets, is_public_package_file, public_package_files,
-                    reference_fingerprints, reference_leak)
+from .leaks import (course_reference_fingerprints, hidden_leak, hidden_secrets,
+                    is_public_package_file, public_package_files, reference_fingerprints,
+                    reference_leak)
 from ..zipfiles import Entry, zip_bytes
 
 DEFAULT_FOLDER = "kanon-hw1"
@@ -186,6 +190,8 @@ def verify(entries: list[Entry], root: Path, folder: str = DEFAULT_FOLDER,
     """Raise UserError listing every reason the bundle could reveal the solution or a hidden
     case (of `rubrics`, default grader/rubric.toml)."""
     fingerprints = reference_fingerprints(root)
+    for rubric in rubrics or []:  # a course's own references: never shipped either
+        fingerprints.update(course_reference_fingerprints(rubric))
     public = public_package_files(root)  # kcheck/: handed out as it is
     secrets = {_shown(p, root): (hashlib.sha256(p.read_bytes()).hexdigest(), p.read_bytes())
                for p in hidden_secrets(root, rubrics)}

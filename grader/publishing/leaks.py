@@ -48,6 +48,18 @@ def reference_fingerprints(root: Path) -> dict[str, set[str]]:
             for p in paths if p.name != "__main__.py"}
 
 
+def course_reference_fingerprints(rubric_path: Path) -> dict[str, set[str]]:
+    """A course's own references (its rubric's [[function]] `reference` files: staff code in
+    the course folder) -> their distinctive lines; {} for a course without functions of its
+    own."""
+    from ..courses.folder import resolve
+    from ..parts.course_reference import reference_file
+    rubric, _ = resolve(rubric_path)
+    files = sorted({reference_file(c, rubric.course_dir) for c in rubric.functions.values()})
+    return {f"course reference {p.name}": distinctive_lines(p.read_text(encoding="utf-8"))
+            for p in files if p.is_file()}
+
+
 PUBLIC_PACKAGES = ("kcheck",)
 """Kit packages written to be handed to students as they are (standard library only, no
 reference solution in them: kcheck judges outputs, it never makes one); a bundle file equal

@@ -1,7 +1,8 @@
 """HANDOUT.md of a course, assembled from the section sources in `handout/` by its rubric.
 
 Order: the front matter (intro, background, files), the cost functions under "Costs", the
-ties, every other graded function in rubric order (the privacy measures under one heading),
+ties, every other graded function in rubric order (the privacy measures under one heading;
+a course's own function's section from its folder's handout/<function>.md: own_handout.py),
 then bad input, command line, checking your work, one section per part graded by staff,
 submission, grading, time limits and the optional reading. A function's heading carries its
 points; the line under it, its CPU-time limit and the allowed packages. A section that the
@@ -11,13 +12,12 @@ course does not grade is left out whole; inside a section, `<!-- if ... -->` blo
 from __future__ import annotations
 
 import re
-import textwrap
 from pathlib import Path
 
-from ...contract import CHOICE_PARAMS, int_params
-from ...errors import UserError
 from .course import ADULT_ROWS, CLI_NAMES, SIXTH, CourseView, points_text
 from .reflow import reflow
+from .calls import cli_examples, int_rule, pytest_k_lines
+from .own_handout import COMMANDS, OWN, own_fields, own_section, signature
 from .template import render
 from .translations import section_text
 from . import words
@@ -33,12 +33,6 @@ DEFINITIONS = words.definitions(str)
 """The cost functions' sections, shown as definitions (no signature, no points) in a course
 that does not grade them: the algorithms and the report use MD and LM."""
 INTERVAL_WRITERS = ("mondrian", "topdown_greedy")
-OWN = "<own>"
-"""The source of a course's own function's section: handout/<function>.md in the course
-folder, written in the course's language (own_section)."""
-COMMANDS = "command-line-own"
-"""The command lines of a course's own functions: under "Command line" when the course grades
-a kit anonymizer too, else that section itself."""
 """The anonymizers whose numeric cells may be intervals [lo-hi]."""
 
 
@@ -104,47 +98,6 @@ def _title(course: CourseView, source: str, subject: str | None,
     return heading(course, subject, _) if subject else words.titles(_).get(source, source)
 
 
-def own_section(course: CourseView, name: str) -> Path:
-    """Where the course's own function `name` has its handout section (UserError naming the
-    path when it is missing)."""
-    path = course.course_dir / "handout" / f"{name}.md"
-    if not path.is_file():
-        raise UserError(f"{path}: missing: the handout section of the course's own function "
-                        f"{name} (rubric [[function]]), written in the course's language "
-                        f"({course.language}); its fields are those of the kit's sections, "
-                        f"e.g. {{{{meta}}}} and {{{{signature}}}}")
-    return path
-
-
-def signature(course: CourseView, name: str) -> str:
-    """A function's signature as the handout shows it: 'f(a: str, k: int, out: str)'."""
-    contract = course.function(name).contract
-    kinds = {"int": "int", "choice": "str"}
-    return f"{name}(" + ", ".join(f"{p.name}: {kinds.get(p.kind, 'str')}"
-                                  for p in contract.params) + ")"
-
-
-def own_usage(course: CourseView) -> list[str]:
-    """`python skeleton.py NAME <param> ...` of each of the course's own functions."""
-    return [f"python skeleton.py {f.name} " + " ".join(f"<{p.name}>" for p in f.contract.params)
-            for f in course.own_functions]
-
-
-EXAMPLE_ARGS = {"raw": "adult-hw1.csv", "dghs": "DGHs", "anonymized": "anonymized.csv",
-                "output": "out.csv"}
-
-
-def own_examples(course: CourseView) -> list[str]:
-    """One command line per own function, with example arguments."""
-    lines = []
-    for f in course.own_functions:
-        args = [EXAMPLE_ARGS.get(p.kind) or (p.choices[0] if p.choices else
-                                              str(max(p.minimum or 0, 4)))
-                for p in f.contract.params]
-        lines.append(f"python skeleton.py {f.name} {' '.join(args)}")
-    return lines
-
-
 def fields(course: CourseView, sources: Path = SOURCES) -> dict[str, str]:
     """The values of the sources' {{fields}} that do not depend on the section (`sources`:
     the handout's section sources, for the included ones), in the course's language."""
@@ -189,23 +142,18 @@ def fields(course: CourseView, sources: Path = SOURCES) -> dict[str, str]:
                                   _("only {names} write")).format(
         names=_code_list(writers, _("and")))
     values["markers"] = ", ".join(f.marker for f in course.functions)
-    values["pytest_k_lines"] = _pytest_k_lines(course, _)
+    values["pytest_k_lines"] = pytest_k_lines(course, _)
     values["measure_list"] = _code_list([n for n in course.names
                                          if course.group(n) == "measures"], _("and"))
     values["anonymizer_list"] = _code_list([f.name for f in anonymizers], _("and"))
     sixth = [SIXTH[f.name][0] for f in anonymizers if f.name in SIXTH]
     values["cli_sixth_usage"] = f" [{' | '.join(sixth)}]" if sixth else ""
-    values["cli_examples"] = _cli_examples(course)
-    values["int_rule"] = _int_rule(course, _)
+    values["cli_examples"] = cli_examples(course)
+    values["int_rule"] = int_rule(course, _)
     values["include.lattice"] = section_text(sources / "_lattice.md", course.language).rstrip()
     values["graded_list"] = _code_list(course.names, _("and"))
     values["submission_files"] = _submission_files(course, _)
-    values["own_usage"] = "\n".join(own_usage(course))
-    values["own_examples"] = "\n".join(own_examples(course))
-    values["own_list"] = _code_list([f.name for f in course.own_functions], _("and"))
-    values["own_heading"] = "" if course.anonymizers or not course.own_functions else (
-        f"## {_title(course, COMMANDS, None, _)}"
-        f"{words.anchor_tag(course.language, _title(course, COMMANDS, None))}")
+    values.update(own_fields(course, _))
     values.update(data_fields(course, _))
     return values
 
@@ -256,46 +204,6 @@ def _part_features(course: CourseView, name: str) -> frozenset[str]:
                                      ("this:described", bool(text.strip())),
                                      ("this:optional", part.optional),
                                      ("this:pages", part.max_pages is not None)) if on)
-
-
-def _pytest_k_lines(course: CourseView, _: words.Translate = str) -> str:
-    """`pytest -k <marker>  # one function: ...` with the comment wrapped under itself."""
-    first = next((f.marker for f in course.functions if f.marker == "clustering"),
-                 course.functions[0].marker if course.functions else "cost_MD")
-    command = f"pytest -k {first}".ljust(40)
-    wrapped = textwrap.wrap(_("one function: ") + ", ".join(f.marker for f in course.functions),
-                            95 - len(command) - 2, break_on_hyphens=False)
-    return "\n".join((command if i == 0 else " " * 40) + ("# " if i == 0 else "#   ") + w
-                     for i, w in enumerate(wrapped))
-
-
-CLI_EXAMPLES = {"clustering_anonymizer": "4", "mondrian": "8", "topdown_anonymizer": "4",
-                "bottomup_anonymizer": "16 2", "samarati": "10 50", "random_anonymizer": "4 7"}
-
-
-def _cli_examples(course: CourseView) -> str:
-    """Up to two command lines: one anonymizer without a sixth argument, one with."""
-    names = course.names
-    plain = [n for n in CLI_EXAMPLES if n in names and n not in SIXTH][:1]
-    extra = [n for n in ("bottomup_anonymizer", "samarati", "random_anonymizer")
-             if n in names][:1]
-    return "\n".join(f"python skeleton.py {CLI_NAMES[n]} DGHs adult-hw1.csv anonymized.csv "
-                     f"{CLI_EXAMPLES[n]}" for n in plain + extra)
-
-
-def _int_rule(course: CourseView, _: words.Translate = str) -> str:
-    """The bad-input rule on the course's integer parameters ('k, s and ... must be ...')."""
-    names = list(dict.fromkeys(
-        p for f in course.functions
-        for p in ([q.name for q in f.contract.params if q.kind == "int"] if f.own
-                  else int_params(f.name)) if p not in CHOICE_PARAMS))
-    if not names:
-        return _("Every argument is a file or folder path (`str`).")
-    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {_('and')} {names[-1]}"
-    return (_("{names} must be an integer: Python `int` or numpy integers, but **not `bool`**. "
-              "Otherwise `ValueError`.") if len(names) == 1 else
-            _("{names} must be integers: Python `int` or numpy integers, but **not `bool`**. "
-              "Otherwise `ValueError`.")).format(names=listed)
 
 
 def _contents_name(course: CourseView, source: str, subject: str | None,

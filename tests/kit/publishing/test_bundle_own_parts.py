@@ -227,3 +227,21 @@ def test_a_chinese_course_gets_its_sections_and_the_self_check_in_chinese(
     assert "违反了规则 \"quality.k\"：第 6 条数据行：该行所在的等价类只有 4 条记录，少于 k = 5。" \
         in done.stdout
     assert "违反了规则 \"number.off\"：返回值为 9.0，期望值为 8.0" in done.stdout
+
+
+def test_the_course_reference_counts_as_the_solution_for_the_leak_check(tmp_path: Path) -> None:
+    from grader.publishing.bundle import verify
+    from grader.zipfiles import Entry
+    from toy_course import REFERENCE
+    rubric = make_toy_course(tmp_path / "course")
+    leaked = Entry("kanon-hw1/helpers.py", REFERENCE.encode("utf-8"))
+    with pytest.raises(UserError, match="helpers.py contains .* distinctive lines of course "
+                                        "reference toy.py"):
+        verify([leaked], REPO, "kanon-hw1", [rubric])
+    kcheck = [Entry(f"kanon-hw1/kcheck/{p.name}", p.read_bytes())
+              for p in sorted((REPO / "kcheck").glob("*.py"))]
+    verify(kcheck, REPO, "kanon-hw1", [rubric])  # kcheck as it is: no leak
+    edited = Entry("kanon-hw1/kcheck/hierarchies.py",
+                   (REPO / "kcheck" / "hierarchies.py").read_bytes() + b"\n# changed\n")
+    with pytest.raises(UserError, match="kcheck/hierarchies.py contains"):
+        verify([edited], REPO, "kanon-hw1", [rubric])
