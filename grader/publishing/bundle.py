@@ -8,11 +8,14 @@ parts (grader.publishing.course_files: no other part's cases, names or data file
 other files come from an explicit allow-list (ALLOW, plus the public tests' own helper modules, found by
 following their imports) and generated files (requirements.txt with the rubric's allowed
 packages, pytest.ini, tests/public/course.json from the rubric; for a course in another
-language than English, README.md and the self-check's catalog: student_readme.py). Before
-anything is written the list is verified (grader.publishing.leaks): no path under reference/,
-kanon/ or grader/, no Python file importing them, no file equal to (or containing) a hidden
-case's secret files, no file carrying the reference solution's code. The zip is deterministic
-(grader.zipfiles) and written atomically.
+language than English, README.md and the self-check's catalog: student_readme.py). A course
+with functions of its own (rubric [[function]]) also gets their stubs and handout sections,
+kcheck/ as it is and their public cases' self-check (own_selfcheck.py); any other course's
+bundle is as it was. Before anything is written the list is verified
+(grader.publishing.leaks): no path under reference/, kanon/ or grader/, no Python file
+importing them, no file equal to (or containing) a hidden case's secret files, no file
+carrying the reference solution's code (kcheck's verbatim modules, public by design, aside).
+The zip is deterministic (grader.zipfiles) and written atomically.
 """
 from __future__ import annotations
 
@@ -33,11 +36,14 @@ from ..courses.folder import resolve
 from ..grading.term_view import apply_term
 from .course_files import course_entries
 from .rules_selfcheck import kept_paths, rules_entries
+from . import own_selfcheck
 from .materials import course_materials, public_users, view, wanted
 from .student_readme import language_entries
 from .pool_files import pool_entries
 from .course_data import with_course_data
-from .leaks import hidden_leak, hidden_secrets, reference_fingerprints, reference_leak
+from .leaks import (course_reference_fingerprints, hidden_leak, hidden_secrets,
+                    is_public_package_file, public_package_files, reference_fingerprints,
+                    reference_leak)
 from ..zipfiles import Entry, zip_bytes
 
 DEFAULT_FOLDER = "kanon-hw1"
@@ -118,11 +124,13 @@ def collect(root: Path, folder: str = DEFAULT_FOLDER, course: Path | None = None
             raise UserError(f"cannot bundle: nothing in {root} matches {pattern!r}")
         paths.update(p for p in matches if wanted(p, root, users, features))
     paths = kept_paths(paths, root, rubric, users)  # a rules course: its own self-check
+    paths = own_selfcheck.kept_paths(paths, root, rubric)  # a course's own functions' tests
     seeds = [p for p in paths if p.suffix == ".py" and p.parent == root / PUBLIC_TESTS]
     paths.update(public_helpers(root, seeds))
     entries = [Entry(p.relative_to(root).as_posix(), p.read_bytes()) for p in paths]
     entries = course_entries(entries, root, frozenset(view(rubric).names))
     entries += rules_entries(rubric)
+    entries += own_selfcheck.own_entries(rubric, root)  # kcheck/ and their public cases
     entries = with_course_data(entries, rubric)  # a course's own public dataset, if it has one
     entries += [Entry(name, data) for name, data in course_materials(rubric, root).items()]
     entries += pool_entries(apply_term(rubric))  # the public counterexample pool
@@ -182,6 +190,9 @@ def verify(entries: list[Entry], root: Path, folder: str = DEFAULT_FOLDER,
     """Raise UserError listing every reason the bundle could reveal the solution or a hidden
     case (of `rubrics`, default grader/rubric.toml)."""
     fingerprints = reference_fingerprints(root)
+    for rubric in rubrics or []:  # a course's own references: never shipped either
+        fingerprints.update(course_reference_fingerprints(rubric))
+    public = public_package_files(root)  # kcheck/: handed out as it is
     secrets = {_shown(p, root): (hashlib.sha256(p.read_bytes()).hexdigest(), p.read_bytes())
                for p in hidden_secrets(root, rubrics)}
     reference_hashes = {hashlib.sha256(p.read_bytes()).hexdigest(): p.name
@@ -192,7 +203,8 @@ def verify(entries: list[Entry], root: Path, folder: str = DEFAULT_FOLDER,
         problems.append(import_problem(entry))
         name = reference_hashes.get(hashlib.sha256(entry.data).hexdigest())
         problems.append(f"{entry.name} is identical to reference/{name}" if name else None)
-        problems.append(reference_leak(entry, fingerprints))
+        if not is_public_package_file(entry.name, entry.data, public):
+            problems.append(reference_leak(entry, fingerprints))
         problems.append(hidden_leak(entry, secrets))
     problems = [p for p in problems if p]
     if problems:

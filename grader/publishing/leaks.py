@@ -48,6 +48,38 @@ def reference_fingerprints(root: Path) -> dict[str, set[str]]:
             for p in paths if p.name != "__main__.py"}
 
 
+def course_reference_fingerprints(rubric_path: Path) -> dict[str, set[str]]:
+    """A course's own references (its rubric's [[function]] `reference` files: staff code in
+    the course folder) -> their distinctive lines; {} for a course without functions of its
+    own."""
+    from ..courses.folder import resolve
+    from ..parts.course_reference import reference_file
+    rubric, _ = resolve(rubric_path)
+    files = sorted({reference_file(c, rubric.course_dir) for c in rubric.functions.values()})
+    return {f"course reference {p.name}": distinctive_lines(p.read_text(encoding="utf-8"))
+            for p in files if p.is_file()}
+
+
+PUBLIC_PACKAGES = ("kcheck",)
+"""Kit packages written to be handed to students as they are (standard library only, no
+reference solution in them: kcheck judges outputs, it never makes one); a bundle file equal
+to one of their modules is no leak, whatever lines it shares with kanon/."""
+
+
+def public_package_files(root: Path) -> dict[str, str]:
+    """'kcheck/<module>.py' -> sha256 of each module of the PUBLIC_PACKAGES of `root`."""
+    return {f"{package}/{p.name}": hashlib.sha256(p.read_bytes()).hexdigest()
+            for package in PUBLIC_PACKAGES for p in sorted((root / package).glob("*.py"))}
+
+
+def is_public_package_file(name: str, data: bytes, public: dict[str, str]) -> bool:
+    """Whether the bundle file `name` (under the bundle's folder or at its root) is a
+    verbatim module of a public package."""
+    parts = name.split("/")
+    key = "/".join(parts[-2:])
+    return key in public and public[key] == hashlib.sha256(data).hexdigest()
+
+
 def reference_leak(entry: Entry, fingerprints: dict[str, set[str]]) -> str | None:
     """Why `entry` looks like it carries reference code, or None."""
     try:

@@ -4,7 +4,9 @@ which public tests and data a course ships (tests/public/data/index.json). cours
 course as the materials see it, template.py the `<!-- if -->` blocks, reflow.py the line
 filling, translations.py the sections in a course's language (handout/LANG/, skeleton/LANG/),
 words.py the words the materials generate (headings, points, tables) in that language,
-command.py the `materials` command. No rule is written
+calls.py the fields about calling the functions, own_handout.py and own_skeleton.py a
+course's own functions (rubric [[function]]: their sections from the course folder's
+handout/, their stubs and command line), command.py the `materials` command. No rule is written
 twice: a section says each rule once, and `<!-- if ... -->` blocks (template.py) keep only
 the course's own.
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ...contract import OPTIONAL_FUNCTIONS, VARIANTS
+from ...parts import FunctionContract
 from ...rubric import Rubric
 from ...rubric import load as load_rubric
 
@@ -62,14 +63,22 @@ class GradedFunction:
     time: TimeRule
     judge: str = "exact"
     qis: tuple[str, ...] | None = None
+    contract: FunctionContract | None = None
+    """A course's own function's contract (its rubric's [[function]]); None: the kit's."""
+
+    @property
+    def own(self) -> bool:
+        """A function the course declares itself: its handout section comes from the course
+        folder (handout/<name>.md), its stub from its contract."""
+        return self.contract is not None and self.contract.origin == "course"
 
     @property
     def optional(self) -> bool:
-        return self.name in OPTIONAL_FUNCTIONS
+        return self.name in OPTIONAL_FUNCTIONS and not self.own
 
     @property
     def marker(self) -> str:
-        return SELF_CHECK_MARKERS.get(self.name, self.name)
+        return self.name if self.own else SELF_CHECK_MARKERS.get(self.name, self.name)
 
 
 @dataclass(frozen=True)
@@ -134,6 +143,23 @@ class CourseView:
     def names(self) -> list[str]:
         return [f.name for f in self.functions]
 
+    @property
+    def own_functions(self) -> list[GradedFunction]:
+        """The course's own graded functions (rubric [[function]]), in rubric order."""
+        return [f for f in self.functions if f.own]
+
+    @property
+    def course_dir(self) -> Path:
+        """The folder the rubric lies in: a course's own handout sections are in its
+        handout/ folder."""
+        return self.rubric_path.parent
+
+    def group(self, name: str) -> str | None:
+        """The shared heading a kit function is presented under (GROUPS); a course's own
+        function has none."""
+        own = any(f.own for f in self.functions if f.name == name)
+        return None if own else GROUPS.get(name)
+
     def function(self, name: str) -> GradedFunction:
         return next(f for f in self.functions if f.name == name)
 
@@ -149,7 +175,8 @@ class CourseView:
 
     @property
     def anonymizers(self) -> list[GradedFunction]:
-        return [f for f in self.functions if f.name in CLI_NAMES]
+        """The kit's anonymizers the course grades (the command line's algorithms)."""
+        return [f for f in self.functions if f.name in CLI_NAMES and not f.own]
 
     @property
     def features(self) -> frozenset[str]:
@@ -165,6 +192,8 @@ class CourseView:
         """
         found = set()
         for f in self.functions:
+            if f.own:  # its section is the course's own: no kit rule is about it
+                continue
             found.add(f.name)
             if f.name in VARIANTS:
                 found.add(f"{f.name}:{f.variant or 'default'}")
@@ -221,7 +250,7 @@ def view(rubric: Rubric) -> CourseView:
         functions[part.function] = GradedFunction(
             part.function, 0.0 if is_optional else part.points, part.variant,
             TimeRule(first.time_limit, first.time_per_1000_rows),
-            getattr(part, "judge", "exact"), qis)
+            getattr(part, "judge", "exact"), qis, getattr(part, "contract", None))
     s = rubric.settings
     return CourseView(rubric.path, tuple(functions.values()), tuple(staff),
                       tuple(s.allowed_packages), s.import_time_limit, s.memory_mb,

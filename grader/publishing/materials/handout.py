@@ -1,7 +1,8 @@
 """HANDOUT.md of a course, assembled from the section sources in `handout/` by its rubric.
 
 Order: the front matter (intro, background, files), the cost functions under "Costs", the
-ties, every other graded function in rubric order (the privacy measures under one heading),
+ties, every other graded function in rubric order (the privacy measures under one heading;
+a course's own function's section from its folder's handout/<function>.md: own_handout.py),
 then bad input, command line, checking your work, one section per part graded by staff,
 submission, grading, time limits and the optional reading. A function's heading carries its
 points; the line under it, its CPU-time limit and the allowed packages. A section that the
@@ -11,12 +12,12 @@ course does not grade is left out whole; inside a section, `<!-- if ... -->` blo
 from __future__ import annotations
 
 import re
-import textwrap
 from pathlib import Path
 
-from ...contract import CHOICE_PARAMS, int_params
-from .course import ADULT_ROWS, CLI_NAMES, GROUPS, SIXTH, CourseView, points_text
+from .course import ADULT_ROWS, CLI_NAMES, SIXTH, CourseView, points_text
 from .reflow import reflow
+from .calls import cli_examples, int_rule, pytest_k_lines
+from .own_handout import COMMANDS, OWN, own_fields, own_section, signature
 from .template import render
 from .translations import section_text
 from . import words
@@ -62,24 +63,28 @@ def order(course: CourseView) -> list[tuple[str, str | None]]:
     """(source name, function or staff part it presents, or None) in handout order."""
     out: list[tuple[str, str | None]] = [(s, None) for s in FRONT]
     names = course.names
-    costs = [n for n in names if GROUPS.get(n) == "costs"]
+    costs = [n for n in names if course.group(n) == "costs"]
     out += [("costs", None)] + [(n, n) for n in costs]  # the definitions, graded or not
     out += [(n, n) for n in DEFINITIONS if n not in costs
             and (course.data.suppression != "delete" or n == "cost_LM")]  # the lab's LM only
     out.append(("ties", None))
     measures_done = False
     for name in names:
-        group = GROUPS.get(name)
+        group = course.group(name)
         if group == "costs":
             continue
         if group == "measures":
             if not measures_done:
                 out += [("measures", None)] + [(n, n) for n in names
-                                               if GROUPS.get(n) == "measures"]
+                                               if course.group(n) == "measures"]
                 measures_done = True
             continue
-        out.append((name, name))
-    out += [(s, None) for s in BACK if s != "command-line" or course.anonymizers]
+        out.append((OWN if course.function(name).own else name, name))
+    for s in BACK:
+        if s != "command-line" or course.anonymizers:
+            out.append((s, None))
+        if s == "command-line" and course.own_functions:
+            out.append((COMMANDS, None))
     out += [("report" if p.name == "report" else "staff-part", p.name)
             for p in course.staff_parts]
     out += [(s, None) for s in END if s != "beyond" or "measures" in course.features]
@@ -88,6 +93,8 @@ def order(course: CourseView) -> list[tuple[str, str | None]]:
 
 def _title(course: CourseView, source: str, subject: str | None,
            _: words.Translate = str) -> str:
+    if source == COMMANDS:
+        source = "command-line"
     return heading(course, subject, _) if subject else words.titles(_).get(source, source)
 
 
@@ -106,7 +113,8 @@ def fields(course: CourseView, sources: Path = SOURCES) -> dict[str, str]:
     values["contents"] = " · ".join(
         f"[{_contents_name(course, s, subject, _)}](#{anchor(_title(course, s, subject))})"
         for s, subject in entries
-        if s not in ("intro", "time-limits") and GROUPS.get(subject or "") is None)
+        if s not in ("intro", "time-limits") and course.group(subject or "") is None
+        and (s != COMMANDS or not course.anonymizers))
     values["points_table"] = _points_table(course, _)
     values["time_table"] = _time_table(course, _)
     values["function_count"] = words.function_count(_, len(course.functions))
@@ -134,17 +142,18 @@ def fields(course: CourseView, sources: Path = SOURCES) -> dict[str, str]:
                                   _("only {names} write")).format(
         names=_code_list(writers, _("and")))
     values["markers"] = ", ".join(f.marker for f in course.functions)
-    values["pytest_k_lines"] = _pytest_k_lines(course, _)
+    values["pytest_k_lines"] = pytest_k_lines(course, _)
     values["measure_list"] = _code_list([n for n in course.names
-                                         if GROUPS.get(n) == "measures"], _("and"))
+                                         if course.group(n) == "measures"], _("and"))
     values["anonymizer_list"] = _code_list([f.name for f in anonymizers], _("and"))
     sixth = [SIXTH[f.name][0] for f in anonymizers if f.name in SIXTH]
     values["cli_sixth_usage"] = f" [{' | '.join(sixth)}]" if sixth else ""
-    values["cli_examples"] = _cli_examples(course)
-    values["int_rule"] = _int_rule(course, _)
+    values["cli_examples"] = cli_examples(course)
+    values["int_rule"] = int_rule(course, _)
     values["include.lattice"] = section_text(sources / "_lattice.md", course.language).rstrip()
     values["graded_list"] = _code_list(course.names, _("and"))
     values["submission_files"] = _submission_files(course, _)
+    values.update(own_fields(course, _))
     values.update(data_fields(course, _))
     return values
 
@@ -195,44 +204,6 @@ def _part_features(course: CourseView, name: str) -> frozenset[str]:
                                      ("this:described", bool(text.strip())),
                                      ("this:optional", part.optional),
                                      ("this:pages", part.max_pages is not None)) if on)
-
-
-def _pytest_k_lines(course: CourseView, _: words.Translate = str) -> str:
-    """`pytest -k <marker>  # one function: ...` with the comment wrapped under itself."""
-    first = next((f.marker for f in course.functions if f.marker == "clustering"),
-                 course.functions[0].marker if course.functions else "cost_MD")
-    command = f"pytest -k {first}".ljust(40)
-    wrapped = textwrap.wrap(_("one function: ") + ", ".join(f.marker for f in course.functions),
-                            95 - len(command) - 2, break_on_hyphens=False)
-    return "\n".join((command if i == 0 else " " * 40) + ("# " if i == 0 else "#   ") + w
-                     for i, w in enumerate(wrapped))
-
-
-CLI_EXAMPLES = {"clustering_anonymizer": "4", "mondrian": "8", "topdown_anonymizer": "4",
-                "bottomup_anonymizer": "16 2", "samarati": "10 50", "random_anonymizer": "4 7"}
-
-
-def _cli_examples(course: CourseView) -> str:
-    """Up to two command lines: one anonymizer without a sixth argument, one with."""
-    names = course.names
-    plain = [n for n in CLI_EXAMPLES if n in names and n not in SIXTH][:1]
-    extra = [n for n in ("bottomup_anonymizer", "samarati", "random_anonymizer")
-             if n in names][:1]
-    return "\n".join(f"python skeleton.py {CLI_NAMES[n]} DGHs adult-hw1.csv anonymized.csv "
-                     f"{CLI_EXAMPLES[n]}" for n in plain + extra)
-
-
-def _int_rule(course: CourseView, _: words.Translate = str) -> str:
-    """The bad-input rule on the course's integer parameters ('k, s and ... must be ...')."""
-    names = list(dict.fromkeys(p for f in course.names for p in int_params(f)
-                               if p not in CHOICE_PARAMS))
-    if not names:
-        return _("Every argument is a file or folder path (`str`).")
-    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {_('and')} {names[-1]}"
-    return (_("{names} must be an integer: Python `int` or numpy integers, but **not `bool`**. "
-              "Otherwise `ValueError`.") if len(names) == 1 else
-            _("{names} must be integers: Python `int` or numpy integers, but **not `bool`**. "
-              "Otherwise `ValueError`.")).format(names=listed)
 
 
 def _contents_name(course: CourseView, source: str, subject: str | None,
@@ -320,18 +291,25 @@ def render_handout(course: CourseView, sources: Path = SOURCES) -> str:
     chunks: list[str] = []
     _ = tr(course.language)
     for source, subject in order(course):
-        path = sources / f"{source}.md"
-        text = section_text(path, course.language)
+        if source == OWN:  # the course's own section, in its language already
+            path = own_section(course, subject)
+            text = path.read_text(encoding="utf-8")
+        else:
+            path = sources / f"{source}.md"
+            text = section_text(path, course.language)
         local = dict(values)
         here = features
         if subject:
-            level = "###" if GROUPS.get(subject) else "##"
+            level = "###" if course.group(subject) else "##"
             local["heading"] = heading(course, subject, _)
             local["name"] = subject
             lines = [f"{level} {heading(course, subject, _)}"
                      f"{words.anchor_tag(course.language, heading(course, subject))}", ""]
             if subject in course.names:
                 local["meta"] = _meta(course, subject)
+                if source == OWN:
+                    local["points"] = words.points(_, course.function(subject).points)
+                    local["signature"] = signature(course, subject)
             elif subject not in DEFINITIONS:
                 local.update(_part_fields(course, subject))
                 here = features | _part_features(course, subject)

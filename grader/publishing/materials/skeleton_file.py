@@ -9,6 +9,7 @@ from pathlib import Path
 
 from .course import CLI_NAMES, SIXTH, CourseView
 from .handout import SOURCES as HANDOUT_SOURCES, fields
+from .own_skeleton import OWN_DISPATCH, own_cli, own_stub, sixth_usage
 from ...language import DEFAULT
 from .template import render
 from .words import tr
@@ -56,18 +57,39 @@ def cli_fields(course: CourseView) -> dict[str, str]:
             lines.append(" " * 14)
         sep = "" if lines[-1].endswith(("{", " " * 14)) else " "
         lines[-1] += sep + piece
-    table = "\n".join(lines)
+    table = "\n".join(lines) if entries else "ALGORITHMS = {}"
+    own = course.own_functions
+    if own:
+        epilog = (epilog + " " if anonymizers else "") + (
+            f"The functions of your course ({_or_list([f.name for f in own], 'and')}) take "
+            f"their arguments in the order of their signature: python skeleton.py NAME "
+            f"--help.")
+    usage = [f"    python skeleton.py <algorithm> <DGH-folder> <raw.csv> <out.csv> <k>"
+             f"{sixth_usage(course)}"] if anonymizers or not own else []
+    usage += ["    python skeleton.py " + f.name + " " + " ".join(
+        f"<{p.name}>" for p in f.contract.params) for f in own]
+    doc = _(
+        "where <algorithm> is one of {algorithms}. Check yourself with `pytest` (see "
+        "HANDOUT.md, \"Checking your work\").").format(algorithms=_or_list(cli, _("or")))
+    if own and anonymizers:
+        doc = _("where <algorithm> is one of {algorithms}; your course's own functions take "
+                "their arguments in their signature's order. Check yourself with `pytest` "
+                "(see HANDOUT.md, \"Checking your work\").").format(
+            algorithms=_or_list(cli, _("or")))
+    elif own:
+        doc = _("Each line runs one of your course's own functions, its arguments in its "
+                "signature's order. Check yourself with `pytest` (see HANDOUT.md, \"Checking "
+                "your work\").")
     return {"cli_epilog": _python_string(epilog, 15),
             "cli_algorithms_plain": _or_list(cli),
-            "cli_algorithms_help": _python_string(_or_list(cli), 24),
-            "cli_algorithms_doc": textwrap.fill(_(
-                "where <algorithm> is one of {algorithms}. Check yourself with `pytest` (see "
-                "HANDOUT.md, \"Checking your work\").").format(algorithms=_or_list(cli, _("or"))),
-                96, break_on_hyphens=False),
+            "cli_algorithms_help": _python_string(_or_list(cli), 24) or '""',
+            "cli_algorithms_doc": textwrap.fill(doc, 96, break_on_hyphens=False),
+            "cli_usage": "\n".join(usage),
+            "cli_own_dispatch": OWN_DISPATCH if own else "",
             "cli_extra_metavar": " | ".join(SIXTH[n][0] for n in with_extra) or "none",
             "cli_extra_help": "; ".join(f"{CLI_NAMES[n]}: {SIXTH[n][0]}" for n in with_extra)
                               or "no graded anonymizer takes one",
-            "cli_algorithms_dict": table}
+            "cli_algorithms_dict": table + (own_cli(course) if own else "")}
 
 
 def render_skeleton(course: CourseView, sources: Path = SOURCES) -> str:
@@ -82,6 +104,7 @@ def render_skeleton(course: CourseView, sources: Path = SOURCES) -> str:
         text = section_text(sources / name, course.language)
         return render(text, features, values, f"{where}{name}").rstrip("\n")
     parts = [section("head.py.txt")]
-    parts += [section(f"{name}.py.txt") for name in course.names]
+    parts += [own_stub(course, f.name) if f.own else section(f"{f.name}.py.txt")
+              for f in course.functions]
     parts.append(section("cli.py.txt"))
     return re.sub(r"\n{4,}", "\n\n\n", "\n\n\n".join(parts)) + "\n"

@@ -142,6 +142,63 @@ def count_classes(raw_dataset_file, anonymized_dataset_file, DGH_folder):
     return float(len({tuple(r[:3]) for r in rows}))
 '''
 
+HANDOUT = {
+    "chunk_anonymizer": """\
+```python
+{{signature}}
+```
+
+{{meta}}
+
+Sort the records by their QIs (`age`, then `sex`, then `zip`) and cut them into runs of k
+consecutive records; a last run shorter than k joins the run before it. Release each run as
+its middle: the range `[lo-hi]` of its ages (the age itself when they are all equal) and the
+lowest common ancestor of its `sex` and `zip` labels. Only the QIs and `disease` are released,
+one row per raw record in the raw file's order. k < 1 or k > n is a `ValueError`.
+
+Where you start cutting is up to you: any valid, k-anonymous output whose NCP stays within the
+band the staff's own runs give earns {{points}}.
+""",
+    "count_classes": """\
+```python
+{{signature}}
+```
+
+{{meta}}
+
+The number of equivalence classes of an anonymized table: the distinct combinations of its QI
+cells (`age`, `sex`, `zip`). Returns a number.
+""",
+}
+"""The course's own handout sections (handout/<function>.md in its folder), in English."""
+
+HANDOUT_ZH = {
+    "chunk_anonymizer": """\
+```python
+{{signature}}
+```
+
+{{meta}}
+
+按准标识符（先 `age`，再 `sex`，再 `zip`）对记录排序，切成每段 k 条连续记录；最后一段不足 k 条时并入前一段。
+每段发布为其中间值：年龄的区间 `[lo-hi]`（全部相等时写该年龄本身），`sex` 与 `zip` 标签的最近公共祖先。
+只发布准标识符和 `disease`，每条原始记录按原始文件的顺序输出一行。k < 1 或 k > n 时抛出 `ValueError`。
+
+从哪里开始切由你决定：任何有效、满足 k-匿名、信息损失（NCP）不超过助教自己多次运行所给范围的输出，都得 {{points}}。
+""",
+    "count_classes": """\
+```python
+{{signature}}
+```
+
+{{meta}}
+
+匿名化表的等价类个数：其准标识符单元格（`age`、`sex`、`zip`）的不同组合数。返回一个数值。
+""",
+}
+"""The same sections in Simplified Chinese (a zh-CN toy course: `make_toy_course(...,
+language="zh-CN")`)."""
+
 HIERARCHIES = {
     "sex": "Male;*\nFemale;*\n",
     "zip": "13053;130**;*\n13068;130**;*\n14850;148**;*\n14853;148**;*\n",
@@ -157,8 +214,10 @@ def toy_rows(n: int = 24) -> list[list[str]]:
              DISEASES[(i * 5) % 4]] for i in range(n)]
 
 
-def make_toy_course(folder: Path) -> Path:
-    """The toy course's folder (rubric.toml, ref/toy.py, cases/public/toy); its rubric."""
+def make_toy_course(folder: Path, language: str = "en", extra_cases: str = "") -> Path:
+    """The toy course's folder (rubric.toml, ref/toy.py, cases/public/toy, handout/); its
+    rubric. `language`: the course's ("zh-CN": a [course] table and the Chinese handout
+    sections); `extra_cases`: [[part.case]] tables added to the first part."""
     data = folder / "cases" / "public" / "toy"
     (data / "DGHs").mkdir(parents=True)
     lines = ["age,sex,zip,disease"] + [",".join(r) for r in toy_rows()]
@@ -167,7 +226,14 @@ def make_toy_course(folder: Path) -> Path:
         (data / "DGHs" / f"{name}.txt").write_text(text, encoding="utf-8")
     (folder / "ref").mkdir()
     (folder / "ref" / "toy.py").write_text(REFERENCE, encoding="utf-8")
-    (folder / "rubric.toml").write_text(RUBRIC, encoding="utf-8")
+    rubric = RUBRIC if language == "en" else f'[course]\nlanguage = "{language}"\n\n' + RUBRIC
+    if extra_cases:
+        at = rubric.index("[[part]]\nfunction = \"count_classes\"")
+        rubric = rubric[:at] + extra_cases.strip("\n") + "\n\n" + rubric[at:]
+    (folder / "rubric.toml").write_text(rubric, encoding="utf-8")
+    (folder / "handout").mkdir()
+    for name, text in (HANDOUT if language == "en" else HANDOUT_ZH).items():
+        (folder / "handout" / f"{name}.md").write_text(text, encoding="utf-8")
     return folder / "rubric.toml"
 
 

@@ -1,0 +1,52 @@
+"""The handout's fields about calling the graded functions: the `pytest -k` lines of
+"Checking your work", the command-line examples and the bad-input rule on integer arguments
+(a course's own functions' integers from their contracts)."""
+from __future__ import annotations
+
+import textwrap
+
+from ...contract import CHOICE_PARAMS, int_params
+from . import words
+from .course import CLI_NAMES, SIXTH, CourseView
+
+__all__ = ["pytest_k_lines", "cli_examples", "int_rule"]
+
+
+def pytest_k_lines(course: CourseView, _: words.Translate = str) -> str:
+    """`pytest -k <marker>  # one function: ...` with the comment wrapped under itself."""
+    first = next((f.marker for f in course.functions if f.marker == "clustering"),
+                 course.functions[0].marker if course.functions else "cost_MD")
+    command = f"pytest -k {first}".ljust(40)
+    wrapped = textwrap.wrap(_("one function: ") + ", ".join(f.marker for f in course.functions),
+                            95 - len(command) - 2, break_on_hyphens=False)
+    return "\n".join((command if i == 0 else " " * 40) + ("# " if i == 0 else "#   ") + w
+                     for i, w in enumerate(wrapped))
+
+
+CLI_EXAMPLES = {"clustering_anonymizer": "4", "mondrian": "8", "topdown_anonymizer": "4",
+                "bottomup_anonymizer": "16 2", "samarati": "10 50", "random_anonymizer": "4 7"}
+
+
+def cli_examples(course: CourseView) -> str:
+    """Up to two command lines: one anonymizer without a sixth argument, one with."""
+    names = course.names
+    plain = [n for n in CLI_EXAMPLES if n in names and n not in SIXTH][:1]
+    extra = [n for n in ("bottomup_anonymizer", "samarati", "random_anonymizer")
+             if n in names][:1]
+    return "\n".join(f"python skeleton.py {CLI_NAMES[n]} DGHs adult-hw1.csv anonymized.csv "
+                     f"{CLI_EXAMPLES[n]}" for n in plain + extra)
+
+
+def int_rule(course: CourseView, _: words.Translate = str) -> str:
+    """The bad-input rule on the course's integer parameters ('k, s and ... must be ...')."""
+    names = list(dict.fromkeys(
+        p for f in course.functions
+        for p in ([q.name for q in f.contract.params if q.kind == "int"] if f.own
+                  else int_params(f.name)) if p not in CHOICE_PARAMS))
+    if not names:
+        return _("Every argument is a file or folder path (`str`).")
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {_('and')} {names[-1]}"
+    return (_("{names} must be an integer: Python `int` or numpy integers, but **not `bool`**. "
+              "Otherwise `ValueError`.") if len(names) == 1 else
+            _("{names} must be integers: Python `int` or numpy integers, but **not `bool`**. "
+              "Otherwise `ValueError`.")).format(names=listed)

@@ -1,0 +1,72 @@
+"""HANDOUT.md's parts for a course's own functions (rubric [[function]]): each one's section
+comes from the course folder, handout/<function>.md, in the course's language (its fields
+filled as the kit's sections' are, plus {{signature}} and {{points}}); their command lines
+are a section source of the kit's (command-line-own.md). Nothing here is used by a course
+without functions of its own."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ...errors import UserError
+from . import words
+from .course import CourseView
+
+__all__ = ["OWN", "COMMANDS", "own_section", "signature", "own_usage", "own_examples",
+           "own_fields"]
+
+OWN = "<own>"
+"""The source of a course's own function's section: handout/<function>.md in the course
+folder, written in the course's language (own_section)."""
+COMMANDS = "command-line-own"
+"""The command lines of a course's own functions: under "Command line" when the course grades
+a kit anonymizer too, else that section itself."""
+EXAMPLE_ARGS = {"raw": "adult-hw1.csv", "dghs": "DGHs", "anonymized": "anonymized.csv",
+                "output": "out.csv"}
+
+
+def own_section(course: CourseView, name: str) -> Path:
+    """Where the course's own function `name` has its handout section (UserError naming the
+    path when it is missing)."""
+    path = course.course_dir / "handout" / f"{name}.md"
+    if not path.is_file():
+        raise UserError(f"{path}: missing: the handout section of the course's own function "
+                        f"{name} (rubric [[function]]), written in the course's language "
+                        f"({course.language}); its fields are those of the kit's sections, "
+                        f"e.g. {{{{meta}}}} and {{{{signature}}}}")
+    return path
+
+
+def signature(course: CourseView, name: str) -> str:
+    """A function's signature as the handout shows it: 'f(a: str, k: int, out: str)'."""
+    contract = course.function(name).contract
+    kinds = {"int": "int", "choice": "str"}
+    return f"{name}(" + ", ".join(f"{p.name}: {kinds.get(p.kind, 'str')}"
+                                  for p in contract.params) + ")"
+
+
+def own_usage(course: CourseView) -> list[str]:
+    """`python skeleton.py NAME <param> ...` of each of the course's own functions."""
+    return [f"python skeleton.py {f.name} " + " ".join(f"<{p.name}>" for p in f.contract.params)
+            for f in course.own_functions]
+
+
+def own_examples(course: CourseView) -> list[str]:
+    """One command line per own function, with example arguments."""
+    lines = []
+    for f in course.own_functions:
+        args = [EXAMPLE_ARGS.get(p.kind) or (p.choices[0] if p.choices else
+                                              str(max(p.minimum or 0, 4)))
+                for p in f.contract.params]
+        lines.append(f"python skeleton.py {f.name} {' '.join(args)}")
+    return lines
+
+
+def own_fields(course: CourseView, _: words.Translate) -> dict[str, str]:
+    """`own_usage`, `own_examples` (command lines), `own_list` and `own_heading` (the
+    "Command line" heading when no kit anonymizer has it)."""
+    title = words.titles(str)["command-line"]
+    return {"own_usage": "\n".join(own_usage(course)),
+            "own_examples": "\n".join(own_examples(course)),
+            "own_list": words.code_list([f.name for f in course.own_functions], _("and")),
+            "own_heading": "" if course.anonymizers or not course.own_functions else
+            f"## {words.titles(_)['command-line']}{words.anchor_tag(course.language, title)}"}
