@@ -90,7 +90,7 @@ CATALOG: dict[str, dict[str, Any]] = {
             "quality.cell": "每个准标识符单元格是其层次结构中的标签，或数值、区间 `[lo-hi]`",
             "quality.copy": "敏感属性等非准标识符列原样发布",
             "quality.cover": "每个准标识符单元格都覆盖其原始值",
-            "quality.middle": "每个等价类都泛化为其原始值的区间或最低公共祖先",
+            "quality.middle": "每个等价类都泛化为其原始值的区间或最近公共祖先",
             "quality.k": "每个等价类至少有 k 条记录",
             "quality.utility": "信息损失不超过允许的上限",
             "number.type": "返回值是数值",
@@ -115,7 +115,7 @@ CATALOG: dict[str, dict[str, Any]] = {
             "quality.copy": "`{cell}` 与原始值 `{raw}` 不同；敏感属性等非准标识符列应原样发布。",
             "quality.cover": "`{cell}` 没有覆盖原始值 `{raw}`，不是它的泛化。",
             "quality.middle": "该行所在的等价类（{size} 条记录）的单元格为 `{cell}`，但该等价类"
-                              "应泛化为其原始值的区间或最低公共祖先 `{middle}`。",
+                              "应泛化为其原始值的区间或最近公共祖先 `{middle}`。",
             "quality.k": "该行所在的等价类只有 {size} 条记录，少于 k = {k}。",
             "quality.utility": "表的信息损失（{metric}）为 {cost}，超过了允许的上限 {band_max}。",
             "number.type": "返回值 `{value}`（类型为 `{type}`）不是数值。",
