@@ -1,15 +1,21 @@
 """The Top-Down Greedy lab's own handout sections (courses/tdg-lab/handout/*.md, Simplified
-Chinese): both exist and open with their function's heading; the Chinese is written as a
-Chinese instructor writes it (no space between two CJK characters, no line wrapped inside a
-sentence, no ASCII punctuation against a CJK character, no English prose outside code); and
-the worked example is the reference's: its raw table, its output file, its NCPs (both right
-answers), the quality band over seeds 0-9 and the public bands, as courses/tdg-lab/reference/
-tdg.py computes them on the same table written to tmp_path with a tiny ';' hierarchy."""
+Chinese): its two functions' sections exist and open with their function's heading, and every
+other file words a kit section (an empty one leaves it out); in every file the Chinese is
+written as a Chinese instructor writes it (no space between two CJK characters, no line
+wrapped inside a sentence, no ASCII punctuation against a CJK character, no English prose
+outside code and quoted messages); the worked example is the reference's: its raw table, its
+output file, its NCPs (both right answers), the quality band over seeds 0-9 and the public
+bands, as courses/tdg-lab/reference/tdg.py computes them on the same table written to tmp_path
+with a tiny ';' hierarchy; and the HANDOUT.md that `python -m grader materials` assembles says
+what is true of this course and its bundle: the 30,162 rows, no path under tests/public/data/
+that the bundle lacks, nothing of MD, LM or samarati."""
 from __future__ import annotations
 
 import importlib.util
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,10 +24,16 @@ REPO = Path(__file__).resolve().parents[3]
 COURSE = REPO / "courses" / "tdg-lab"
 HANDOUT = COURSE / "handout"
 SECTIONS = ("topdown_greedy", "cost_NCP")
+FILES = tuple(sorted(p.stem for p in HANDOUT.glob("*.md") if p.name != "README.md"))
+"""Every handout file of the course (its functions' sections and its kit-section overrides)."""
+KIT_SECTIONS = REPO / "grader" / "publishing" / "materials" / "handout" / "zh-CN"
 
 CJK = "\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"  # ideographs, CJK punctuation
 FENCE = re.compile(r"^```.*?^```[ \t]*$", re.M | re.S)
 CODE_SPAN = re.compile(r"`[^`\n]+`")
+FIELD = re.compile(r"\{\{[^}\n]*\}\}")  # {{ref.files}}: filled by the kit, not prose
+COMMENT = re.compile(r"<!--.*?-->", re.S)
+QUOTED = re.compile(r"\u201c[^\u201d\n]*\u201d")  # "..." in Chinese quotes: a message shown as is
 PLACEHOLDER = "\u00b7"  # neither CJK nor ASCII: stands for a code span
 BLOCK_START = re.compile(r"^\s*(?:[-*+] |\d+\. |\||#|>|```)")
 
@@ -57,8 +69,10 @@ def _text(name: str) -> str:
 
 
 def _prose(text: str) -> str:
-    """The text outside fenced blocks, each code span replaced by PLACEHOLDER."""
-    return CODE_SPAN.sub(PLACEHOLDER, FENCE.sub("", text))
+    """The text outside fenced blocks and comments, each code span, field and quoted message
+    replaced by PLACEHOLDER."""
+    text = COMMENT.sub("", FENCE.sub("", text))
+    return QUOTED.sub(PLACEHOLDER, FIELD.sub(PLACEHOLDER, CODE_SPAN.sub(PLACEHOLDER, text)))
 
 
 def _numbers(pattern: str, text: str) -> list[float]:
@@ -94,6 +108,17 @@ def test_each_function_has_its_section_opening_with_its_heading(name: str) -> No
     assert re.search(rf"^{name}\(", text, re.M), "the signature in a code block"
 
 
+@pytest.mark.parametrize("name", [n for n in FILES if n not in SECTIONS])
+def test_every_other_file_words_a_kit_section(name: str) -> None:
+    """A kit section's source of that name exists; a non-empty override (but the intro, the
+    command lines and the report, whose headings the kit writes or fills) opens with a
+    heading."""
+    assert (KIT_SECTIONS / f"{name}.md").is_file(), f"no kit section {name}"
+    text = _text(name)
+    if text.strip() and name not in ("intro", "command-line-own", "report"):
+        assert re.match(r"#{2,3} \S", text), text.split("\n", 1)[0]
+
+
 def test_the_readme_says_what_the_folder_is_in_five_lines() -> None:
     lines = (HANDOUT / "README.md").read_text(encoding="utf-8").splitlines()
     assert len(lines) == 5 and all(lines)
@@ -102,14 +127,14 @@ def test_the_readme_says_what_the_folder_is_in_five_lines() -> None:
 
 # ------------------------------------------------------------------------------ the Chinese
 
-@pytest.mark.parametrize("name", SECTIONS)
+@pytest.mark.parametrize("name", FILES)
 def test_no_space_between_two_cjk_characters(name: str) -> None:
     prose = _prose(_text(name))
     found = re.findall(rf".{{0,8}}[{CJK}][ \t\u00a0\u3000]+[{CJK}].{{0,8}}", prose)
     assert not found
 
 
-@pytest.mark.parametrize("name", SECTIONS)
+@pytest.mark.parametrize("name", FILES)
 def test_no_line_is_wrapped_inside_a_sentence(name: str) -> None:
     lines = FENCE.sub("", _text(name)).splitlines()
     wrapped = [f"{a!r} / {b!r}" for a, b in zip(lines, lines[1:])
@@ -118,14 +143,14 @@ def test_no_line_is_wrapped_inside_a_sentence(name: str) -> None:
     assert not wrapped
 
 
-@pytest.mark.parametrize("name", SECTIONS)
+@pytest.mark.parametrize("name", FILES)
 def test_prose_uses_chinese_punctuation(name: str) -> None:
     prose = _prose(_text(name))
     found = re.findall(rf".{{0,8}}(?:[{CJK}][,.;:!?()]|[,.;:!?()][{CJK}]).{{0,8}}", prose)
     assert not found
 
 
-@pytest.mark.parametrize("name", SECTIONS)
+@pytest.mark.parametrize("name", FILES)
 def test_no_english_prose_outside_code(name: str) -> None:
     """No run of 3 or more English words in any stretch of text without a CJK character (or
     a code span) in it: English terms stand alone, code is in backticks."""
@@ -137,7 +162,7 @@ def test_no_english_prose_outside_code(name: str) -> None:
     assert not runs
 
 
-@pytest.mark.parametrize("name", SECTIONS)
+@pytest.mark.parametrize("name", FILES)
 def test_code_is_ascii(name: str) -> None:
     text = _text(name)
     code = FENCE.findall(text) + CODE_SPAN.findall(FENCE.sub("", text))
@@ -197,3 +222,35 @@ def test_the_public_bands_and_slack_are_the_rubrics() -> None:
                   re.findall(r"`k = (\d+)` 时为 `([\d.]+)`", _text("topdown_greedy")))
     assert stated.keys() == bands.keys() == {10, 50}
     assert all(abs(stated[k] - bands[k]) <= 0.005 for k in bands)
+
+
+# ------------------------------------------------------------------------------ HANDOUT.md
+
+@pytest.fixture(scope="module")
+def assembled(tmp_path_factory) -> str:
+    """HANDOUT.md as `python -m grader materials --course courses/tdg-lab` writes it."""
+    out = tmp_path_factory.mktemp("tdg_materials")
+    made = subprocess.run([sys.executable, "-m", "grader", "materials", "--course", str(COURSE),
+                           "--out", str(out)], cwd=REPO, capture_output=True, text=True,
+                          timeout=600)
+    assert made.returncode == 0, made.stderr
+    return (out / "HANDOUT.md").read_text(encoding="utf-8")
+
+
+def test_the_handout_names_only_public_data_the_bundle_has(assembled: str) -> None:
+    from grader.publishing.bundle import collect
+    names = {entry.name for entry in collect(REPO, "", COURSE)}
+    folders = {"/".join(n.split("/")[:i]) + "/" for n in names for i in range(1, n.count("/") + 1)}
+    named = set(re.findall(r"tests/public/data/[^\s`'\"\)\uff09\uff0c\u3001\uff1b\u3002]*",
+                           assembled))
+    assert named, "the handout says where the public data is"
+    assert sorted(p for p in named if p not in names and p not in folders) == []
+    assert "tests/public/data/cases" not in assembled and "tests/public/data/expected" not in assembled
+
+
+def test_the_handout_says_the_courses_row_count(assembled: str) -> None:
+    assert "30,162" in assembled and "9,999" not in assembled
+
+
+def test_the_handout_says_nothing_of_md_lm_or_samarati(assembled: str) -> None:
+    assert re.findall(r"(?<![A-Za-z])(?:MD|LM)(?![A-Za-z])|samarati|max_sup", assembled) == []
