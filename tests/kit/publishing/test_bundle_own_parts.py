@@ -96,6 +96,8 @@ def test_the_handout_has_each_own_function_with_its_section_and_points(bundle: P
             "<DGH_folder>") in commands
     assert "pytest -k chunk_anonymizer" in handout  # checking your work
     assert "one function: chunk_anonymizer, count_classes" in handout
+    checking = handout.split("\n## Checking your work\n")[1].split("\n## ")[0]
+    assert "`tests/public/data/course/`" in checking and "`kcheck/`" in checking
 
 
 def test_a_course_function_without_its_handout_section_is_an_error_naming_the_path(
