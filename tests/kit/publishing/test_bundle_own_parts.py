@@ -216,6 +216,19 @@ def test_the_self_check_says_an_untouched_skeleton_is_not_implemented(bundle: Pa
         assert f"{name} is not implemented yet (it raises NotImplementedError)" in done.stdout
 
 
+def test_the_self_check_names_a_missing_function_among_all_the_course_grades(
+        bundle: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "renamed"
+    shutil.copytree(bundle, folder)
+    good = toy_student(tmp_path / "sub", "good") / "skeleton.py"
+    (folder / "skeleton.py").write_text(good.read_text(encoding="utf-8").replace(
+        "def count_classes(", "def count_clases("), encoding="utf-8")
+    done = _run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=folder)
+    assert done.returncode == 1
+    assert ("skeleton.py has no function count_classes; keep the two signatures of "
+            "skeleton.py") in done.stdout
+
+
 def test_a_chinese_course_gets_its_sections_and_the_self_check_in_chinese(
         tmp_path: Path) -> None:
     bundle = _bundle(tmp_path, "zh-CN")
