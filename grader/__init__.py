@@ -24,7 +24,8 @@ hygiene test checks it):
   core        this folder's modules: errors, paths, prog (the program's name), contract (the
               graded functions' signatures and files), imports, settings (the rubric's
               validated [settings]), rubric (with rubric_types: its records, rubric_data:
-              the [data] table, and rubric_manual: staff-graded parts), language (the
+              the [data] table, rubric_model: the data model and its hidden draws, and
+              rubric_manual: staff-graded parts), language (the
               languages a course can be in), catalogs (gettext message catalogs), zipfiles
               (deterministic zips); parts/ (a graded part's contract, the kit's library of
               functions, a course's own declared ones, the judges' names)

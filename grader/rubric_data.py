@@ -8,6 +8,8 @@ which columns are the QIs, for the whole course or per part.
     suppression = "delete"              # "root" (default) or "delete": not released
     hierarchy_format = "child-parent"   # "tabs" (default), "child-parent" or "paths"
     numeric = ["age", "education_num"]  # QIs without a hierarchy file (generalized to ranges)
+    model = "data-model.json"           # the course's data model; [[data.hidden]]: its hidden
+                                        # datasets, drawn from it (grader/rubric_model.py)
 
 A part may set its own `qis` (the USTC lab's Samarati and Mondrian differ). A call's DGH
 folder then holds exactly those hierarchy files, so the QIs are still "the columns with a
@@ -20,6 +22,7 @@ from typing import Callable
 from kanon.schema import DEFAULT, HIERARCHY_FORMATS, OTHER_COLUMNS, SUPPRESSIONS, Schema
 
 from .errors import UserError
+from .rubric_model import MODEL_KEYS, read_model
 
 __all__ = ["DATA_KEYS", "read_data", "read_qis"]
 
@@ -49,8 +52,10 @@ def read_data(raw: object, error: Error) -> tuple[Schema, tuple[str, ...] | None
     if not isinstance(raw, dict):
         raise error("data", "expected a table [data]")
     for name in raw:
-        if name not in DATA_KEYS:
-            raise error(f"data.{name}", f"unknown key; known: {', '.join(sorted(DATA_KEYS))}")
+        if name not in DATA_KEYS | MODEL_KEYS:
+            raise error(f"data.{name}", f"unknown key; known: "
+                                        f"{', '.join(sorted(DATA_KEYS | MODEL_KEYS))}")
+    read_model(raw, error)  # the data model and its hidden draws (grader/rubric_model.py)
     choices = {"other_columns": OTHER_COLUMNS, "suppression": SUPPRESSIONS,
                "hierarchy_format": HIERARCHY_FORMATS}
     values: dict[str, str] = {}

@@ -99,9 +99,10 @@ class Numeric:
         """`raw_values` must all be numbers (a ValueError names the table, row and column)."""
         self.name = name
         self.spelling: dict[Number, str] = {}
-        for row, value in enumerate(raw_values, start=1):
+        for value in dict.fromkeys(raw_values):  # each distinct value once, in row order
             number = parse_number(value)
             if number is None:
+                row = list(raw_values).index(value) + 1
                 raise ValueError(f"{table}, data row {row}, column {name!r}: {value!r} is not a "
                                  "number (the column is numeric)")
             self.spelling.setdefault(number, value)
@@ -167,15 +168,16 @@ def make_columns(header: Sequence[str], rows: Sequence[Sequence[str]],
         if name not in header:
             raise ValueError(f"{table}: no column {name!r} (the columns are {', '.join(header)})")
         at = list(header).index(name)
-        values = [row[at] for row in rows]
+        values = [row[at] for row in rows]  # a list: .index finds a bad value's row
         if name in numeric:
             columns[name] = Numeric(name, values, table)
             continue
         tree = hierarchies.get(name)
         if tree is None:
             raise ValueError(f"the QI {name!r} is not numeric and has no hierarchy")
-        for row, value in enumerate(values, start=1):
+        for value in dict.fromkeys(values):
             if value not in tree.index:
+                row = values.index(value) + 1
                 raise ValueError(f"{table}, data row {row}, column {name!r}: {value!r} is not a "
                                  f"label of {tree.file}")
         columns[name] = Categorical(name, tree)

@@ -3,10 +3,10 @@
 `render(verdict, language)` is "<where>: <text>": where = the data row and the column at
 fault (when the verdict has them), text = the rule's template (its variant for `detail`)
 filled with the verdict's parameters. `render(..., hidden=True)` (a hidden case) shows only
-the rule's name, the row number and the column name: no parameter is read, so no value,
+the broken rule's name, the row number and the column name: no parameter is read, so no value,
 label, range, cost or count computed from the data can show. Parameters are shown as they
 are (a student's text is never altered): a list is joined with the language's separator,
-each item in backticks; a float is written with repr. The Chinese templates are written as
+each item in backticks; a float with 10 significant digits. The Chinese templates are written as
 a Chinese instructor writes them: Chinese punctuation, code and data in backticks.
 """
 from __future__ import annotations
@@ -29,7 +29,8 @@ CATALOG: dict[str, dict[str, Any]] = {
             "quality.rows": "one output row per raw record",
             "quality.cell": "every QI cell is a label of its hierarchy, or a number or a "
                             "range `[lo-hi]`",
-            "quality.copy": "a released column that is not a QI is copied unchanged",
+            "quality.copy": "the sensitive attribute (any released column that is not a QI) "
+                            "is copied unchanged",
             "quality.cover": "every QI cell covers its raw value",
             "quality.middle": "every equivalence class is generalized to its middle (the range "
                               "or the lowest common ancestor of its raw values)",
@@ -58,8 +59,9 @@ CATALOG: dict[str, dict[str, Any]] = {
             "quality.cell/number": "`{cell}` is neither a number nor a range `[lo-hi]`.",
             "quality.cell/range": "the range `{cell}` needs lo < hi (a range of one value is "
                                   "written as the value).",
-            "quality.copy": "`{cell}` differs from the raw value `{raw}`; a column that is not "
-                            "a QI is copied unchanged.",
+            "quality.copy": "`{cell}` differs from the raw value `{raw}`; the sensitive "
+                            "attribute and any other released column that is not a QI are "
+                            "copied unchanged.",
             "quality.cover": "`{cell}` does not cover the raw value `{raw}`.",
             "quality.middle": "the row's equivalence class (size {size}) has `{cell}`, but "
                               "the class's middle (the range of its raw values, or their "
@@ -73,8 +75,8 @@ CATALOG: dict[str, dict[str, Any]] = {
         "where": {"row_column": "data row {row}, column `{column}`", "row": "data row {row}",
                   "column": "column `{column}`"},
         "full": "{where}: {text}",
-        "hidden": "{name}: {where}.",
-        "hidden_bare": "{name}.",
+        "hidden": "{where}: the rule “{name}” is broken.",
+        "hidden_bare": "the rule “{name}” is broken.",
         "facts": "equivalence classes: {classes}, the smallest of size {smallest}; "
                  "{metric}: {cost}.",
         "separator": ", ",
@@ -86,7 +88,7 @@ CATALOG: dict[str, dict[str, Any]] = {
             "quality.columns": "输出恰好包含发布的列，顺序与原始文件一致",
             "quality.rows": "每条原始记录对应一条输出行",
             "quality.cell": "每个准标识符单元格是其层次结构中的标签，或数值、区间 `[lo-hi]`",
-            "quality.copy": "发布的非准标识符列原样复制",
+            "quality.copy": "敏感属性等非准标识符列原样发布",
             "quality.cover": "每个准标识符单元格都覆盖其原始值",
             "quality.middle": "每个等价类都泛化为其原始值的区间或最近公共祖先",
             "quality.k": "每个等价类至少有 k 条记录",
@@ -110,7 +112,7 @@ CATALOG: dict[str, dict[str, Any]] = {
             "quality.cell/number": "`{cell}` 既不是数值，也不是区间 `[lo-hi]`。",
             "quality.cell/range": "区间 `{cell}` 必须满足 lo < hi（只含一个值的区间应写成该值"
                                   "本身）。",
-            "quality.copy": "`{cell}` 与原始值 `{raw}` 不同；发布的非准标识符列应原样复制。",
+            "quality.copy": "`{cell}` 与原始值 `{raw}` 不同；敏感属性等非准标识符列应原样发布。",
             "quality.cover": "`{cell}` 没有覆盖原始值 `{raw}`，不是它的泛化。",
             "quality.middle": "该行所在的等价类（{size} 条记录）的单元格为 `{cell}`，但该等价类"
                               "应泛化为其原始值的区间或最近公共祖先 `{middle}`。",
@@ -122,8 +124,8 @@ CATALOG: dict[str, dict[str, Any]] = {
         "where": {"row_column": "第 {row} 条数据行，列 `{column}`", "row": "第 {row} 条数据行",
                   "column": "列 `{column}`"},
         "full": "{where}：{text}",
-        "hidden": "{name}：{where}。",
-        "hidden_bare": "{name}。",
+        "hidden": "{where}：违反规则“{name}”。",
+        "hidden_bare": "违反规则“{name}”。",
         "facts": "共 {classes} 个等价类，最小的有 {smallest} 条记录；信息损失（{metric}）为 "
                  "{cost}。",
         "separator": "、",
@@ -148,7 +150,7 @@ def _value(value: Any, separator: str) -> str:
     if isinstance(value, (list, tuple)):
         return separator.join(f"`{item}`" for item in value)
     if isinstance(value, float):
-        return repr(value)
+        return format(value, ".10g")  # 10 significant digits: 35986.87432
     return str(value)
 
 
@@ -167,6 +169,8 @@ def render(verdict: Verdict, language: str = "en", hidden: bool = False) -> str:
     """The verdict in `language` (module docstring); `hidden` shows no data."""
     catalog = _catalog(language)
     where = _where(catalog, verdict)
+    if hidden and verdict.rule == "passed":
+        return catalog["texts"]["passed"]
     if hidden:
         name = catalog["names"][verdict.rule]
         return catalog["hidden"].format(name=name, where=where) if where else \

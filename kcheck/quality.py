@@ -14,14 +14,17 @@
 7. quality.utility: the table's cost (kcheck.metrics) is at most `band_max`, when given.
 The row of a class verdict is the class's first row. Staff errors (a raw table without a QI,
 a raw value that is not a label or not a number, a bad parameter) are ValueErrors, never
-verdicts. Each distinct cell string is parsed once per column, each distinct (cell, raw)
-pair checked once.
+verdicts. The raw side (`prepare_raw`) is prepared once and may be reused for many outputs;
+each distinct cell string is parsed once per column, each distinct (cell, raw) pair checked
+once.
 """
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .cells import Column, make_columns
 from .hierarchies import Tree
@@ -29,7 +32,7 @@ from .metrics import METRICS
 from .tables import Table, TableError, read_table
 from .verdicts import Verdict, passed, wrong
 
-__all__ = ["Facts", "Judgement", "judge_quality"]
+__all__ = ["Facts", "Judgement", "RawCase", "prepare_raw", "judge_prepared", "judge_quality"]
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,31 @@ class Judgement:
         return iter((self.verdict, self.facts))
 
 
-def _expected_header(raw: Table, qis: Sequence[str], released: Iterable[str]) -> list[str]:
+@dataclass(frozen=True)
+class RawCase:
+    """The raw side of a judgement (`prepare_raw`): the raw table, its QIs and their columns
+    (kcheck.cells), the released header (raw order), each released column's raw cells and
+    each QI's parsed raw values, row by row."""
+
+    raw: Table
+    qis: list[str]
+    columns: dict[str, Column]
+    header: list[str]
+    cells: dict[str, tuple[str, ...]]
+    values: dict[str, list[Any]]
+    lookup: dict[str, dict[str, Any]]  # QI -> raw string -> parsed raw value
+
+
+def prepare_raw(raw: Table | str | os.PathLike[str] | bytes, hierarchies: dict[str, Tree], *,
+                qis: Sequence[str], numeric: Iterable[str], released: Iterable[str]) -> RawCase:
+    """Read and check the raw side once (staff errors are ValueErrors naming the table, the
+    data row and the column): `qis` are the QI column names, `numeric` those of them without
+    a hierarchy, `released` the columns an output holds (a set: their order is the raw
+    table's); `hierarchies` maps each other QI to its Tree."""
+    raw = raw if isinstance(raw, Table) else read_table(raw, None)
+    qis = list(qis)
+    if len(set(qis)) != len(qis):
+        raise ValueError(f"a QI is named twice in {qis}")
     released = set(released)
     unknown = sorted(released - set(raw.header))
     if unknown:
@@ -63,7 +90,13 @@ def _expected_header(raw: Table, qis: Sequence[str], released: Iterable[str]) ->
     hidden_qis = [q for q in qis if q not in released]
     if hidden_qis:
         raise ValueError(f"QIs {hidden_qis} are not released")
-    return [name for name in raw.header if name in released]
+    header = [name for name in raw.header if name in released]
+    columns = make_columns(raw.header, raw.rows, hierarchies, qis, numeric, raw.name)
+    by_column = list(zip(*raw.rows)) if raw.rows else [() for _ in raw.header]
+    cells = {name: by_column[raw.header.index(name)] for name in header}
+    lookup = {q: {v: columns[q].raw(v) for v in set(cells[q])} for q in qis}
+    values = {q: list(map(lookup[q].__getitem__, cells[q])) for q in qis}
+    return RawCase(raw, qis, columns, header, cells, values, lookup)
 
 
 def _columns_verdict(found: list[str], expected: list[str]) -> Verdict:
@@ -73,39 +106,38 @@ def _columns_verdict(found: list[str], expected: list[str]) -> Verdict:
     return wrong("quality.columns", column=column, found=found, expected=expected)
 
 
-def _first_cell_failure(out: Table, raw: Table, header: list[str],
-                        columns: dict[str, Column]) -> Verdict | None:
+def _bad_pairs(case: RawCase, name: str, cells: tuple[str, ...]) -> dict[tuple[str, str], Verdict]:
+    """The distinct (cell, raw) pairs of one column that break a rule, with their verdicts."""
+    raw_cells = case.cells[name]
+    bad: dict[tuple[str, str], Verdict] = {}
+    column = case.columns.get(name)
+    if column is None:
+        for cell, value in set(zip(cells, raw_cells)):
+            if cell != value:
+                bad[cell, value] = wrong("quality.copy", column=name, cell=cell, raw=value)
+        return bad
+    lookup = case.lookup[name]
+    parsed_of = {cell: column.parse(cell) for cell in set(cells)}
+    for cell, value in set(zip(cells, raw_cells)):
+        parsed = parsed_of[cell]
+        if isinstance(parsed, str):
+            bad[cell, value] = wrong("quality.cell", column=name, detail=parsed, cell=cell)
+        elif not column.covers(parsed, lookup[value]):
+            bad[cell, value] = wrong("quality.cover", column=name, cell=cell, raw=value)
+    return bad
+
+
+def _first_cell_failure(case: RawCase, out_cells: dict[str, tuple[str, ...]]) -> Verdict | None:
     """The first cell (by row, then column) that does not parse, cover or copy."""
     first: tuple[int, int, Verdict] | None = None
-    for position, name in enumerate(header):
-        o, r = out.header.index(name), raw.header.index(name)
-        pairs = {(orow[o], rrow[r]) for orow, rrow in zip(out.rows, raw.rows)}
-        column = columns.get(name)
-        bad: dict[tuple[str, str], Verdict] = {}
-        if column is None:
-            for cell, value in pairs:
-                if cell != value:
-                    bad[cell, value] = wrong("quality.copy", column=name, cell=cell, raw=value)
-        else:
-            parsed_of: dict[str, object] = {}
-            raw_of: dict[str, object] = {}
-            for cell, value in pairs:
-                parsed = parsed_of.get(cell)
-                if parsed is None:
-                    parsed = parsed_of[cell] = column.parse(cell)
-                if isinstance(parsed, str):
-                    bad[cell, value] = wrong("quality.cell", column=name, detail=parsed, cell=cell)
-                    continue
-                raw_value = raw_of.get(value)
-                if raw_value is None:
-                    raw_value = raw_of[value] = column.raw(value)
-                if not column.covers(parsed, raw_value):  # type: ignore[arg-type]
-                    bad[cell, value] = wrong("quality.cover", column=name, cell=cell, raw=value)
+    for position, name in enumerate(case.header):
+        cells, raw_cells = out_cells[name], case.cells[name]
+        bad = _bad_pairs(case, name, cells)
         if not bad:
             continue
-        limit = len(out.rows) if first is None else first[0] + 1
+        limit = len(cells) if first is None else first[0] + 1
         for i in range(limit):
-            verdict = bad.get((out.rows[i][o], raw.rows[i][r]))
+            verdict = bad.get((cells[i], raw_cells[i]))
             if verdict is not None:
                 if first is None or (i, position) < first[:2]:
                     first = (i, position, verdict)
@@ -117,104 +149,88 @@ def _first_cell_failure(out: Table, raw: Table, header: list[str],
                    verdict.detail)
 
 
-def judge_quality(raw: Table | str | os.PathLike[str] | bytes, hierarchies: dict[str, Tree],
-                  output: Table | str | os.PathLike[str] | bytes, *, k: int,
-                  qis: Sequence[str], numeric: Iterable[str], released: Iterable[str],
-                  band_max: float | None = None, metric: str = "ncp") -> Judgement:
-    """Judge `output` (a Table, a path or the file's bytes) against the `raw` table: the
-    module docstring's rules in order. `qis` are the QI column names, `numeric` those of them
-    without a hierarchy (numbers and ranges), `released` the columns an output holds (a set:
-    their order is the raw table's); `hierarchies` maps each other QI to its Tree."""
+def _read_output(output: Table | str | os.PathLike[str] | bytes) -> Table | Verdict:
+    if isinstance(output, Table):  # made by the caller: rows of the header's width only
+        width = len(output.header)
+        short = next((i for i, row in enumerate(output.rows) if len(row) != width), None)
+        if short is None:
+            return output
+        return wrong("quality.file", row=short + 1, detail="width",
+                     cells=len(output.rows[short]), columns=width)
+    try:
+        return read_table(output, "output")
+    except TableError as e:
+        params = dict(e.facts)
+        if e.kind == "duplicate":
+            params["name"] = e.column
+        return wrong("quality.file", row=e.row, detail=e.kind, **params)
+
+
+def judge_prepared(case: RawCase, output: Table | str | os.PathLike[str] | bytes, *, k: int,
+                   band_max: float | None = None, metric: str = "ncp") -> Judgement:
+    """Judge `output` (a Table, a path or the file's bytes) against a prepared raw side:
+    the module docstring's rules in order."""
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise ValueError(f"k must be an integer of at least 1, got {k!r}")
     if metric not in METRICS:
         raise ValueError(f"unknown metric {metric!r} (choose one of: {', '.join(METRICS)})")
-    raw = raw if isinstance(raw, Table) else read_table(raw, None)
-    qis = list(qis)
-    header = _expected_header(raw, qis, released)
-    columns = make_columns(raw.header, raw.rows, hierarchies, qis, numeric, raw.name)
     no_facts = Facts(metric=metric)
-
-    if not isinstance(output, Table):
-        try:
-            output = read_table(output, "output")
-        except TableError as e:
-            params = dict(e.facts)
-            if e.kind == "duplicate":
-                params["name"] = e.column
-            return Judgement(wrong("quality.file", row=e.row, detail=e.kind, **params),
-                             no_facts)
-    out = output
-    if out.header != header:
-        return Judgement(_columns_verdict(out.header, header), no_facts)
-    if len(out.rows) != len(raw.rows):
-        return Judgement(wrong("quality.rows", found=len(out.rows), expected=len(raw.rows)),
-                         no_facts)
-    failure = _first_cell_failure(out, raw, header, columns)
+    out = _read_output(output)
+    if isinstance(out, Verdict):
+        return Judgement(out, no_facts)
+    if out.header != case.header:
+        return Judgement(_columns_verdict(out.header, case.header), no_facts)
+    n = len(case.raw.rows)
+    if len(out.rows) != n:
+        return Judgement(wrong("quality.rows", found=len(out.rows), expected=n), no_facts)
+    by_column = list(zip(*out.rows)) if out.rows else [() for _ in out.header]
+    out_cells = dict(zip(out.header, by_column))
+    failure = _first_cell_failure(case, out_cells)
     if failure is not None:
         return Judgement(failure, no_facts)
 
-    # classes: numbered by their first row
-    qi_out = [out.header.index(q) for q in qis]
-    qi_raw = [raw.header.index(q) for q in qis]
-    class_of: dict[tuple[str, ...], int] = {}
-    class_of_row = [class_of.setdefault(tuple(row[c] for c in qi_out), len(class_of))
-                    for row in out.rows]
+    qis, columns = case.qis, case.columns
+    class_of: dict[tuple[str, ...], int] = {}  # classes numbered by their first row
+    class_of_row = [class_of.setdefault(key, len(class_of))
+                    for key in zip(*(out_cells[q] for q in qis))]
     keys = list(class_of)
-    sizes = [0] * len(keys)
-    first_row = [-1] * len(keys)
-    for i, c in enumerate(class_of_row):
-        if first_row[c] < 0:
-            first_row[c] = i
-        sizes[c] += 1
+    counts = Counter(class_of_row)
+    sizes = [counts[c] for c in range(len(keys))]
+    first = dict(zip(reversed(class_of_row), range(n - 1, -1, -1)))
+    first_row = [first[c] for c in range(len(keys))]
 
-    parsed_keys: list[list[object]] = [[] for _ in keys]
-    cost_of_cell: list[dict[str, float]] = []
+    parsed_cells: list[dict[str, Any]] = []
+    record_costs = [0.0] * len(keys)
     for j, q in enumerate(qis):
         column = columns[q]
-        cache: dict[str, object] = {}
-        costs: dict[str, float] = {}
+        parsed = {cell: column.parse(cell) for cell in set(key[j] for key in keys)}
+        cost = {cell: column.ncp(p) if metric == "ncp" else column.lm(p)
+                for cell, p in parsed.items()}
+        parsed_cells.append(parsed)
         for c, key in enumerate(keys):
-            cell = key[j]
-            parsed = cache.get(cell)
-            if parsed is None:
-                parsed = cache[cell] = column.parse(cell)
-                costs[cell] = column.ncp(parsed) if metric == "ncp" else \
-                    column.lm(parsed)  # type: ignore[arg-type]
-            parsed_keys[c].append(parsed)
-        cost_of_cell.append(costs)
-    total = 0.0
-    for c, key in enumerate(keys):
-        record = sum(costs[cell] for costs, cell in zip(cost_of_cell, key))
-        if metric == "lm" and qis:
-            record /= len(qis)
-        total += sizes[c] * record
+            record_costs[c] += cost[key[j]]
+    per_record = 1 / len(qis) if metric == "lm" and qis else 1.0
+    total = sum(size * cost for size, cost in zip(sizes, record_costs)) * per_record
     facts = Facts(classes=len(keys), smallest=min(sizes, default=0), cost=total, metric=metric)
 
-    bad_middle: tuple[int, int, object] | None = None  # (class, QI position, middle)
+    bad_middle: tuple[int, int, Any] | None = None  # (class, QI position, its middle)
     for j, q in enumerate(qis):
         column = columns[q]
-        at = qi_raw[j]
-        values: list[set] = [set() for _ in keys]
-        raw_of: dict[str, object] = {}
-        for c, row in zip(class_of_row, raw.rows):
-            value = row[at]
-            parsed_raw = raw_of.get(value)
-            if parsed_raw is None:
-                parsed_raw = raw_of[value] = column.raw(value)
-            values[c].add(parsed_raw)
-        for c in range(len(keys)):
-            if bad_middle is not None and (c, j) >= bad_middle[:2]:
-                break
-            middle = column.middle(values[c])  # type: ignore[arg-type]
-            if middle != parsed_keys[c][j]:
-                bad_middle = (c, j, middle)
+        values: list[list[Any]] = [[] for _ in keys]
+        for c, value in set(zip(class_of_row, case.values[q])):
+            values[c].append(value)
+        parsed = parsed_cells[j]
+        end = len(keys) if bad_middle is None else bad_middle[0] + 1
+        for c in range(end):
+            middle = column.middle(values[c])
+            if middle != parsed[keys[c][j]]:
+                if bad_middle is None or (c, j) < bad_middle[:2]:
+                    bad_middle = (c, j, middle)
                 break
     if bad_middle is not None:
         c, j, middle = bad_middle
-        column = columns[qis[j]]
         return Judgement(wrong("quality.middle", row=first_row[c] + 1, column=qis[j],
-                               cell=keys[c][j], middle=column.text(middle),  # type: ignore
+                               cell=keys[c][j], middle=columns[qis[j]].text(middle),
                                size=sizes[c]), facts)
     small = next((c for c in range(len(keys)) if sizes[c] < k), None)
     if small is not None:
@@ -224,3 +240,13 @@ def judge_quality(raw: Table | str | os.PathLike[str] | bytes, hierarchies: dict
         return Judgement(wrong("quality.utility", metric=metric.upper(), cost=total,
                                band_max=float(band_max)), facts)
     return Judgement(passed(), facts)
+
+
+def judge_quality(raw: Table | str | os.PathLike[str] | bytes, hierarchies: dict[str, Tree],
+                  output: Table | str | os.PathLike[str] | bytes, *, k: int,
+                  qis: Sequence[str], numeric: Iterable[str], released: Iterable[str],
+                  band_max: float | None = None, metric: str = "ncp") -> Judgement:
+    """`prepare_raw` then `judge_prepared`: judge `output` (a Table, a path or the file's
+    bytes) against the `raw` table (a Table, a path or bytes)."""
+    case = prepare_raw(raw, hierarchies, qis=qis, numeric=numeric, released=released)
+    return judge_prepared(case, output, k=k, band_max=band_max, metric=metric)

@@ -12,7 +12,9 @@ A term needs a course's secret (`key`, grader/courses/secret.py): its draws are 
 it. A course's cases folder (`public=False`) gets only its hidden datasets (the public ones
 are the kit's); its counterexample pool is the kit's when that is fresh, else built into its
 own folder, so a course's regen never writes inside the kit; its rule-judged parts get a pool
-of their own from its public data (rules_pool.py)."""
+of their own from its public data (rules_pool.py). A course whose rubric declares a data model
+([[data.hidden]], grader/rubric_model.py) draws those datasets from it (model_draw.py), and
+the kit's hidden datasets only when its cases use them."""
 from __future__ import annotations
 
 import os
@@ -29,7 +31,7 @@ from ..grading.expected import MANIFEST, case_key, copy_inputs, load_manifest
 from ..grading.term_view import case_ident, term_case
 from ..grading.shrink.pool import POOL_DIR
 from ..rubric import Case, Rubric
-from . import casegen, course_runs, pool, rules_pool, terms
+from . import casegen, course_runs, model_draw, pool, rules_pool, terms
 
 
 def _run_reference(case: Case, cases_dir: Path) -> tuple[str, object]:
@@ -139,6 +141,12 @@ def _pool(cases_dir: Path, public: bool, rubrics: list[Rubric]) -> None:
         own.rmdir()
 
 
+def _declares(rubric: Rubric) -> bool:
+    """Whether the rubric draws hidden datasets from its data model ([[data.hidden]])."""
+    model = model_draw.declared(rubric)
+    return model is not None and bool(model.hidden)
+
+
 def regenerate(rubrics: list[Rubric], kit_root: Path, datasets: bool = True,
                term: str | None = None, secret: bytes | None = None, public: bool = True) -> dict:
     """Regenerate the datasets (casegen) and every expected output of `rubrics` (which must
@@ -152,8 +160,18 @@ def regenerate(rubrics: list[Rubric], kit_root: Path, datasets: bool = True,
                         "them one at a time")
     cases_dir = dirs.pop()
     record = _term_of(cases_dir, term, datasets, secret)
+    modelled = [r for r in rubrics if _declares(r)]
+    if record and modelled:  # a course drawing from its data model: only the kit's datasets it uses
+        used = {c.data for r in rubrics for c in r.cases()}
+        record["rows"] = {d: n for d, n in record["rows"].items() if d in used}
+    if datasets and modelled:  # first: a filter that cannot be met fails fast
+        if record is None:
+            raise UserError(f"{modelled[0].path}: its [[data.hidden]] datasets are drawn for "
+                            f"a term with a course's secret; {NEEDS_COURSE}")
+        for rubric in modelled:  # grader/authoring/model_draw.py
+            model_draw.draw_all(rubric, cases_dir, secret, record["name"])
     _pool(cases_dir, public, rubrics)  # the counterexamples' inputs and answers (shrink/)
-    if datasets:
+    if datasets and (not modelled or record["rows"]):
         casegen.generate(cases_dir, kit_root,
                          terms.draws(record["name"], secret) if record else None, public)
     for rubric in rubrics:  # a course's anonymized inputs made by its own anonymizers

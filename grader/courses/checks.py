@@ -26,22 +26,48 @@ def problems(course: Course) -> list[str]:
             found.append(f"{folder}: missing (case {case.id}); run {fix}")
     if found:
         return found
-    return [f"{p}; run {fix}" if "regen" not in p else p.replace(
-        "run `python -m grader regen` (with this rubric) to produce it", f"run {fix}")
-        for p in stale([course.rubric])]
+    return with_fix(stale([course.rubric]), fix)
+
+
+_KIT_FIXES = ("run `python -m grader regen` (with this rubric) to produce it",
+              "(run `python -m grader regen`, with this course or rubric)",
+              "run `python -m grader regen`")
+
+
+def with_fix(found: list[str], fix: str) -> list[str]:
+    """Problems of a course folder's cases, each naming `fix` (`regen --course DIR`), never
+    the kit's own `python -m grader regen`."""
+    out = []
+    for problem in found:
+        for kit in _KIT_FIXES:
+            if kit in problem:
+                problem = problem.replace(kit, f"run {fix}")
+                break
+        else:
+            problem = f"{problem}; run {fix}"
+        out.append(problem)
+    return out
 
 
 def unknown_data(course: Course) -> list[str]:
     """The cases whose dataset neither the kit has (public/...) nor regen draws (hidden/...)."""
     from ..authoring.casegen import HIDDEN
-    drawn = {f"hidden/{name}" for name in HIDDEN}
+    from ..authoring.model_draw import declared
+    kit = {f"hidden/{name}" for name in HIDDEN}
+    model = declared(course.rubric)
+    own = {d.data for d in model.hidden} if model else set()
     found = []
     for case in course.rubric.cases():
         public = data_folder(course.cases_dir, case.data)
-        if case.data not in drawn and not (case.data.startswith("public/") and public.is_dir()):
+        if case.data not in kit | own and not (case.data.startswith("public/")
+                                               and public.is_dir()):
+            drawn = (f"its data model draws {', '.join(sorted(own))} ([[data.hidden]]); "
+                     if own else "")
             found.append(f"{course.file}: case {case.id}: its dataset {case.data!r} is not in "
-                         f"this kit (the kit draws {', '.join(sorted(drawn))}; public/adult is "
-                         f"the kit's); fix the case's data")
+                         f"this kit nor drawn by the course ({drawn}the kit draws "
+                         f"{', '.join(sorted(kit))}; public/adult is the kit's); fix the "
+                         f"case's data, or declare it in a [[data.hidden]] table drawn from "
+                         f"the course's data model")
     return found
 
 
@@ -63,10 +89,24 @@ def demo_warning(course: Course | None, rubric_path) -> str | None:
     where = course.folder if course else rubric_path
     shown = where.relative_to(KIT_ROOT) if where.is_relative_to(KIT_ROOT) else where
     what = f"the public demo course {shown}" if course else f"the kit's example rubric {shown}"
-    own = (f"copy its folder to a private repository and write hidden cases of your own "
-           f"(docs/instructors.md, \"A course's own data and rules\")"
+    own = (f"make a private copy with `python -m grader course new DIR --from "
+           f"{origin_name(course.folder)} --term NAME` (its hidden datasets drawn anew from its "
+           f"data model with the new course's secret)"
            if course is not None and not course.rubric.schema.is_default else
            f"make a course of your own with `python -m grader course new DIR --from default "
            f"--term NAME`")
     return (f"grading with {what}: its hidden cases are in the public kit, so students can "
             f"read them; for a real class {own}")
+
+
+def origin_name(folder) -> str:
+    """What `course new --from` takes for the course folder `folder`: the example course's
+    name (ustc) when it is one, else its path."""
+    from pathlib import Path
+    from .origins import ORIGINS
+    folder = Path(folder).resolve()
+    for name, path in ORIGINS.items():
+        if path.resolve() == folder:
+            return name
+    shown = str(folder)
+    return f'"{shown}"' if " " in shown else shown

@@ -29,7 +29,9 @@ def add_parsers(commands: "argparse._SubParsersAction") -> None:
     n.add_argument("folder", type=Path, metavar="DIR", help="the course folder to make")
     n.add_argument("--from", dest="origin", required=True, metavar="COURSE",
                    help=f"what to start from: an example course ({', '.join(ORIGINS)}), a "
-                        f"rubric file, or another course folder (its rubric only)")
+                        f"rubric file, or another course folder (its rubric; for a course "
+                        f"that owns its data, also its public data, hierarchies and data "
+                        f"model; never its secret or hidden data)")
     n.add_argument("--term", required=True, metavar="NAME",
                    help="the term's name, e.g. 'Fall 2026' (at most 64 characters)")
     n.add_argument("--language", metavar="LANG",

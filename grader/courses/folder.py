@@ -7,7 +7,10 @@
     DIR/README.md     what each file is, and that the folder must stay private
     DIR/cases/        this course's hidden datasets, expected outputs, manifest (and, when
                       the kit's own is stale, its counterexample pool); the public datasets
-                      stay in the kit and are read from there
+                      stay in the kit and are read from there, unless the course owns its
+                      data (a private copy of courses/ustc: DIR/cases/public/)
+    DIR/data-model.json  a course that owns its data: the model its [[data.hidden]]
+                      datasets are drawn from (grader/rubric_model.py)
 
 The kit's own example courses are *public demos* (`public_demo = true`): they name one of
 the kit's example rubrics (`rubric = "../../grader/rubric.toml"`), have no secret and no

@@ -1,6 +1,8 @@
 """`python -m grader regen --course DIR [--term NAME]`: (re)draw a course's hidden cases for
 its term (or a new term, then recorded in course.toml) and recompute its expected outputs,
-into DIR/cases only. The new cases are built in a temporary folder beside the old ones and
+into DIR/cases only. A course that owns its public data (cases/public/, e.g. a private copy of
+courses/ustc) keeps it; its hidden datasets declared in [[data.hidden]] are drawn again from
+its data model (grader/authoring/model_draw.py). The new cases are built in a temporary folder beside the old ones and
 swapped in at the end, so a failed regen leaves the course as it was.
 """
 from __future__ import annotations
@@ -16,6 +18,8 @@ from kanon.files import atomic_write_text
 from ..errors import UserError
 from ..paths import KIT_ROOT
 from .folder import CASES, Course, with_cases
+
+PUBLIC = "public"  # a course's own public datasets (cases/public/), kept by every redraw
 
 _TERM_LINE = re.compile(r"^(\s*term\s*=\s*).*$")
 _TABLE = re.compile(r"^\s*\[")
@@ -37,6 +41,18 @@ def set_term(text: str, name: str) -> str:
     if not done:
         lines.insert(at + 1, f"term = {json.dumps(name, ensure_ascii=False)}\n")
     return "".join(lines)
+
+
+def keep_public(cases: Path, work: Path) -> None:
+    """Copy what a course owns of `cases` that no term changes into `work`: its public
+    datasets (cases/public/) and its rule-judged parts' counterexample pool (drawn from
+    them only; regen rebuilds a part's pool when it is stale)."""
+    from ..grading.shrink.pool import POOL_DIR
+    from ..grading.shrink.rules_search import RULES_DIR
+    if (cases / PUBLIC).is_dir():
+        shutil.copytree(cases / PUBLIC, work / PUBLIC)
+        if (cases / POOL_DIR / RULES_DIR).is_dir():
+            shutil.copytree(cases / POOL_DIR / RULES_DIR, work / POOL_DIR / RULES_DIR)
 
 
 def redraw(course: Course, term: str | None, keep_datasets: bool = False) -> dict:
@@ -62,6 +78,8 @@ def redraw(course: Course, term: str | None, keep_datasets: bool = False) -> dic
         if keep_datasets:
             shutil.rmtree(work)
             shutil.copytree(cases, work)
+        else:
+            keep_public(cases, work)
         manifest = regenerate([with_cases(course.rubric, work)], KIT_ROOT,
                               datasets=not keep_datasets,
                               term=None if keep_datasets else name, secret=course.key,

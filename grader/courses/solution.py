@@ -21,6 +21,7 @@ from ..contract import SIGNATURES
 from ..errors import UserError
 from ..imports import absolute_imports
 from ..paths import KIT_ROOT
+from ..parts.course_reference import reference_file
 from ..rubric import Rubric
 
 PREFIX = "_staff_"
@@ -104,6 +105,31 @@ def _binding(function: str, variant: str | None, schema: Schema = DEFAULT_SCHEMA
             f"    return {target}({params}, schema=_SCHEMA)\n")
 
 
+def _course_bindings(rubric: Rubric, functions: list[str]) -> list[str]:
+    """A course's own functions ([[function]]): its reference modules (the Python files of
+    each reference's folder, served from memory under their own names) and a function of
+    the contract's signature calling each reference."""
+    if not functions:
+        return []
+    sources: dict[str, str] = {}
+    for name in functions:
+        folder = reference_file(rubric.functions[name], rubric.course_dir).parent
+        for path in sorted(folder.glob("*.py")):
+            sources.setdefault(path.stem, path.read_text(encoding="utf-8"))
+    lines = ["", "_SOURCES.update({"]
+    lines += [f"    {stem!r}: (False, {text!r})," for stem, text in sorted(sources.items())]
+    lines += ["})"]
+    for name in functions:
+        contract = rubric.functions[name]
+        file, _, attribute = contract.reference.partition(":")
+        module = Path(file).stem
+        params = ", ".join(contract.names)
+        lines += ["", "", f"def {name}({params}):",
+                  f"    from {module} import {attribute} as _reference_function",
+                  f"    return _reference_function({params})"]
+    return lines + [""]
+
+
 def solution_source(rubric: Rubric, title: str, root: Path = KIT_ROOT) -> str:
     """The solution module's text for `rubric` (deterministic: same kit, same bytes)."""
     functions = graded(rubric)
@@ -120,7 +146,9 @@ def solution_source(rubric: Rubric, title: str, root: Path = KIT_ROOT) -> str:
     if not rubric.schema.is_default:  # the course's columns, suppression, hierarchy format
         lines += [f"from {PREFIX}kanon.schema import Schema as _Schema  # noqa: E402",
                   f"_SCHEMA = _Schema(**{rubric.schema.changes()!r})"]
-    lines += [_binding(f, v, rubric.schema) for f, v in functions]
+    lines += [_binding(f, v, rubric.schema) for f, v in functions
+              if f not in rubric.functions]
+    lines += _course_bindings(rubric, [f for f, _ in functions if f in rubric.functions])
     lines += ["", "__all__ = [" + ", ".join(repr(f) for f, _ in functions) + "]", "",
               'if __name__ == "__main__":',
               f"    from {PREFIX}reference.__main__ import main  # the reference's command line",

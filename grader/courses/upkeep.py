@@ -79,9 +79,11 @@ def _regen_own_demo(course, args: argparse.Namespace) -> int:
     recomputed."""
     from ..authoring.regen import regenerate
     if args.term is not None:
+        from .checks import origin_name
         raise UserError(f"{course.file}: a public demo course has no secret to draw a term "
-                        f"with; make a course of your own with `{prog_name()} course new "
-                        f"DIR --from {course.folder.name} --term NAME`")
+                        f"with; make a private copy with `{prog_name()} course new "
+                        f"DIR --from {origin_name(course.folder)} --term NAME` (it draws its "
+                        f"hidden datasets from the course's data model)")
     manifest = regenerate([course.rubric], KIT_ROOT, datasets=False, public=False)
     print(f"{course.folder}: {len(manifest['entries'])} expected outputs, "
           f"{len(manifest['files'])} dataset files", file=sys.stderr)
@@ -115,8 +117,10 @@ def _check_course(args: argparse.Namespace) -> int:
     from .folder import load_course
     from ..grading.freshness import stale
     from ..grading.term_view import apply_term
+    from .checks import with_fix
     course = load_course(args.course)
-    found = problems(course) if not course.public_demo else stale([course.rubric])
+    found = problems(course) if not course.public_demo else with_fix(
+        stale([course.rubric]), course.command("regen"))
     found += _stale_rules_pool(course)
     for p in found:
         print(p, file=sys.stderr)

@@ -31,6 +31,7 @@ from ..catalogs import translator
 from ..rubric import Rubric
 from .case_text import HIDDEN_FEEDBACK, case_title, fence, shown, time_text
 from .shares import shares as _shares, test_score as _test_score
+from ..grading.judges import render_ref
 from ..grading.student_messages import translate
 
 TEMPLATE = "manual-template.csv"
@@ -101,7 +102,7 @@ def feedback_md(record: dict, rubric: Rubric) -> str:
                          f"{fmt(case['max_points'])} — `{case['status']}`"
                          + (f" — {time_text(case, _)}" if time_text(case) else ""))
             head, rest, printed = shown(case)
-            lines.append(f"  {translate(head, _)}")
+            lines.append(f"  {case_head(case, head, rubric.language, _)}")
             if case.get("privacy"):
                 lines.append("  " + _("Privacy of your output (no points): {privacy}.")
                              .format(privacy=translate(case['privacy'], _)))
@@ -114,6 +115,15 @@ def feedback_md(record: dict, rubric: Rubric) -> str:
         lines += [""] + counterexample.part_lines(record, part, _)
     lines += [_(HIDDEN_FEEDBACK), ""]
     return "\n".join(lines)
+
+
+def case_head(case: dict, head: str, language: str, _=str) -> str:
+    """A case's message in the course's language: a kcheck judge's from its message as data
+    (grader.grading.judges.render_ref), any other translated from the record's English."""
+    ref = case.get("message_ref")
+    if ref and head == case.get("message", "").split("\n")[0]:
+        return render_ref(ref, language, bool(case.get("hidden")))
+    return translate(head, _)
 
 
 def _pending(record: dict, rubric: Rubric, _=str) -> str:
@@ -147,7 +157,7 @@ def gradescope_json(record: dict, rubric: Rubric) -> str:
     for n, case in enumerate(record["cases"], start=1):
         part_index = next(i for i, p in enumerate(rubric.parts, start=1) if p.key == case["part"])
         head, trace, printed = shown(case)
-        output = translate(head, _) + (
+        output = case_head(case, head, rubric.language, _) + (
             f"\n\n{_('Traceback (your code):')}\n\n{fence(trace)}" if trace else "")
         output += "\n\n" + _("Time: {time}.").format(time=time_text(case, _)) \
             if time_text(case) else ""

@@ -7,7 +7,8 @@ the file, by parsing), `static` (static checks), `manual_check` (a staff-graded 
 One submission: `grade` (unpack, check, run, total), `session_keeper` (its sandbox session:
 import, retry, restart), `case_runner` (its cases, in order), `time_policy` (limits after a
 timeout), `host` (one host's setup, the sandbox limits, grading one submission).
-Judging: `judge` (pure: outcome -> status), `hidden_view` (what a hidden case may show:
+Judging: `judge` (pure: outcome -> status), `judges` (the judges as strategies behind one
+interface: exact, rules, quality and number, the last two by kcheck), `hidden_view` (what a hidden case may show:
 structured facts, never text), `compare` (one output against the contract), `rules_judge`
 (an output against the course's rules, where several answers are right),
 `expected` (stored outputs, manifest), `freshness` (are they current?), `term_view` (a
@@ -20,10 +21,10 @@ The batch: `batch` (BatchSettings, the one settings object; Reports; Listeners),
 (run_batch: resume cache, progress, interrupt), `executors/` (threads, or a Dask cluster).
 Counterexamples: `shrink/` (small failing inputs from the public pool).
 
-Imports only the core modules (grader.errors, paths, rubric, settings, contract), kanon and
-the sandbox: nothing of the gradebook, similarity, authoring, courses or publishing.
+Imports only the core modules (grader.errors, paths, rubric, settings, contract), kanon,
+kcheck and the sandbox: nothing of the gradebook, similarity, authoring, courses or publishing.
 """
 __all__ = ["batch", "case_runner", "compare", "executors", "expected", "fingerprint",
-           "freshness", "grade", "hidden_view", "host", "intake", "judge", "manual_check",
+           "freshness", "grade", "hidden_view", "host", "intake", "judge", "judges", "manual_check",
            "manual_scores", "privacy_summary", "results", "rules_judge", "runner", "scores_text", "session_keeper", "shrink",
            "solution", "static", "student_messages", "student_templates", "statuses", "term_view", "time_policy"]

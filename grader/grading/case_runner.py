@@ -127,18 +127,12 @@ class CaseRunner:
         """Read what the call wrote (never following links), then judge it; with the output's
         privacy summary (k and l reached, no points) when it is a readable table."""
         ctx = self.ctx
-        settings, data = ctx.rubric.settings, None
+        data = None
         produced = Produced(missing=True)
         if outcome.status == "returned" and not case.spec.returns_number:
             produced = read_produced(cwd / OUTPUT_FILE)
             data = case_data(ctx.rubric, case) if judged_on_kanon(case) else None
-        facts = CaseFacts(case.function, case.ints, case.hidden, ctx.expected[case.id],
-                          ctx.rubric.part_of(case).partial_credit, settings.cost_tolerance,
-                          limit, self.rows(case), ctx.limits.memory_mb,
-                          ctx.limits.file_size_mb, ctx.limits.disk_mb, judge=case.judge,
-                          returns_number=case.spec.returns_number,
-                          inputs=data_folder(ctx.rubric.cases_dir, case.data),
-                          qis=case.qis or (), schema=case.schema)
+        facts = case_facts(ctx, case, limit, self.rows(case))
         verdict = judge(outcome, facts, produced, data, scrub=self.keeper.scrub,
                         hint=self.keeper.hint(outcome.error), code=self.code)
         privacy = None
@@ -148,6 +142,19 @@ class CaseRunner:
                 suppression=case.function == "samarati",
                 distinct_l=privacy_summary.shows_l(p.function for p in ctx.rubric.parts))
         return verdict, privacy
+
+
+def case_facts(ctx, case: Case, limit: float, rows: int) -> CaseFacts:
+    """What judging needs to know of a case: its expectation, credit, tolerance, limits,
+    judge, its contract's return and where its data is."""
+    settings = ctx.rubric.settings
+    return CaseFacts(case.function, case.ints, case.hidden, ctx.expected[case.id],
+                     ctx.rubric.part_of(case).partial_credit, settings.cost_tolerance,
+                     limit, rows, ctx.limits.memory_mb, ctx.limits.file_size_mb,
+                     ctx.limits.disk_mb, judge=case.judge,
+                     returns_number=case.spec.returns_number,
+                     inputs=data_folder(ctx.rubric.cases_dir, case.data),
+                     qis=case.qis or (), schema=case.schema)
 
 
 def callable_state(name: str, check: FunctionCheck, keeper: SessionKeeper,

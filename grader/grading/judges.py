@@ -26,7 +26,7 @@ from . import compare, rules_judge
 from .compare import CaseData
 from .expected import Expected
 
-__all__ = ["Verdict", "CaseInput", "Judge", "JUDGES", "message_ref"]
+__all__ = ["Verdict", "CaseInput", "Judge", "JUDGES", "message_ref", "render_ref"]
 
 
 @dataclass(frozen=True)
@@ -62,18 +62,41 @@ class Judge(Protocol):
     def number(self, value: float, case: CaseInput) -> Verdict: ...
 
 
-def message_ref(verdict) -> dict:
-    """A kcheck verdict as plain data (what the record keeps to render it again)."""
-    return {"rule": verdict.rule, "row": verdict.row, "column": verdict.column,
-            "detail": verdict.detail, "params": dict(verdict.params)}
+def message_ref(verdict, facts=None, band_max: float | None = None) -> dict:
+    """A kcheck verdict as plain data (what the record keeps to render it again): the rule,
+    row, column, detail and parameters; for a quality judgement the facts measured and the
+    band's top."""
+    ref = {"rule": verdict.rule, "row": verdict.row, "column": verdict.column,
+           "detail": verdict.detail, "params": dict(verdict.params)}
+    if facts is not None and facts.classes is not None:
+        ref["facts"] = {"classes": facts.classes, "smallest": facts.smallest,
+                        "cost": facts.cost, "metric": facts.metric}
+    if band_max is not None:
+        ref["band_max"] = band_max
+    return ref
 
 
-def _kcheck_verdict(verdict, hidden: bool, facts_text: str = "") -> Verdict:
-    from kcheck.messages import render
-    message = render(verdict, "en", hidden=hidden)
-    if facts_text and not hidden:
-        message = f"{message} ({facts_text})" if not verdict.ok else f"{message}: {facts_text}"
-    return Verdict("passed" if verdict.ok else "wrong", message, message_ref(verdict))
+def render_ref(ref: dict, language: str = "en", hidden: bool = False) -> str:
+    """A kcheck judge's message in `language`: the verdict, then (public cases only) what
+    was measured. A hidden case's shows the rule's name, row and column only."""
+    from kcheck.messages import render, render_facts
+    from kcheck.verdicts import Verdict as KVerdict
+    verdict = KVerdict("passed" if ref["rule"] == "passed" else "wrong", ref["rule"],
+                       ref.get("row"), ref.get("column"), dict(ref.get("params") or {}),
+                       ref.get("detail") or "")
+    text = render(verdict, language, hidden=hidden and not verdict.ok)  # passed: no data
+    facts = ref.get("facts")
+    if hidden or not facts:
+        return text
+    measured = render_facts(facts["classes"], facts["smallest"], facts["cost"],
+                            facts.get("metric", "ncp"), language)
+    return f"{text} {measured}".strip()
+
+
+def _kcheck_verdict(verdict, hidden: bool, facts=None,
+                    band_max: float | None = None) -> Verdict:
+    ref = message_ref(verdict, facts, band_max)
+    return Verdict("passed" if verdict.ok else "wrong", render_ref(ref, "en", hidden), ref)
 
 
 class Exact:
@@ -103,7 +126,6 @@ class Quality(Exact):
 
     def table(self, produced: bytes, case: CaseInput) -> Verdict:
         from kcheck.hierarchies import read_folder
-        from kcheck.messages import render_facts
         from kcheck.quality import judge_quality
         schema, folder = case.schema, case.inputs
         qis = case.qis
@@ -116,10 +138,8 @@ class Quality(Exact):
                                released=released if released is not None else
                                _header(folder / RAW_FILE),
                                band_max=case.expected.value)
-        facts = result.facts
-        text = render_facts(facts.classes, facts.smallest, facts.cost, facts.metric, "en",
-                            case.hidden)
-        return _kcheck_verdict(result.verdict, case.hidden, text)
+        return _kcheck_verdict(result.verdict, case.hidden, result.facts,
+                               case.expected.value)
 
 
 class Number(Exact):

@@ -17,7 +17,7 @@ from pathlib import Path
 from .course import ADULT_ROWS, CLI_NAMES, SIXTH, CourseView, points_text
 from .reflow import reflow
 from .calls import cli_examples, int_rule, pytest_k_lines
-from .own_handout import COMMANDS, OWN, own_fields, own_section, signature
+from .own_handout import COMMANDS, OWN, course_override, own_fields, own_section, signature
 from .template import render
 from .translations import section_text
 from . import words
@@ -88,7 +88,8 @@ def order(course: CourseView) -> list[tuple[str, str | None]]:
     out += [("report" if p.name == "report" else "staff-part", p.name)
             for p in course.staff_parts]
     out += [(s, None) for s in END if s != "beyond" or "measures" in course.features]
-    return out
+    return [(s, subject) for s, subject in out  # a course's empty override leaves it out
+            if (found := course_override(course, s, subject)) is None or found[1].strip()]
 
 
 def _title(course: CourseView, source: str, subject: str | None,
@@ -294,6 +295,9 @@ def render_handout(course: CourseView, sources: Path = SOURCES) -> str:
         if source == OWN:  # the course's own section, in its language already
             path = own_section(course, subject)
             text = path.read_text(encoding="utf-8")
+        elif (replaced := course_override(course, source, subject)) is not None:
+            path, text = replaced  # the course's own words for a kit section (order()
+            # has left out those it empties)
         else:
             path = sources / f"{source}.md"
             text = section_text(path, course.language)

@@ -11,7 +11,7 @@ from ...errors import UserError
 from . import words
 from .course import CourseView
 
-__all__ = ["OWN", "COMMANDS", "own_section", "signature", "own_usage", "own_examples",
+__all__ = ["OWN", "COMMANDS", "own_section", "course_override", "signature", "own_usage", "own_examples",
            "own_fields"]
 
 OWN = "<own>"
@@ -34,6 +34,19 @@ def own_section(course: CourseView, name: str) -> Path:
                         f"({course.language}); its fields are those of the kit's sections, "
                         f"e.g. {{{{meta}}}} and {{{{signature}}}}")
     return path
+
+
+def course_override(course: CourseView, source: str, subject: str | None
+                    ) -> tuple[Path, str] | None:
+    """A kit section the course words its own way: handout/<section>.md in the course folder
+    (in the course's language, the kit's fields filled as in the kit's section; an empty
+    file leaves the section out), for a course with functions of its own, whose data and
+    judges the kit's general sections may not describe (the Top-Down Greedy lab: its intro,
+    its files, no MD/LM). None: the kit's section."""
+    if not course.own_functions or subject in course.names:
+        return None  # (a staff part's section, e.g. report.md, may be worded too)
+    path = course.course_dir / "handout" / f"{source}.md"
+    return (path, path.read_text(encoding="utf-8")) if path.is_file() else None
 
 
 def signature(course: CourseView, name: str) -> str:

@@ -64,11 +64,15 @@ def test_check_finds_every_case_fresh():
     assert "all 13 cases fresh" in done.stdout + done.stderr
 
 
-def test_a_private_copy_is_refused_saying_why(tmp_path):
-    done = grader("course", "new", str(tmp_path / "mine"), "--from", str(USTC),
+def test_its_rubric_alone_cannot_make_a_private_copy(tmp_path):
+    """A private copy needs the course's public data: its folder (or `--from ustc`) gives it,
+    the rubric file alone does not (test_private_copy.py makes one)."""
+    rubric = tmp_path / "rubric.toml"
+    shutil.copyfile(USTC / "rubric.toml", rubric)
+    done = grader("course", "new", str(tmp_path / "mine"), "--from", str(rubric),
                   "--term", "Fall 2026")
-    assert done.returncode == 2 and "owns its data's shape" in done.stderr
-    assert not (tmp_path / "mine").exists() and list(tmp_path.iterdir()) == []
+    assert done.returncode == 2 and "start from its course folder" in done.stderr, done.stderr
+    assert not (tmp_path / "mine").exists() and sorted(tmp_path.iterdir()) == [rubric]
 
 
 @pytest.mark.slow

@@ -41,8 +41,8 @@ from test_docs_quickstart import _copy_checkout
 
 REPO = Path(__file__).resolve().parents[3]
 GUIDES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
-COPIED = ["adult-hw1.csv", "DGHs", "kanon", "reference", "grader", "tests", "pyproject.toml",
-          "skeleton.py", "HANDOUT.md", "README.md", "docs", "examples", "courses"]
+COPIED = ["adult-hw1.csv", "DGHs", "kanon", "kcheck", "reference", "grader", "tests",
+          "pyproject.toml", "skeleton.py", "HANDOUT.md", "README.md", "docs", "examples", "courses"]
 
 NOT_RUN = {
     ("python", "-m", "pip"): "installs packages from a package index; these tests run in the "
@@ -227,7 +227,7 @@ LITERAL = [
         0, "{"),
     Run("python -m reference.data ../shared/adult-model.json adult-hw1.csv", "kit", 0,
         "wrote 9999 rows"),
-    *(Run(f"python -m reference.data ../shared/uci-adult-model.json {USTC}/{case}/adult-hw1.csv"
+    *(Run(f"python -m reference.data courses/ustc/data-model.json {USTC}/{case}/adult-hw1.csv"
           f"{options}", "kit", 0, f"wrote {rows} rows") for case, rows, options in USTC_DRAWS),
     Run(f"python -m reference.lab_hierarchies {USTC}/public/adult", "kit", 0,
         "wrote 5 hierarchies"),
@@ -508,7 +508,7 @@ def _moodle_export(kit: Path, done) -> None:
 CHECKS = {
     "python -m reference.data ../shared/adult-model.json adult-hw1.csv": _same_data,
     **{run.text: _same_files(shlex.split(run.text)[4]) for run in LITERAL
-       if "uci-adult-model.json" in run.text},
+       if "data-model.json" in run.text},
     **{run.text: _same_files(*(f"{case}/DGHs" for case in shlex.split(run.text)[3:]))
        for run in LITERAL if run.text.startswith("python -m reference.lab_hierarchies")},
     "python examples/make_examples.py": _same_examples,

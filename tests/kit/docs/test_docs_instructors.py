@@ -23,8 +23,8 @@ from staff_submission import staff_submission
 from test_docs_quickstart import _copy_checkout
 
 REPO = Path(__file__).resolve().parents[3]
-COPIED = ["adult-hw1.csv", "DGHs", "kanon", "reference", "grader", "tests", "pyproject.toml",
-          "skeleton.py", "HANDOUT.md", "README.md", "docs"]
+COPIED = ["adult-hw1.csv", "DGHs", "kanon", "kcheck", "reference", "grader", "tests",
+          "pyproject.toml", "skeleton.py", "HANDOUT.md", "README.md", "docs"]
 
 
 def section_commands(guide: str) -> list[list[str]]:

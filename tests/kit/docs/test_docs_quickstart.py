@@ -19,7 +19,8 @@ from pathlib import Path
 import numpy
 import pytest
 
-COPIED = ["adult-hw1.csv", "DGHs", "kanon", "reference", "grader", "tests", "pyproject.toml"]
+COPIED = ["adult-hw1.csv", "DGHs", "kanon", "kcheck", "reference", "grader", "tests",
+          "pyproject.toml"]
 
 
 def _copy_checkout(repo: Path, dest: Path, names: list[str] = COPIED) -> None:

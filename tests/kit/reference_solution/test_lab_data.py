@@ -1,6 +1,6 @@
 """The USTC lab's synthetic twin (courses/ustc/cases): reference.data regenerates the public
-file and the three hidden cases byte for byte from ../shared/uci-adult-model.json (skipped with
-a reason when the model is absent); the public file has the cleaned UCI file's shape, only the
+file and the three hidden cases byte for byte from courses/ustc/data-model.json (the course's
+data model, in its folder); the public file has the cleaned UCI file's shape, only the
 model's values and the model's marginals; the hidden cases are fresh draws. Hand-made models
 pin the fnlwgt-bin rule and both model layouts without ../shared."""
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pytest
 from reference.data import LAB_COLUMNS, UCI_COLUMNS, USTC_ROWS, generate_csv, generate_rows
 
 REPO = Path(__file__).resolve().parents[3]
-MODEL = (REPO / ".." / "shared" / "uci-adult-model.json").resolve()
+MODEL = REPO / "courses" / "ustc" / "data-model.json"  # the course's data model, in its folder
 CASES = REPO / "courses" / "ustc" / "cases"
 PUBLIC = CASES / "public" / "adult" / "adult-hw1.csv"
 # name -> (rows, seed, ages): the commands of docs/developers.md, "The data"
@@ -30,8 +30,8 @@ RENAME = dict(zip(UCI_COLUMNS, LAB_COLUMNS))
 @pytest.fixture(scope="module")
 def model_path() -> Path:
     if not MODEL.is_file():
-        pytest.skip(f"UCI Adult model absent: {MODEL} (it lives in ../shared beside the "
-                    "checkout and is never copied into the project)")
+        pytest.skip(f"UCI Adult model absent: {MODEL} (the course's data model, committed "
+                    "in its folder)")
     return MODEL
 
 

@@ -6,7 +6,8 @@ Two file formats, chosen by `fmt`:
   line before it, and its parent is the nearest earlier line one tab shallower. Labels are
   unique per file.
 - "child-parent" (the USTC lab's): one `child,parent` pair per line (kanon.hierarchy_formats).
-Either way the nodes are numbered in preorder from the root (node 0).
+- "paths" (the Top-Down Greedy lab's): one `leaf;parent;...;root` line per leaf.
+Every way the nodes are numbered in preorder from the root (node 0).
 """
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .hierarchy_formats import check_format, parse_child_parent, render_child_parent, render_tabs
+from .hierarchy_formats import (check_format, parse_child_parent, parse_paths, render_child_parent,
+                                render_paths, render_tabs)
 
 
 @dataclass(eq=False)
@@ -95,8 +97,9 @@ class DGH:
 def parse_dgh(text: str, name: str, path: str, fmt: str = "tabs") -> DGH:
     """Parse the text of one hierarchy file in format `fmt` ("tabs" or "child-parent");
     errors name the file and the line number."""
-    if check_format(fmt) == "child-parent":
-        labels, parents, depths = parse_child_parent(text, path)
+    if check_format(fmt) in ("child-parent", "paths"):
+        parse = parse_child_parent if fmt == "child-parent" else parse_paths
+        labels, parents, depths = parse(text, path)
         return _build(name, path, labels, parents, depths, {v: i for i, v in enumerate(labels)})
     labels: list[str] = []
     parent: list[int] = []
@@ -191,4 +194,6 @@ def render_dgh(dgh: DGH, fmt: str = "tabs") -> str:
     nodes in the same order."""
     if check_format(fmt) == "child-parent":
         return render_child_parent(dgh.labels, [int(p) for p in dgh.parent], dgh.path)
+    if fmt == "paths":
+        return render_paths(dgh.labels, [int(p) for p in dgh.parent])
     return render_tabs(dgh.labels, [int(d) for d in dgh.depth])

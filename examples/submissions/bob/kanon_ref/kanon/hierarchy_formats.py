@@ -17,7 +17,7 @@ from __future__ import annotations
 import csv
 import io
 
-FORMATS = ("tabs", "child-parent")
+FORMATS = ("tabs", "child-parent", "paths")
 
 
 def check_format(fmt: str) -> str:
@@ -42,6 +42,46 @@ def _pair(line: str, where: str) -> tuple[str, str]:
     if child == parent:
         raise ValueError(f"{where}: {child!r} is its own parent (a cycle)")
     return child, parent
+
+
+def parse_paths(text: str, path: str, sep: str = ";") -> tuple[list[str], list[int], list[int]]:
+    """Parse a "paths" file (the Top-Down Greedy lab's): one line per leaf, the leaf then its
+    ancestors up to the root, `sep`-separated (`Self-emp-inc;Self-employ;*`); every line ends
+    in the same root and a node has one parent throughout. (labels, parent ids, depths) as
+    parse_child_parent gives them, children in order of first appearance."""
+    pairs: list[str] = []
+    parent_of: dict[str, tuple[str, int]] = {}
+    root: tuple[str, int] | None = None
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{path}, line {line_no}"
+        labels = [label.strip() for label in line.split(sep)]
+        if any(not label for label in labels):
+            raise ValueError(f"{where}: an empty label in {line.strip()!r}")
+        if root is None:
+            root = (labels[-1], line_no)
+        elif labels[-1] != root[0]:
+            raise ValueError(f"{where}: the path ends in {labels[-1]!r}, but line {root[1]}'s "
+                             f"ends in {root[0]!r}; every path ends in the one root")
+        for child, parent in zip(labels, labels[1:]):
+            if child in parent_of and parent_of[child][0] != parent:
+                raise ValueError(f"{where}: {child!r} has the parent {parent!r}, but "
+                                 f"{parent_of[child][0]!r} on line {parent_of[child][1]}")
+            if child not in parent_of:
+                parent_of[child] = (parent, line_no)
+                pairs.append(f"{_quote(child)},{_quote(parent)}")
+    if root is None:
+        raise ValueError(f"{path}: the hierarchy file has no lines")
+    if not pairs:
+        return [root[0]], [-1], [0]
+    return parse_child_parent("\n".join(pairs), path)
+
+
+def _quote(label: str) -> str:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="").writerow([label])
+    return out.getvalue()
 
 
 def parse_child_parent(text: str, path: str) -> tuple[list[str], list[int], list[int]]:
@@ -130,6 +170,21 @@ def render_child_parent(labels: list[str], parent: list[int], path: str = "<hier
     for node in range(1, len(labels)):
         writer.writerow([labels[node], labels[parent[node]]])
     return out.getvalue()
+
+
+def render_paths(labels: list[str], parent: list[int], sep: str = ";") -> str:
+    """The "paths" format: one line per leaf, in node order, the leaf up to the root."""
+    has_child = {p for p in parent if p >= 0}
+    lines = []
+    for node in range(len(labels)):
+        if node in has_child and len(labels) > 1:
+            continue
+        walk, at = [], node
+        while at >= 0:
+            walk.append(labels[at])
+            at = parent[at]
+        lines.append(sep.join(walk) + "\n")
+    return "".join(lines)
 
 
 def render_tabs(labels: list[str], depth: list[int]) -> str:

@@ -18,9 +18,9 @@ released."""
 SUPPRESSIONS = ("root", "delete")
 """root: a suppressed record's QI cells become their hierarchy roots; delete: it is not
 released."""
-HIERARCHY_FORMATS = ("tabs", "child-parent")
+HIERARCHY_FORMATS = ("tabs", "child-parent", "paths")
 """tabs: one node per line, depth by leading tabs; child-parent: one "child,parent" pair per
-line."""
+line; paths: one "leaf;parent;...;root" line per leaf (the Top-Down Greedy lab's)."""
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,7 @@ class Schema:
     other_columns: str = "keep"
     suppression: str = "root"
     hierarchy_format: str = "tabs"
+    numeric: tuple[str, ...] = ()  # QIs without a hierarchy file: ranges [lo-hi] (paths)
 
     def __post_init__(self) -> None:
         for name, allowed in (("other_columns", OTHER_COLUMNS), ("suppression", SUPPRESSIONS),
