@@ -116,8 +116,10 @@ def own_entries(rubric: Rubric, root: Path) -> list[Entry]:
                 dghs.append(name.split("/", 1)[1])
                 files[f"{folder}/{name}"] = path.read_bytes()
             else:  # the anonymized input, under its name in the data folder
-                anonymized = path.name
-                files[f"{folder}/{path.name}"] = path.read_bytes()
+                data = path.read_bytes()
+                anonymized = path.name + (".gz" if len(data) > GZIP_ABOVE else "")
+                files[f"{folder}/{anonymized}"] = gzip.compress(data, mtime=0) \
+                    if anonymized.endswith(".gz") else data
         entry = {
             "id": case.id.replace("/", "-"), "case": case.name, "part": case.part,
             "function": case.function, "judge": case.judge,

@@ -71,13 +71,17 @@ def fill_folder(case: dict, folder: Path) -> None:
     if not raw.is_file():
         pytest.fail(_("public data missing: {path} (keep the bundle's files next to tests/)"
                       ).format(path=raw), pytrace=False)
-    text = gzip.decompress(raw.read_bytes()) if raw.suffix == ".gz" else raw.read_bytes()
-    (folder / RAW).write_bytes(text)
+    (folder / RAW).write_bytes(_read(raw))
     (folder / DGHS).mkdir()
     for name in case["dghs"]:
         shutil.copyfile(data / DGHS / name, folder / DGHS / name)
     if case["anonymized"]:
-        shutil.copyfile(data / case["anonymized"], folder / ANONYMIZED)
+        (folder / ANONYMIZED).write_bytes(_read(data / case["anonymized"]))
+
+
+def _read(path: Path) -> bytes:
+    """A data file's bytes (a large one ships gzip-compressed: name.gz)."""
+    return gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
 
 
 def require(solution, name: str) -> None:
@@ -108,9 +112,10 @@ def call(runner, case: dict, folder: Path, timed: bool = True):
 def broken(what: str, verdict, facts: str = "") -> None:
     """Fail with the first broken rule, in kcheck's words in your course's language."""
     sentence = _kcheck().render(verdict, language())
+    if facts:  # Chinese text takes full-width parentheses
+        sentence += f"（{facts}）" if language().startswith("zh") else f" ({facts})"
     pytest.fail(_("{what}: it breaks the rule \"{rule}\": {sentence}").format(
-        what=what, rule=verdict.rule, sentence=sentence + (f" ({facts})" if facts else "")),
-        pytrace=False)
+        what=what, rule=verdict.rule, sentence=sentence), pytrace=False)
 
 
 def judge_table(case: dict, folder: Path) -> None:
