@@ -115,11 +115,9 @@ def own_entries(rubric: Rubric, root: Path) -> list[Entry]:
             if name.startswith("DGHs/"):
                 dghs.append(name.split("/", 1)[1])
                 files[f"{folder}/{name}"] = path.read_bytes()
-            else:  # the anonymized input, under its name in the data folder
-                data = path.read_bytes()
-                anonymized = path.name + (".gz" if len(data) > GZIP_ABOVE else "")
-                files[f"{folder}/{anonymized}"] = gzip.compress(data, mtime=0) \
-                    if anonymized.endswith(".gz") else data
+            else:  # the anonymized input, under its name in the data folder (as it is:
+                anonymized = path.name  # a course's handout may tell students to open it)
+                files[f"{folder}/{path.name}"] = path.read_bytes()
         entry = {
             "id": case.id.replace("/", "-"), "case": case.name, "part": case.part,
             "function": case.function, "judge": case.judge,
