@@ -260,3 +260,27 @@ def test_the_course_reference_counts_as_the_solution_for_the_leak_check(tmp_path
                    (REPO / "kcheck" / "hierarchies.py").read_bytes() + b"\n# changed\n")
     with pytest.raises(UserError, match="kcheck/hierarchies.py contains"):
         verify([edited], REPO, "kanon-hw1", [rubric])
+
+
+def test_the_tdg_lab_demo_bundle_checks_its_own_functions_in_chinese(tmp_path: Path) -> None:
+    """courses/tdg-lab, a real zh-CN course with functions of its own: its bundle holds only
+    its public cases, and its self-check names cost_NCP's broken number (a mutant that
+    charges a leaf) and the untouched skeleton's "not implemented" in Chinese."""
+    out = tmp_path / "tdg.zip"
+    made = _run(GRADER + ["bundle", "--course", "courses/tdg-lab", "--out", str(out)])
+    assert made.returncode == 0, made.stderr
+    with zipfile.ZipFile(out) as z:
+        z.extractall(tmp_path / "unzipped")
+    bundle = tmp_path / "unzipped" / "kanon-hw1"
+    cases = json.loads((bundle / "tests/public/data/course/cases.json").read_text("utf-8"))
+    assert {c["function"] for c in cases["cases"]} == {"topdown_greedy", "cost_NCP"}
+    assert not any(c["case"].startswith(("500 rows", "200 rows", "ages 30-45"))
+                   for c in cases["cases"])  # the hidden cases
+    untouched = _run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k",
+                      "cost_NCP"], cwd=bundle)
+    assert untouched.returncode == 1 and "cost_NCP 尚未实现" in untouched.stdout
+    shutil.copyfile(REPO / "tests/kit/tdg_class/ncp_leaf_one/skeleton.py",
+                    bundle / "skeleton.py")
+    mutant = _run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k",
+                   "cost_NCP and case"], cwd=bundle)
+    assert mutant.returncode == 1 and "违反了规则 \"number.off\"：返回值为" in mutant.stdout
