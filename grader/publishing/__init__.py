@@ -8,6 +8,7 @@
   source_filter  Python sources cut to a course's parts, layout and comments kept
   rules_selfcheck  a rules-judged course's own self-check: cases from its public data, the
               staff's Samarati facts (the lowest height and its satisfying vectors)
+  own_selfcheck  a course's own functions' self-check: their public cases as data, kcheck/
   leaks       what must never be in a published zip
   pool_files  the public counterexample pool a bundle ships for the self-check
   student_readme  a non-English course's README.md and self-check catalog in the bundle
@@ -20,4 +21,5 @@ Stands on every package below it (courses, authoring, grading, gradebook, the sa
 package list) and on grader.zipfiles for deterministic zips.
 """
 __all__ = ["autograde", "bundle", "course_data", "course_files", "gradescope", "languages", "leaks",
-           "materials", "pool_files", "rules_selfcheck", "source_filter", "student_readme"]
+           "materials", "own_selfcheck", "pool_files", "rules_selfcheck", "source_filter",
+           "student_readme"]

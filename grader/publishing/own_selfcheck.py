@@ -115,8 +115,8 @@ def own_entries(rubric: Rubric, root: Path) -> list[Entry]:
             if name.startswith("DGHs/"):
                 dghs.append(name.split("/", 1)[1])
                 files[f"{folder}/{name}"] = path.read_bytes()
-            else:  # the anonymized input, under its name in the data folder
-                anonymized = path.name
+            else:  # the anonymized input, under its name in the data folder (as it is:
+                anonymized = path.name  # a course's handout may tell students to open it)
                 files[f"{folder}/{path.name}"] = path.read_bytes()
         entry = {
             "id": case.id.replace("/", "-"), "case": case.name, "part": case.part,

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+import course_rules
 from messages import _, language
 
 HERE = Path(__file__).resolve().parent
@@ -70,13 +71,29 @@ def fill_folder(case: dict, folder: Path) -> None:
     if not raw.is_file():
         pytest.fail(_("public data missing: {path} (keep the bundle's files next to tests/)"
                       ).format(path=raw), pytrace=False)
-    text = gzip.decompress(raw.read_bytes()) if raw.suffix == ".gz" else raw.read_bytes()
-    (folder / RAW).write_bytes(text)
+    (folder / RAW).write_bytes(_read(raw))
     (folder / DGHS).mkdir()
     for name in case["dghs"]:
         shutil.copyfile(data / DGHS / name, folder / DGHS / name)
     if case["anonymized"]:
-        shutil.copyfile(data / case["anonymized"], folder / ANONYMIZED)
+        (folder / ANONYMIZED).write_bytes(_read(data / case["anonymized"]))
+
+
+def _read(path: Path) -> bytes:
+    """A data file's bytes (a large one ships gzip-compressed: name.gz)."""
+    return gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
+
+
+def require(solution, name: str) -> None:
+    """Fail with one line unless the solution imported and defines `name` (counting every
+    function your course grades, its own included)."""
+    if solution.error:
+        pytest.fail(solution.error, pytrace=False)
+    if name not in solution.defined:
+        count = len(course_rules.course().get("time", {})) or len(FUNCTIONS)
+        pytest.fail(_("{file} has no function {name}; keep the {count} signatures of "
+                      "skeleton.py").format(file=solution.path.name, name=name, number=count,
+                                            count=course_rules.in_words(count)), pytrace=False)
 
 
 def call(runner, case: dict, folder: Path, timed: bool = True):
@@ -95,9 +112,10 @@ def call(runner, case: dict, folder: Path, timed: bool = True):
 def broken(what: str, verdict, facts: str = "") -> None:
     """Fail with the first broken rule, in kcheck's words in your course's language."""
     sentence = _kcheck().render(verdict, language())
+    if facts:  # Chinese text takes full-width parentheses
+        sentence += f"（{facts}）" if language().startswith("zh") else f" ({facts})"
     pytest.fail(_("{what}: it breaks the rule \"{rule}\": {sentence}").format(
-        what=what, rule=verdict.rule, sentence=sentence + (f" ({facts})" if facts else "")),
-        pytrace=False)
+        what=what, rule=verdict.rule, sentence=sentence), pytrace=False)
 
 
 def judge_table(case: dict, folder: Path) -> None:
@@ -170,13 +188,15 @@ if CASES:  # a course with functions of its own: its bundle holds their cases
     @pytest.mark.parametrize("name", [pytest.param(name, id=name) for name in FUNCTIONS])
     def test_course_function_signature(name, solution, runner):
         expected = "(" + ", ".join(param for param, _kind in FUNCTIONS[name]) + ")"
+        require(solution, name)
         got = solution.parameters(name)
         if got != expected:
             pytest.fail(_("{name} must take {expected}, yours takes {got}").format(
                 name=name, expected=expected, got=got), pytrace=False)
 
     @pytest.mark.parametrize("own_case", [pytest.param(case, id=case["id"]) for case in CASES])
-    def test_course_function_case(own_case, runner, tmp_path):
+    def test_course_function_case(own_case, solution, runner, tmp_path):
+        require(solution, own_case["function"])
         answer, failure = call(runner, own_case, tmp_path, timed=own_case["expect"] is None)
         if own_case["expect"]:
             if answer.kind in ("returned", "raised"):

@@ -96,6 +96,8 @@ def test_the_handout_has_each_own_function_with_its_section_and_points(bundle: P
             "<DGH_folder>") in commands
     assert "pytest -k chunk_anonymizer" in handout  # checking your work
     assert "one function: chunk_anonymizer, count_classes" in handout
+    checking = handout.split("\n## Checking your work\n")[1].split("\n## ")[0]
+    assert "`tests/public/data/course/`" in checking and "`kcheck/`" in checking
 
 
 def test_a_course_function_without_its_handout_section_is_an_error_naming_the_path(
@@ -203,7 +205,7 @@ def test_the_self_check_names_the_rule_a_buggy_solution_breaks(bundle: Path,
     assert ("chunk_anonymizer(k=5) on case 'toy, k=5': it breaks the rule \"quality.k\": data "
             "row 6: the row's equivalence class has size 4, less than k = 5.") in done.stdout
     assert ("count_classes() on case 'toy, chunks of 3': it breaks the rule \"number.off\": "
-            "the result is 9; the expected value is 8") in done.stdout
+            "the result is 9; the expected value is 8 (") in done.stdout
 
 
 def test_the_self_check_says_an_untouched_skeleton_is_not_implemented(bundle: Path,
@@ -212,6 +214,19 @@ def test_the_self_check_says_an_untouched_skeleton_is_not_implemented(bundle: Pa
     assert done.returncode == 1
     for name in SIGNATURES:
         assert f"{name} is not implemented yet (it raises NotImplementedError)" in done.stdout
+
+
+def test_the_self_check_names_a_missing_function_among_all_the_course_grades(
+        bundle: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "renamed"
+    shutil.copytree(bundle, folder)
+    good = toy_student(tmp_path / "sub", "good") / "skeleton.py"
+    (folder / "skeleton.py").write_text(good.read_text(encoding="utf-8").replace(
+        "def count_classes(", "def count_clases("), encoding="utf-8")
+    done = _run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=folder)
+    assert done.returncode == 1
+    assert ("skeleton.py has no function count_classes; keep the two signatures of "
+            "skeleton.py") in done.stdout
 
 
 def test_a_chinese_course_gets_its_sections_and_the_self_check_in_chinese(
@@ -226,7 +241,7 @@ def test_a_chinese_course_gets_its_sections_and_the_self_check_in_chinese(
     assert done.returncode == 1
     assert "违反了规则 \"quality.k\"：第 6 条数据行：该行所在的等价类只有 4 条记录，少于 k = 5。" \
         in done.stdout
-    assert "违反了规则 \"number.off\"：返回值为 9，期望值为 8" in done.stdout
+    assert "违反了规则 \"number.off\"：返回值为 9，期望值为 8（" in done.stdout
 
 
 def test_the_course_reference_counts_as_the_solution_for_the_leak_check(tmp_path: Path) -> None:
@@ -245,3 +260,27 @@ def test_the_course_reference_counts_as_the_solution_for_the_leak_check(tmp_path
                    (REPO / "kcheck" / "hierarchies.py").read_bytes() + b"\n# changed\n")
     with pytest.raises(UserError, match="kcheck/hierarchies.py contains"):
         verify([edited], REPO, "kanon-hw1", [rubric])
+
+
+def test_the_tdg_lab_demo_bundle_checks_its_own_functions_in_chinese(tmp_path: Path) -> None:
+    """courses/tdg-lab, a real zh-CN course with functions of its own: its bundle holds only
+    its public cases, and its self-check names cost_NCP's broken number (a mutant that
+    charges a leaf) and the untouched skeleton's "not implemented" in Chinese."""
+    out = tmp_path / "tdg.zip"
+    made = _run(GRADER + ["bundle", "--course", "courses/tdg-lab", "--out", str(out)])
+    assert made.returncode == 0, made.stderr
+    with zipfile.ZipFile(out) as z:
+        z.extractall(tmp_path / "unzipped")
+    bundle = tmp_path / "unzipped" / "kanon-hw1"
+    cases = json.loads((bundle / "tests/public/data/course/cases.json").read_text("utf-8"))
+    assert {c["function"] for c in cases["cases"]} == {"topdown_greedy", "cost_NCP"}
+    assert not any(c["case"].startswith(("500 rows", "200 rows", "ages 30-45"))
+                   for c in cases["cases"])  # the hidden cases
+    untouched = _run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k",
+                      "cost_NCP"], cwd=bundle)
+    assert untouched.returncode == 1 and "cost_NCP 尚未实现" in untouched.stdout
+    shutil.copyfile(REPO / "tests/kit/tdg_class/ncp_leaf_one/skeleton.py",
+                    bundle / "skeleton.py")
+    mutant = _run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k",
+                   "cost_NCP and case"], cwd=bundle)
+    assert mutant.returncode == 1 and "违反了规则 \"number.off\"：返回值为" in mutant.stdout
