@@ -407,6 +407,36 @@ def main(argv: list[str] | None = None) -> int:
                     text = "  ".join(f"{n} {v / top:.3f}" for n, v in runs)
                     print(f"{data_name:<4} k={k:<3} max {top:10.2f}  {text}")
             print(f"largest ratio: {worst[0]:.4f} ({worst[1]})")
+            print("\n== the same against ONE 3-round student's seeds (as a judge with 10 seeds of "
+                  "one program would see them): largest NCP of any other right run / its max")
+            worst = (0.0, "")
+            for data_name, _ in datasets:
+                for k in options.ks:
+                    for judge in THREE_ROUNDS:
+                        base = sweep.get((judge, data_name, k))
+                        if not base:
+                            continue
+                        others = [(f"{n} (seeds)", max(v)) for (n, d, kk), v in sweep.items()
+                                  if d == data_name and kk == k and v and n != judge]
+                        others += [(s.name, seen[(s.name, data_name, k)]["ncp"]) for s in students
+                                   if labels.get(s.name, {}).get("right") and s.name != judge
+                                   and seen.get((s.name, data_name, k), {}).get("ncp") is not None]
+                        if not others:
+                            continue
+                        name, value = max(others, key=lambda o: o[1])
+                        worst = max(worst, (value / max(base), f"{name} vs {judge}, {data_name}, k={k}"))
+                        print(f"{data_name:<4} k={k:<3} {judge:<13} max {max(base):10.2f}  "
+                              f"worst {name} {value / max(base):.4f}")
+            print(f"largest ratio: {worst[0]:.4f} ({worst[1]})")
+            print("\n== margin of the students labelled good-breaking: NCP / max 3-round seeded NCP")
+            for data_name, _ in datasets:
+                for k in options.ks:
+                    base = [v for n in THREE_ROUNDS for v in sweep.get((n, data_name, k), [])]
+                    for s in students:
+                        found = seen.get((s.name, data_name, k), {})
+                        if base and labels.get(s.name, {}).get("topdown_greedy") == "good" \
+                                and found.get("ncp") is not None:
+                            print(f"{data_name:<4} k={k:<3} {s.name} {found['ncp'] / max(base):.3f}")
 
         print("\n== cost_NCP")
         case = datasets[0][1]
