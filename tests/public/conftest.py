@@ -39,8 +39,8 @@ import course_rules  # noqa: E402
 from call_gate import Gate, adult_last, case_of, is_case_test  # noqa: E402
 
 LARGE_ROWS = 9999
-"""A dataset of more rows than the kit's adult-hw1.csv counts as large (its calls may run as
-long as those on adult-hw1.csv: course_rules.STOP_CAP)."""
+"""A dataset of more rows than this counts as large, like adult-hw1.csv (its calls may run
+as long: course_rules.STOP_CAP)."""
 import kanon_check as check  # noqa: E402
 import teach  # noqa: E402
 from kanon_options import pytest_addoption  # noqa: E402,F401 (--solution, --in-process)
