@@ -34,8 +34,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own: it reads the option next
 def pytest_cmdline_main(config: pytest.Config) -> None:
-    """The self-check runs in one process even where pytest-xdist is installed and asked for
-    (the kit's pyproject.toml runs the kit's own tests with `-n auto`): the call gate and the
-    closing summary need every test's outcome in the process that reports them."""
+    """The self-check runs in one process even where pytest-xdist is installed and `-n` asks
+    for workers: the call gate and the closing summary need every test's outcome in the
+    process that reports them."""
     if getattr(config.option, "numprocesses", None):
         config.option.numprocesses = 0
