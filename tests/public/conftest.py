@@ -44,6 +44,7 @@ as long: course_rules.STOP_CAP)."""
 import kanon_check as check  # noqa: E402
 import teach  # noqa: E402
 from kanon_options import pytest_addoption  # noqa: E402,F401 (--solution, --in-process)
+from kanon_options import pytest_cmdline_main  # noqa: E402,F401 (one process, even with -n)
 from messages import _  # noqa: E402
 from solution_import import import_failure, import_solution  # noqa: E402
 from student_calls import Answer, InProcess, Worker, exports  # noqa: E402

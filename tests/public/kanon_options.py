@@ -30,3 +30,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          help=IN_PROCESS_HELP)
     except ValueError:  # "option names {'--solution'} already added": the other conftest did
         pass
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own: it reads the option next
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """The self-check runs in one process even where pytest-xdist is installed and `-n` asks
+    for workers: the call gate and the closing summary need every test's outcome in the
+    process that reports them."""
+    if getattr(config.option, "numprocesses", None):
+        config.option.numprocesses = 0

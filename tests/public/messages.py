@@ -14,16 +14,26 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 DOMAIN = "selfcheck"
 _loaded: dict[str, gettext.NullTranslations] = {}
+_read: dict[tuple[str, int, int], str] = {}
+"""course.json's language by (path, modification time, size): every message asks for it (a
+check of adult-hw1.csv, 90,000 times), so the file is read again only when it changed."""
 
 
 def language() -> str:
     """The course's language code ("en", "zh-CN", ...), from course.json."""
-    path = Path(os.environ.get("KANON_COURSE_FILE") or HERE / "course.json")
+    path = os.environ.get("KANON_COURSE_FILE") or str(HERE / "course.json")
     try:
-        found = json.loads(path.read_text(encoding="utf-8")).get("language", "en")
-    except (OSError, ValueError, AttributeError):
+        stat = os.stat(path)
+    except OSError:
         return "en"
-    return found if isinstance(found, str) else "en"
+    key = (path, stat.st_mtime_ns, stat.st_size)
+    if key not in _read:
+        try:
+            found = json.loads(Path(path).read_text(encoding="utf-8")).get("language", "en")
+        except (OSError, ValueError, AttributeError):
+            found = "en"
+        _read[key] = found if isinstance(found, str) else "en"
+    return _read[key]
 
 
 def translations(code: str | None = None) -> gettext.NullTranslations:

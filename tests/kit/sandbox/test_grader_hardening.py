@@ -22,6 +22,8 @@ from tiny_class import TINY as RUNNER_TINY
 
 REPO = Path(__file__).resolve().parents[3]
 EXAMPLES = REPO / "examples"
+# timeouts within seconds of a CPU-time limit: no other worker's test runs meanwhile
+pytestmark = pytest.mark.alone
 NO_BWRAP = "bubblewrap (bwrap) is missing or cannot create namespaces here"
 MODES = ["none", pytest.param("bwrap", marks=pytest.mark.skipif(not bwrap_available(),
                                                                  reason=NO_BWRAP))]

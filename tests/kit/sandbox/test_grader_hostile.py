@@ -24,6 +24,8 @@ from grader.sandbox import bwrap_available, landlock_available
 REPO = Path(__file__).resolve().parents[3]
 HOSTILE = REPO / "examples" / "hostile"
 ESCAPED = Path("/tmp/kanon-hostile-daisy-escaped")  # what daisy's daemons write 3 s later
+# timeouts within seconds of a CPU-time limit: no other worker's test runs meanwhile
+pytestmark = pytest.mark.alone
 MODES = ["none", pytest.param("bwrap", marks=pytest.mark.skipif(
     not bwrap_available(), reason="bubblewrap (bwrap) is missing or cannot create namespaces")),
     pytest.param("landlock", marks=pytest.mark.skipif(
