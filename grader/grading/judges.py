@@ -16,6 +16,7 @@ its row and its column only.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
 
@@ -125,21 +126,29 @@ class Quality(Exact):
     """Any valid, k-anonymous generalization whose utility is within the stored band."""
 
     def table(self, produced: bytes, case: CaseInput) -> Verdict:
-        from kcheck.hierarchies import read_folder
-        from kcheck.quality import judge_quality
-        schema, folder = case.schema, case.inputs
-        qis = case.qis
-        released = list(qis) + ([schema.sensitive] if schema.sensitive else [])
-        if schema.other_columns == "keep":
-            released = None
-        trees = read_folder(folder / DGH_DIR, schema.hierarchy_format)
-        result = judge_quality(folder / RAW_FILE, trees, produced, k=int(case.ints["k"]),
-                               qis=qis, numeric=schema.numeric,
-                               released=released if released is not None else
-                               _header(folder / RAW_FILE),
-                               band_max=case.expected.value)
+        from kcheck.quality import judge_prepared
+        schema = case.schema
+        released = (None if schema.other_columns == "keep" else
+                    tuple(case.qis) + ((schema.sensitive,) if schema.sensitive else ()))
+        raw = _prepared(case.inputs, tuple(case.qis), schema.numeric, released,
+                        schema.hierarchy_format)
+        result = judge_prepared(raw, produced, k=int(case.ints["k"]),
+                                band_max=case.expected.value)
         return _kcheck_verdict(result.verdict, case.hidden, result.facts,
                                case.expected.value)
+
+
+@lru_cache(maxsize=16)
+def _prepared(folder: Path, qis: tuple[str, ...], numeric: tuple[str, ...],
+              released: tuple[str, ...] | None, fmt: str):
+    """A case's raw side read and checked once per grader process (every student's output
+    of the case is judged against it)."""
+    from kcheck.hierarchies import read_folder
+    from kcheck.quality import prepare_raw
+    return prepare_raw(folder / RAW_FILE, read_folder(folder / DGH_DIR, fmt), qis=qis,
+                       numeric=numeric,
+                       released=released if released is not None else
+                       _header(folder / RAW_FILE))
 
 
 class Number(Exact):
