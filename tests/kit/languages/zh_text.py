@@ -1,0 +1,70 @@
+"""Checks of written Chinese, shared by the zh-CN text tests: no space between two CJK
+characters, no English prose outside code, file names and identifiers, Chinese punctuation in
+Chinese lists, and the glossary's words (grader/locale/zh_CN/glossary.toml)."""
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+GLOSSARY = Path(__file__).resolve().parents[3] / "grader" / "locale" / "zh_CN" / "glossary.toml"
+
+_HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_CJK_PUNCT = "\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65"
+CJK = f"[{_HAN}{_CJK_PUNCT}]"
+_CJK_SPACE = re.compile(f"({CJK})[ \t]+({CJK})")
+_FENCE = re.compile(r"^\s*```")
+_CODE_SPAN = re.compile(r"`[^`\n]*`")
+_URL = re.compile(r"https?://\S+")
+_PATHLIKE = re.compile(r"\S*[/\\.=_(){}\[\]<>]\S*")
+_WORDS = re.compile(r"[A-Za-z][A-Za-z'-]*(?:[ ,]+[A-Za-z][A-Za-z'-]*){2,}")
+_ASCII_LIST_COMMA = re.compile(f"({CJK}|\\d),[ ]*(?=\\d+[ ]*({CJK}))|({CJK}),")
+
+
+def cjk_spaces(text: str) -> list[str]:
+    """Each place where spaces stand between two CJK characters (a line wrapped in English)."""
+    return [m.group(0) for m in _CJK_SPACE.finditer(text)]
+
+
+def prose_lines(text: str, *, comments: bool = True) -> list[str]:
+    """The lines of Markdown or plain text that readers read as prose: outside code fences,
+    plus the `#` comments inside them when `comments`."""
+    out: list[str] = []
+    fenced = False
+    for line in text.splitlines():
+        if _FENCE.match(line):
+            fenced = not fenced
+            continue
+        if fenced:
+            if comments and "#" in line:
+                out.append(line.split("#", 1)[1])
+            continue
+        out.append(line)
+    return out
+
+
+def english_prose(line: str, allowed: tuple[str, ...] = ()) -> list[str]:
+    """Runs of three or more English words left in a line of Chinese text, once code spans,
+    URLs, file names and identifiers are set aside (`allowed` phrases too)."""
+    rest = _URL.sub(" ", _CODE_SPAN.sub(" ", line))
+    for phrase in allowed:
+        rest = rest.replace(phrase, " ")
+    rest = _PATHLIKE.sub(" ", rest)
+    return [m.group(0) for m in _WORDS.finditer(rest)]
+
+
+def ascii_list_commas(line: str) -> list[str]:
+    """ASCII commas that separate the items of a Chinese list ("第 12941, 25819 个")."""
+    rest = _CODE_SPAN.sub(" ", line)
+    return [m.group(0) for m in _ASCII_LIST_COMMA.finditer(rest)]
+
+
+def glossary() -> list[dict]:
+    """The glossary's terms: en, zh and the words to avoid."""
+    return tomllib.loads(GLOSSARY.read_text(encoding="utf-8"))["term"]
+
+
+def avoided_words(text: str) -> list[str]:
+    """Each avoided glossary word that `text` uses, with the term that replaces it."""
+    return [f"{word} -> {term['zh']}" for term in glossary() for word in term["avoid"]
+            if word in text]
