@@ -16,7 +16,7 @@ import pytest
 from grader.courses.folder import resolve
 from grader.publishing.materials import render_handout, render_skeleton, view
 from grader.rubric import load
-from kanon.hierarchy_formats import parse_child_parent
+from kcheck.hierarchies import parse_hierarchy
 
 REPO = Path(__file__).resolve().parents[3]
 USTC = REPO / "courses" / "ustc"
@@ -140,8 +140,9 @@ def test_the_skeleton_follows_the_course(lab, language) -> None:
     assert "root" not in module["samarati"].__doc__ and "根节点" not in module["samarati"].__doc__
     for path in sorted(DGHS.glob("*.txt")):  # read_DGH reads the lab's files as the kit does
         dgh = module["read_DGH"](str(path))
-        labels, _, depth = parse_child_parent(path.read_text(encoding="utf-8"), path.name)
-        assert dgh.depth == dict(zip(labels, depth)) and dgh.root == labels[0]
+        tree = parse_hierarchy(path.read_text(encoding="utf-8"), path.stem, path.name,
+                               "child-parent")
+        assert dgh.depth == dict(zip(tree.labels, tree.depth)) and dgh.root == tree.labels[0]
     age = module["read_DGH"](str(DGHS / "age.txt"))
     chain, node = [], "37"
     while node is not None:
