@@ -98,7 +98,8 @@ def feedback_md(record: dict, rubric: Rubric) -> str:
                   ""]
         for case in cases:
             label = {"passed": _("PASS"), "partial": _("PARTIAL")}.get(case["status"], _("FAIL"))
-            lines.append(f"- **{label}** {case_title(case, _)} — {fmt(case['points'])} / "
+            title = _("**{label}** {title}").format(label=label, title=case_title(case, _))
+            lines.append(f"- {title} — {fmt(case['points'])} / "
                          f"{fmt(case['max_points'])} — `{case['status']}`"
                          + (f" — {time_text(case, _)}" if time_text(case) else ""))
             head, rest, printed = shown(case)

@@ -142,14 +142,14 @@ def render(found: Found, function: str, params: list[str], folder: Path,
            solution: Path) -> list[str]:
     """The section's lines for a counterexample whose files are in `folder`."""
     m = found.member
-    ints = ", ".join(f"{k} = {v}" for k, v in m.ints.items()) or _("none")
+    ints = _(", ").join(f"{k} = {v}" for k, v in m.ints.items()) or _("none")
     lines = [_("The smallest public input on which {function} and the handout's rules "
                "disagree (from the course's public counterexample pool: a pointer to the "
                "rule, not another test):").format(function=function), "",
              _("Input: raw.csv ({n} of the data rows of {source}: {rows}); QIs kept: {qis}; "
                "arguments: {ints}.").format(
-                 n=len(m.rows), rows=", ".join(map(str, m.rows)), source=m.label,
-                 qis=", ".join(m.qis), ints=ints)]
+                 n=len(m.rows), rows=_(", ").join(map(str, m.rows)), source=m.label,
+                 qis=_(", ").join(m.qis), ints=ints)]
     lines += _table(m.header, m.raw)
     if m.anonymized is not None:
         lines += [_("The anonymized input (anonymized.csv, the same rows of {source}):").format(

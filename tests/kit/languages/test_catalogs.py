@@ -103,7 +103,7 @@ def test_zh_cn_feedback_has_chinese_fixed_words() -> None:
                          "time_limit": 10.0, "cpu_seconds": 0.5, "visibility": "visible"}]}
     zh = feedback_md(record, replace(rubric, language="zh-CN"))
     assert zh.startswith("# alice 的反馈\n\n**得分：5 / 110**（4.55%）。状态：`wrong_output`。")
-    assert "- **未通过** 隐藏测试用例：ties — 0 / 5 — `wrong_output` — 用时 0.50 秒，CPU 时间限制 " \
+    assert "- **【未通过】**隐藏测试用例：ties — 0 / 5 — `wrong_output` — 用时 0.50 秒，CPU 时间限制 " \
            "10 秒" in zh
     assert "隐藏测试用例使用你没有见过的数据集" in zh and "Hidden cases use" not in zh
     text = json.loads(gradescope_json(record, replace(rubric, language="zh-CN")))
