@@ -132,7 +132,7 @@ def _pending(record: dict, rubric: Rubric, _=str) -> str:
     waiting = [p for p in rubric.manual_parts if manual_score(record, p.key) is None]
     if not waiting:
         return ""
-    names = ", ".join(_("{part} ({points} points)").format(part=p.key, points=fmt(p.points))
+    names = _(", ").join(_("{part} ({points} points)").format(part=p.key, points=fmt(p.points))
                       for p in waiting)
     return _(" Graded by the course staff, not yet included: {names}; the score counts the "
              "autograded parts only so far.").format(names=names)

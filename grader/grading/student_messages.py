@@ -85,6 +85,7 @@ LISTS = {"rules": re.compile(r'; (?=rule ")'),
 fits), and where one item ends: an item may hold "; " itself (a rule's reasons)."""
 
 
+_NUMBERS = re.compile(r"\d+(?:, \d+)+(?:, \.\.\.)?")
 VERBATIM = frozenset({"message", "shown", "value", "cell", "raw", "got", "expected", "header",
                       "code", "label", "name", "column", "columns", "file", "files", "globs",
                       "notebook", "chosen", "better", "source", "student", "base"})
@@ -108,6 +109,8 @@ def _line(line: str, _: Callable[[str], str], depth: int) -> str:
 
 
 def _field(key: str, value: str, _: Callable[[str], str], depth: int) -> str:
+    if _NUMBERS.fullmatch(value):  # row numbers: "3, 8, 9, ..."
+        return value.replace(", ", _(", "))
     if key in VERBATIM:
         return _grader_written(value, _, depth)
     if key in LISTS:

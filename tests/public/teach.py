@@ -214,7 +214,7 @@ def lesson(calls, function: str, variant: str | None, solution: Path, scratch: P
     spent = _("(the search: {calls} calls, {seconds:.1f} s)").format(
         calls=result.calls, seconds=time.monotonic() - start)
     if isinstance(result, Stopped):
-        return [stopped_line(result, function) + " " + spent]
+        return [_("{line} {spent}").format(line=stopped_line(result, function), spent=spent)]
     folder = scratch / function
     shutil.rmtree(folder, ignore_errors=True)
     result.member.write(folder)

@@ -48,6 +48,16 @@ def problems(text: str, student_texts: tuple[str, ...] = ()) -> list[str]:
     return found
 
 
+def page_text(page: str) -> str:
+    """The prose of an HTML page, one block a line: preformatted text left out, inline code
+    as a code span, inline tags removed without adding a space."""
+    text = re.sub(r"<pre>.*?</pre>|<style>.*?</style>", "\n", page, flags=re.S)
+    text = re.sub(r"<code>.*?</code>", "`code`", text, flags=re.S)
+    text = re.sub(r"</?(p|li|ul|ol|h\d|tr|td|th|table|br|div|body|head|title)\b[^>]*>", "\n",
+                  text)
+    return html.unescape(re.sub(r"<[^>]+>", "", text))
+
+
 def _catalog_texts() -> list[tuple[str, str]]:
     texts = []
     for domain in ("grader", "selfcheck"):
@@ -97,11 +107,20 @@ def _record(part: str) -> dict:
     """A failing student of a zh-CN course: an exception with the student's own message, a
     refused package (hidden case), a NameError with its hint, a broken rule with a privacy
     summary, a timeout, a pass; notes of a retried import and unused data files."""
-    case = {"part": part, "points": 0.0, "max_points": 5.0, "time_limit": 10.0,
+    case = {"id": "c2", "part": part, "points": 0.0, "max_points": 5.0, "time_limit": 10.0,
             "cpu_seconds": 0.5, "hidden": False, "visibility": "visible"}
     refused = ("pandas is not available: this course allows only numpy and the standard "
                "library")
+    dgh = "Any\n\tA\n\t\ta1\n\t\ta2\n\tB\n\t\tb1\n\t\tb2\n\t\tb3\n"
+    counterexample = {
+        "hidden": False, "found": True, "calls": 12, "case": "adult-hw1, k=4", "case_id": "c1",
+        "ints": {"k": 2, "max_sup": 0}, "rows": [3, 5], "source": "public/adult",
+        "qis": ["job", "sex"], "header": ["job", "sex", "dis"],
+        "raw": [["a1", "M", "x"], ["b1", "M", "y"]], "dghs": {"job": dgh, "sex": "Any\n\tM\n"},
+        "problem": None, "expected": "job,sex,dis\nAny,M,x\nAny,M,y\n",
+        "yours": "job,sex,dis\nA,M,x\nAny,M,y\n"}
     return {
+        "counterexamples": {part: counterexample},
         "student": "li", "score": 5.0, "max": 110.0, "status": "error", "source": "li.py",
         "solution": "li/lab.py", "parts": {part: 5.0},
         "notes": [f"Importing your file failed (it raised ModuleNotFoundError: {refused}). It "
@@ -112,7 +131,7 @@ def _record(part: str) -> dict:
                   "Data files in your submission are not used (each case supplies its own "
                   "adult-hw1.csv and DGHs): a.csv, b.csv."],
         "cases": [
-            case | {"status": "error", "name": "adult-hw1, k=4",
+            case | {"status": "error", "name": "adult-hw1, k=4", "id": "c1",
                     "message": f"raised ValueError: {STUDENT_TEXT}\n  File \"lab.py\", line 7, "
                                f"in mondrian\n    raise ValueError(\"{STUDENT_TEXT}\")",
                     "output": "debug 4; 你好 世界\n"},
@@ -143,13 +162,8 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     (out / "summary.json").write_text(json.dumps({"course": {"language": "zh-CN"}}),
                                       encoding="utf-8")
     page = student_page(out, "li")
-    visible = re.sub(r"<pre>.*?</pre>|<style>.*?</style>", "\n", page, flags=re.S)
-    visible = re.sub(r"<code>.*?</code>", "`code`", visible, flags=re.S)
-    visible = re.sub(r"</?(p|li|ul|ol|h\d|tr|td|th|table|br|div|body|head|title)\b[^>]*>", "\n",
-                     visible)
     results = json.loads(gradescope_json(record, rubric))
-    return {"feedback": feedback_md(record, rubric), "page": page,
-            "page text": html.unescape(re.sub(r"<[^>]+>", "", visible)),
+    return {"feedback": feedback_md(record, rubric), "page": page, "page text": page_text(page),
             "results": "\n\n".join([results.get("output", ""), _hidden_note(ZH)]
                                    + [t["name"] + "\n" + t["output"] for t in results["tests"]])}
 
