@@ -125,5 +125,5 @@ def test_failing_zh_cn_submissions_read_in_chinese(tmp_path: Path) -> None:
     assert {"error", "no-output", "exit", "not-attempted", "wrong", "partial",
             "no-solution"} <= statuses, statuses
     sun = (out / "feedback" / "sun.md").read_text(encoding="utf-8")
-    assert "有效且满足 k-匿名，但违反了规则 \"lowest-height\"" in sun
+    assert "有效且满足 k-匿名，但违反了规则“lowest-height”" in sun
     assert "删除了 16 行" in sun  # the privacy summary's suffix
