@@ -85,6 +85,7 @@ LISTS = {"rules": re.compile(r'; (?=rule ")'),
 fits), and where one item ends: an item may hold "; " itself (a rule's reasons)."""
 
 
+_MORE = re.compile(r"(?P<names>.+) and (?P<n>\d+) more", re.DOTALL)
 _NUMBERS = re.compile(r"\d+(?:, \d+)+(?:, \.\.\.)?")
 VERBATIM = frozenset({"message", "shown", "value", "cell", "raw", "got", "expected", "header",
                       "code", "label", "name", "column", "columns", "file", "files", "globs",
@@ -93,7 +94,8 @@ VERBATIM = frozenset({"message", "shown", "value", "cell", "raw", "got", "expect
 GRADER_WRITTEN = ("{message} (line {n}, `{code}`, was left out: {reason})",
                   "{name} is not available: this course allows {rule}")
 """The templates a VERBATIM field is still translated by: sentences the grader writes into a
-student's exception message (the NameError's hint, the sandbox's refusal of an import), tried in this order."""
+student's exception message (the NameError's hint, the sandbox's refusal of an import), tried
+in this order."""
 
 
 def _line(line: str, _: Callable[[str], str], depth: int) -> str:
@@ -111,11 +113,22 @@ def _line(line: str, _: Callable[[str], str], depth: int) -> str:
 def _field(key: str, value: str, _: Callable[[str], str], depth: int) -> str:
     if _NUMBERS.fullmatch(value):  # row numbers: "3, 8, 9, ..."
         return value.replace(", ", _(", "))
+    if key == "files":
+        return _file_list(value, _)
     if key in VERBATIM:
         return _grader_written(value, _, depth)
     if key in LISTS:
         return _("; ").join(_line(item, _, depth) for item in LISTS[key].split(value))
     return _line(value, _, depth)
+
+
+def _file_list(value: str, _: Callable[[str], str]) -> str:
+    """A list of the student's file names that the grader joined ("a.csv, b.csv and 3 more"):
+    each name as it is, the grader's separator and tail in the course's language."""
+    match = _MORE.fullmatch(value)
+    names, more = (match["names"], match["n"]) if match else (value, None)
+    text = _(", ").join(names.split(", "))
+    return text + _(" and {n} more").format(n=more) if more else text
 
 
 def _grader_written(value: str, _: Callable[[str], str], depth: int) -> str:
