@@ -22,7 +22,8 @@ from grader.gradebook.feedback_export import student_page
 from grader.grading.student_messages import NAME_PHRASES, TEMPLATES, translate
 from grader.publishing.autograde import _failure_output, _hidden_note
 from grader.rubric import load
-from kcheck.messages import CATALOG
+from kcheck.messages import CATALOG, render, render_facts
+from kcheck.verdicts import PASSED, WRONG, Verdict
 
 from zh_text import ascii_list_commas, avoided_words, cjk_spaces, english_prose, prose_lines
 
@@ -106,6 +107,20 @@ def test_every_feedback_template_has_a_written_chinese_translation() -> None:
 def test_student_text_passes_through_and_the_grader_s_words_are_translated(
         english: str, chinese: str) -> None:
     assert translate(english, ZH) == chinese
+
+
+def test_every_kcheck_verdict_renders_as_written_chinese() -> None:
+    rendered = [render_facts(12, 4, 0.25, language="zh-CN")]
+    for key, template in CATALOG["zh-CN"]["texts"].items():
+        rule, _, detail = key.partition("/")
+        params = {name: ["age", "sex"] if name in ("found", "expected") else 7
+                  for name in re.findall(r"\{(\w+)\}", template)}
+        for row, column in ((3, "age"), (3, None), (None, "age"), (None, None)):
+            verdict = Verdict(PASSED if rule == "passed" else WRONG, rule, row, column, params,
+                              detail)
+            rendered += [render(verdict, "zh-CN"), render(verdict, "zh-CN", hidden=True)]
+    assert [(text, problems(text)) for text in rendered if problems(text)] == []
+    assert "第 3 条数据行，列 `age`：输出的列为 `age`、`sex`，应恰为 `age`、`sex`" in "\n".join(rendered)
 
 
 def _record(part: str) -> dict:
