@@ -20,10 +20,10 @@ EXTRA_MEANING = {"random_anonymizer": "the seed", "bottomup_anonymizer": "distin
                  "samarati": "most suppressed rows"}
 
 
-def _or_list(names: list[str], word: str = "or") -> str:
+def _or_list(names: list[str], word: str = "or", sep: str = ", ") -> str:
     if len(names) < 2:
         return "".join(names)
-    return f"{', '.join(names[:-1])} {word} {names[-1]}"
+    return f"{sep.join(names[:-1])} {word} {names[-1]}"
 
 
 def _python_string(text: str, indent: int) -> str:
@@ -70,12 +70,12 @@ def cli_fields(course: CourseView) -> dict[str, str]:
         f"<{p.name}>" for p in f.contract.params) for f in own]
     doc = _(
         "where <algorithm> is one of {algorithms}. Check yourself with `pytest` (see "
-        "HANDOUT.md, \"Checking your work\").").format(algorithms=_or_list(cli, _("or")))
+        "HANDOUT.md, \"Checking your work\").").format(algorithms=_or_list(cli, _("or"), _(", ")))
     if own and anonymizers:
         doc = _("where <algorithm> is one of {algorithms}; your course's own functions take "
                 "their arguments in their signature's order. Check yourself with `pytest` "
                 "(see HANDOUT.md, \"Checking your work\").").format(
-            algorithms=_or_list(cli, _("or")))
+            algorithms=_or_list(cli, _("or"), _(", ")))
     elif own:
         doc = _("Each line runs one of your course's own functions, its arguments in its "
                 "signature's order. Check yourself with `pytest` (see HANDOUT.md, \"Checking "
