@@ -1,7 +1,7 @@
 """The kit's zh-CN skeleton sections (grader/publishing/materials/skeleton/zh-CN): every one up
 to date with its English source, in Chinese (no English sentence in a docstring or comment),
-and the code they render is the English skeleton's exactly: only docstrings and comments
-differ. The handout's sections come from a temporary copy (their translations are other
+and the code they render is the English skeleton's exactly: only docstrings, comments and the
+command line's words (its strings, argparse's own words) differ. The handout's sections come from a temporary copy (their translations are other
 files' work), so this test needs only the skeleton's."""
 from __future__ import annotations
 
@@ -20,8 +20,13 @@ REPO = Path(__file__).resolve().parents[3]
 MATERIALS = Path("grader") / "publishing" / "materials"
 
 
+COMMAND_LINE = {"_parser", "_call", "_run", "_run_course_function"}
+
+
 def _code(source: str) -> str:
-    """The module's AST without docstrings (comments are not in an AST)."""
+    """The module's AST without docstrings (comments are not in an AST), and without the
+    words of the command line (its functions' strings, in the course's language, and the
+    zh-CN _parser's translation of argparse's own words)."""
     tree = ast.parse(source)
     for node in ast.walk(tree):
         body = getattr(node, "body", None)
@@ -29,7 +34,19 @@ def _code(source: str) -> str:
             if isinstance(item, ast.Expr) and isinstance(item.value, ast.Constant) \
                     and isinstance(item.value.value, str):
                 item.value.value = ""
+    for function in tree.body:
+        if isinstance(function, ast.FunctionDef) and function.name in COMMAND_LINE:
+            function.body = [s for s in function.body if not _argparse_words(s)]
+            for node in ast.walk(function):
+                if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                    node.value = ""
     return ast.dump(tree)
+
+
+def _argparse_words(statement: ast.stmt) -> bool:
+    """`words = {...}` or `argparse._ = ...`: the zh-CN _parser's argparse words."""
+    targets = getattr(statement, "targets", [])
+    return any(ast.unparse(t) in ("words", "argparse._") for t in targets)
 
 
 def test_every_skeleton_section_has_an_up_to_date_chinese_translation() -> None:
