@@ -1,0 +1,176 @@
+"""The Chinese that zh-CN students read, as a Chinese instructor writes it: HANDOUT.md,
+README.md and skeleton.py of three zh-CN bundles (the USTC lab, a zh-CN copy of the default
+course, the Top-Down Greedy lab), and what the bundled skeleton's command line prints (--help,
+bad arguments, a function not implemented yet). No space between two CJK characters, no English
+prose (code blocks' `#` comments and the skeleton's comments and docstrings included), no ASCII
+commas in Chinese lists, none of the glossary's avoided words, and the glossary's terms where
+their concepts are used. The bundles are built once for the module (a few seconds)."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from grader import cli
+from grader.publishing.materials.reflow import reflow
+
+from zh_text import (allowed_english, ascii_list_commas, avoided_words, cjk_spaces,
+                     english_prose, prose_lines, python_prose)
+
+REPO = Path(__file__).resolve().parents[3]
+COURSES = ["ustc", "default-zh", "tdg-lab"]
+FILES = ["HANDOUT.md", "README.md", "skeleton.py"]
+TEXTS = [(course, name) for course in COURSES for name in FILES]
+
+
+@pytest.fixture(scope="module")
+def bundles(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Each course's bundle, unpacked: {course: its kanon-hw1 folder}."""
+    root = tmp_path_factory.mktemp("zh-bundles")
+    default = root / "default-zh-course"
+    default.mkdir()
+    (default / "course.toml").write_text(
+        f'[course]\nformat = 1\npublic_demo = true\nrubric = "{REPO / "grader" / "rubric.toml"}"'
+        f'\nlanguage = "zh-CN"\n', encoding="utf-8")
+    folders = {"ustc": REPO / "courses" / "ustc", "default-zh": default,
+               "tdg-lab": REPO / "courses" / "tdg-lab"}
+    out = {}
+    for course, folder in folders.items():
+        archive = root / f"{course}.zip"
+        assert cli.main(["bundle", "--course", str(folder), "--out", str(archive)]) == 0
+        with zipfile.ZipFile(archive) as z:
+            z.extractall(root / course)
+        out[course] = root / course / "kanon-hw1"
+    return out
+
+
+def _prose(bundles: dict[str, Path], course: str, name: str) -> list[str]:
+    text = (bundles[course] / name).read_text(encoding="utf-8")
+    return python_prose(text) if name.endswith(".py") else prose_lines(text)
+
+
+@pytest.mark.parametrize("course, name", TEXTS)
+def test_no_space_between_two_cjk_characters(bundles, course, name) -> None:
+    assert cjk_spaces("\n".join(_prose(bundles, course, name))) == []
+
+
+@pytest.mark.parametrize("course, name", TEXTS)
+def test_no_english_prose(bundles, course, name) -> None:
+    found = [(words, line) for line in _prose(bundles, course, name)
+             for words in english_prose(line, allowed_english())]
+    assert found == []
+
+
+@pytest.mark.parametrize("course, name", TEXTS)
+def test_chinese_lists_use_chinese_commas(bundles, course, name) -> None:
+    found = [(c, line) for line in _prose(bundles, course, name)
+             for c in ascii_list_commas(line)]
+    assert found == []
+
+
+@pytest.mark.parametrize("course, name", TEXTS)
+def test_no_avoided_glossary_word(bundles, course, name) -> None:
+    assert avoided_words((bundles[course] / name).read_text(encoding="utf-8")) == []
+
+
+# A glossary term and the English words that use its concept in the English handout: where
+# the English default course's HANDOUT.md uses the concept, its zh-CN copy uses the term.
+CONCEPTS = {"准标识符": r"quasi-identifier", "敏感属性": r"sensitive attribute",
+            "泛化层次": r"hierarch", "泛化向量": r"\bvector", "层级": r"\blevel",
+            "泛化格": r"\blattice", "等价类": r"equivalence class", "离群记录": r"outlier",
+            "分类型": r"categorical", "数值型": r"numeric", "自检": r"self-check",
+            "公开用例": r"public case", "隐藏用例": r"hidden case", "反例": r"counterexample",
+            "最近公共祖先": r"lowest common ancestor", "尚未实现": r"not implemented",
+            "检查你的解答": r"Checking your work", "并列": r"\bties?\b", "隐匿": r"suppress",
+            "评分项": r"\bPart\b"}
+
+
+@pytest.mark.parametrize("term, english", sorted(CONCEPTS.items()))
+def test_the_glossary_term_stands_where_its_concept_is_used(bundles, term, english) -> None:
+    assert re.search(english, (REPO / "HANDOUT.md").read_text(encoding="utf-8"))
+    assert term in (bundles["default-zh"] / "HANDOUT.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("course", ["ustc", "default-zh"])
+def test_the_handout_defines_the_generalization_vector_in_the_lattice(bundles, course) -> None:
+    handout = (bundles[course] / "HANDOUT.md").read_text(encoding="utf-8")
+    definition = handout.index("**泛化向量**（generalization vector）")
+    first = min(handout.find(f"\n## {name}（") % len(handout)
+                for name in ("samarati", "bottomup_anonymizer"))
+    assert first < definition < handout.index("\n## ", first + 1)  # the lattice's first section
+    assert "**层级**（level）是各 s_i 之和" in handout[definition:]
+    assert "## 多个正确答案" in handout and "[多个正确答案](#ties)" in handout
+
+
+def test_the_ustc_handout_lists_the_qis_in_the_files_column_order(bundles) -> None:
+    handout = (bundles["ustc"] / "HANDOUT.md").read_text(encoding="utf-8")
+    assert "- `samarati`：`age`、`marital_status`、`race` 和 `sex`；" in handout
+    assert "对 (`age`、`marital_status`、`race`、`sex`) 的泛化向量 (2, 1, 1, 0)" in handout
+    assert "[`mondrian`（评分项 mondrian-categorical）]" in handout
+
+
+# ------------------------------------------------------------------ the skeleton's command line
+
+CALLS = {  # course: (arguments, exit status, words the output holds)
+    "default-zh": [(["--help"], 0, "用法："), ([], 2, "缺少以下参数"),
+                   (["nope", "DGHs", "adult-hw1.csv", "out.csv", "4"], 2, "无效的选择"),
+                   (["clustering", "DGHs", "adult-hw1.csv", "out.csv", "x"], 2, "无效的 int 值"),
+                   (["clustering", "DGHs", "adult-hw1.csv", "out.csv", "4", "3"], 2,
+                    "clustering 没有第六个参数"),
+                   (["clustering", "DGHs", "adult-hw1.csv", "out.csv", "4", "--bad"], 2,
+                    "无法识别的参数"),
+                   (["clustering", "DGHs", "adult-hw1.csv", "out.csv", "4"], 1,
+                    "错误：clustering_anonymizer 尚未实现")],
+    "ustc": [(["--help"], 0, "第六个参数是 max_sup"),
+             (["mondrian", "DGHs", "adult-hw1.csv", "out.csv", "4", "2"], 2, "没有第六个参数")],
+    "tdg-lab": [(["--help"], 0, "用法："), (["topdown_greedy", "a.csv"], 2, "需要 4 个参数"),
+                (["topdown_greedy", "adult-hw1.csv", "DGHs", "x", "out.csv"], 2,
+                 "k 必须是整数"),
+                (["cost_NCP", "adult-hw1.csv", "adult-hw1.csv", "DGHs"], 1,
+                 "错误：cost_NCP 尚未实现")],
+}
+CALL_CASES = [(course, i) for course, calls in CALLS.items() for i in range(len(calls))]
+# the command line's own names: its program, metavars, algorithms, functions and parameters
+_CODE_WORDS = re.compile(r"python skeleton\.py|<[^<>\s]+>|\[[^\[\]]*\]|'[^']*'|\b(algorithm|"
+                         r"DGH-folder|NAME|ARGUMENT|random|clustering|bottomup|samarati|"
+                         r"mondrian|topdown_greedy|cost_NCP|max_sup|[a-z]+_[a-z_]+|[kslh])\b")
+
+
+@pytest.fixture(scope="module")
+def outputs(bundles, tmp_path_factory) -> dict[tuple[str, int], subprocess.CompletedProcess]:
+    """Every call of CALLS, run once in its bundle's folder."""
+    out = {}
+    for course, i in CALL_CASES:
+        arguments = CALLS[course][i][0]
+        out[course, i] = subprocess.run([sys.executable, "skeleton.py", *arguments],
+                                        cwd=bundles[course], capture_output=True, text=True,
+                                        timeout=120)
+    return out
+
+
+@pytest.mark.parametrize("course, i", CALL_CASES)
+def test_the_skeletons_command_line_speaks_chinese(outputs, course, i) -> None:
+    arguments, status, words = CALLS[course][i]
+    done = outputs[course, i]
+    text = done.stdout + done.stderr
+    assert done.returncode == status, text
+    assert words in text
+    lines = [_CODE_WORDS.sub(" ", line) for line in text.splitlines()]
+    assert [w for line in lines for w in english_prose(line, allowed_english())] == []
+    assert cjk_spaces(text) == []
+    assert "usage:" not in text and "error:" not in text
+
+
+# ------------------------------------------------------------------------------------- reflow
+
+def test_reflow_leaves_a_chinese_paragraph_as_it_is() -> None:
+    """Joining a Chinese paragraph's lines with spaces would put one between two characters."""
+    long = "第一个" + "不同的行" * 30
+    text = f"{long}\n你的代码"
+    assert reflow(text) == text
+    english = "word " * 30
+    assert reflow(f"{english}\nmore") != f"{english}\nmore"  # English is still re-wrapped
