@@ -174,3 +174,32 @@ def test_reflow_leaves_a_chinese_paragraph_as_it_is() -> None:
     assert reflow(text) == text
     english = "word " * 30
     assert reflow(f"{english}\nmore") != f"{english}\nmore"  # English is still re-wrapped
+
+
+# ------------------------------------------------------------- the skeleton's helpers' errors
+
+HELPER_ERRORS = [  # (course, file content or None for a missing file, call, words)
+    ("default-zh", None, "read_dataset", "找不到数据集文件"),
+    ("default-zh", "a,b\n1,2,3\n", "read_dataset", "第 1 个数据行有 3 个单元格，而表头有 2 列"),
+    ("default-zh", "Any\n\t\ta\n", "read_DGH", "比上一行深了不止一个制表符"),
+    ("default-zh", None, "read_DGHs", "找不到 DGH 文件夹"),
+    ("ustc", "a,*\na,b\n", "read_DGH", "'a' 第二次作为子节点出现（另见第 1 行）"),
+    ("ustc", "a,*\nb,c\nc,b\n", "read_DGH", "'b' 在一个环上"),
+    ("tdg-lab", "", "read_dataset", "文件是空的"),
+]
+
+
+@pytest.mark.parametrize("course, content, call, words", HELPER_ERRORS)
+def test_the_skeletons_helpers_raise_their_errors_in_chinese(bundles, tmp_path, course, content,
+                                                             call, words) -> None:
+    module: dict = {"__name__": "skeleton"}
+    source = (bundles[course] / "skeleton.py").read_text(encoding="utf-8")
+    exec(compile(source, "skeleton.py", "exec"), module)
+    path = tmp_path / "input"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    with pytest.raises((ValueError, FileNotFoundError)) as raised:
+        module[call](str(path))
+    message = str(raised.value)
+    assert words in message
+    assert english_prose(message.replace(str(path), " "), allowed_english()) == []

@@ -151,10 +151,10 @@ def test_the_skeleton_follows_the_course(lab, language) -> None:
 
 
 @pytest.mark.parametrize("text, message", [
-    ("a,*\na,b\n", "line 2: 'a' is a child a second time (also on line 1)"),
-    ("a,*\nb,c\nc,b\n", "line 2: 'b' is on a cycle"),
-    ("a,*\nb\n", "line 2: expected one 'child,parent' pair"),
-    ("a,*\nb,+\n", "2 roots"),
+    ("a,*\na,b\n", "第 2 行：'a' 第二次作为子节点出现（另见第 1 行）"),
+    ("a,*\nb,c\nc,b\n", "第 2 行：'b' 在一个环上"),
+    ("a,*\nb\n", "第 2 行：应为一对 'child,parent'"),
+    ("a,*\nb,+\n", "有 2 个根节点"),
 ])
 def test_the_skeletons_read_dgh_names_the_file_and_line(lab, tmp_path, text, message) -> None:
     module = _skeleton(lab)["module"]
