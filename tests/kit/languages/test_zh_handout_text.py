@@ -19,8 +19,8 @@ from grader import cli
 from grader.catalogs import read_po
 from grader.publishing.materials.reflow import reflow
 
-from zh_text import (allowed_english, ascii_list_commas, avoided_words, cjk_spaces,
-                     english_prose, prose_lines, python_prose)
+from zh_text import (allowed_english, ascii_list_commas, avoided_words, cjk_line_breaks,
+                     cjk_spaces, english_prose, prose_lines, python_prose)
 
 REPO = Path(__file__).resolve().parents[3]
 COURSES = ["ustc", "default-zh", "tdg-lab"]
@@ -57,6 +57,12 @@ def _prose(bundles: dict[str, Path], course: str, name: str) -> list[str]:
 @pytest.mark.parametrize("course, name", TEXTS)
 def test_no_space_between_two_cjk_characters(bundles, course, name) -> None:
     assert cjk_spaces("\n".join(_prose(bundles, course, name))) == []
+
+
+@pytest.mark.parametrize("course, name", [t for t in TEXTS if t[1].endswith(".md")])
+def test_no_line_break_between_two_cjk_characters(bundles, course, name) -> None:
+    """Markdown shows a paragraph's line break as a space."""
+    assert cjk_line_breaks((bundles[course] / name).read_text(encoding="utf-8")) == []
 
 
 @pytest.mark.parametrize("course, name", TEXTS)
@@ -168,11 +174,13 @@ def test_the_skeletons_command_line_speaks_chinese(outputs, course, i) -> None:
 
 # ------------------------------------------------------------------------------------- reflow
 
-def test_reflow_leaves_a_chinese_paragraph_as_it_is() -> None:
-    """Joining a Chinese paragraph's lines with spaces would put one between two characters."""
+def test_reflow_never_puts_a_space_inside_a_chinese_paragraph() -> None:
+    """Joining a Chinese paragraph's lines with spaces would put one between two characters;
+    a line break between two (a template marker's) is joined without one."""
     long = "第一个" + "不同的行" * 30
-    text = f"{long}\n你的代码"
-    assert reflow(text) == text
+    assert reflow(f"{long}\n你的代码") == f"{long}你的代码"
+    assert reflow(f"{long}\n`code` 你的代码\n\n- 一项\n  续行") == \
+        f"{long}\n`code` 你的代码\n\n- 一项续行"
     english = "word " * 30
     assert reflow(f"{english}\nmore") != f"{english}\nmore"  # English is still re-wrapped
 

@@ -34,6 +34,22 @@ def cjk_spaces(text: str) -> list[str]:
     return [m.group(0) for m in _CJK_SPACE.finditer(text)]
 
 
+_BLOCK_START = re.compile(r"^\s*([-*+>|#] |\d+\. |<!--|```|\|)")
+
+
+def cjk_line_breaks(markdown: str) -> list[str]:
+    """Each place where a Markdown paragraph's line break falls between two CJK characters
+    (it shows as a space: a Chinese paragraph is written on one line)."""
+    found = []
+    lines = prose_lines(markdown, comments=False)
+    for before, after in zip(lines, lines[1:]):
+        if before.strip() and after.strip() and not _BLOCK_START.match(after) \
+                and not before.lstrip().startswith(("<!--", "|", "#")) \
+                and re.search(f"{CJK}$", before.rstrip()) and re.match(CJK, after.lstrip()):
+            found.append(f"{before.rstrip()[-8:]}⏎{after.lstrip()[:8]}")
+    return found
+
+
 def prose_lines(text: str, *, comments: bool = True) -> list[str]:
     """The lines of Markdown or plain text that readers read as prose: outside code fences,
     plus the `#` comments inside them when `comments`."""
