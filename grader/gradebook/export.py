@@ -90,8 +90,9 @@ def feedback_md(record: dict, rubric: Rubric) -> str:
         lines.append(f"| {part.key} | {_part_cell(record, part) or _('not yet graded')} | "
                      f"{fmt(part.points)} |")
     lines.append("")
-    for part in rubric.manual_parts:
-        lines += _manual_section(record, part, _)
+    scored = [p for p in rubric.manual_parts if manual_score(record, p.key) is not None]
+    for part in rubric.manual_parts:  # the one staff comment: under the last scored part
+        lines += _manual_section(record, part, _, commented=bool(scored) and part is scored[-1])
     for part in rubric.auto_parts:
         cases = [c for c in record["cases"] if c["part"] == part.key]
         lines += [f"## {part.key}: {fmt(record['parts'].get(part.key, 0))} / {fmt(part.points)}",
@@ -137,7 +138,10 @@ def _pending(record: dict, rubric: Rubric, _=str) -> str:
              "autograded parts only so far.").format(names=names)
 
 
-def _manual_section(record: dict, part, _=str) -> list[str]:
+def _manual_section(record: dict, part, _=str, commented: bool = False) -> list[str]:
+    """A manual part's heading, the grader's check of its file and, when `commented`, the
+    staff's one comment of the student (scores.csv's `comment`: one per student, not per
+    part)."""
     entry = (record.get("manual") or {}).get(part.key) or {}
     score = manual_score(record, part.key)
     lines = [_("## {part}: {score} / {points} (graded by course staff)").format(
@@ -145,7 +149,7 @@ def _manual_section(record: dict, part, _=str) -> list[str]:
         points=fmt(part.points)), ""]
     if entry.get("check"):
         lines.append(f"- {translate(entry['check'], _)}")
-    if score is not None and record.get("manual_comment"):
+    if commented and record.get("manual_comment"):
         lines.append("- " + _("Comment: {comment}").format(comment=record['manual_comment']))
     return lines + [""]
 
