@@ -13,20 +13,7 @@ from .hierarchy import DGH, read_dgh_folder
 from .schema import DEFAULT, Schema
 from .table import Table, read_table, write_table
 
-__all__ = ["Problem", "load_problem", "load_problem_for_k", "check_int", "write_released",
-           "sensitive_column"]
-
-
-def sensitive_column(header: list[str], qi_columns: list[int], path: object) -> int:
-    """The single non-QI column of a table (l-diversity's sensitive attribute): the one rule
-    of every type describing a dataset with its QIs. ValueError naming the file and the
-    non-QI columns found when there are none or several."""
-    others = [c for c in range(len(header)) if c not in qi_columns]
-    if len(others) != 1:
-        names = ", ".join(header[c] for c in others) or "none"
-        raise ValueError(f"{path}: l-diversity needs exactly one non-QI (sensitive) column, "
-                         f"found {len(others)}: {names}")
-    return others[0]
+__all__ = ["Problem", "load_problem", "load_problem_for_k", "check_int", "write_released"]
 
 
 def check_int(name: str, value: object, minimum: int | None = None) -> int:
@@ -61,8 +48,13 @@ class Problem:
         return [self.table.header[c] for c in self.qi_columns]
 
     def sensitive_column(self) -> int:
-        """The single non-QI column (l-diversity's sensitive attribute; `sensitive_column`)."""
-        return sensitive_column(self.table.header, self.qi_columns, self.table.path)
+        """The single non-QI column (l-diversity's sensitive attribute)."""
+        others = [c for c in range(len(self.table.header)) if c not in self.qi_columns]
+        if len(others) != 1:
+            names = ", ".join(self.table.header[c] for c in others) or "none"
+            raise ValueError(f"{self.table.path}: l-diversity needs exactly one non-QI "
+                             f"(sensitive) column, found {len(others)}: {names}")
+        return others[0]
 
     def output_rows(self, generalized: np.ndarray) -> list[tuple[str, ...]]:
         """Rows of the output table: QI cells replaced by the labels of `generalized`

@@ -19,7 +19,7 @@ from kanon.cells import CellError, CellFault, Column
 from kanon.checks import k_violation, l_violation, suppressed_rows
 from kanon.classes import group_rows
 from kanon.hierarchy import DGH, read_dgh_folder
-from kanon.problem import sensitive_column
+from kanon.problem import Problem
 from kanon.schema import DEFAULT as DEFAULT_SCHEMA, Schema
 from kanon.table import Table, parse_table, read_table
 
@@ -65,10 +65,14 @@ class CaseData:
     def numeric(self) -> list[bool]:
         return [column.numeric for column in self.columns]
 
-    def sensitive_column(self) -> int:
-        """The single non-QI column, by kanon.problem's one rule: ValueError naming the file
-        and the non-QI columns when there are none or several (as Problem's)."""
-        return sensitive_column(self.raw.header, self.qi_columns, self.raw.path)
+    @property
+    def table(self) -> Table:
+        """The raw table, under kanon.problem.Problem's name for it."""
+        return self.raw
+
+    # the single non-QI column: Problem's own rule, the same code (ValueError naming the file
+    # and the non-QI columns when there are none or several), never a None of its own
+    sensitive_column = Problem.sensitive_column
 
 
 @lru_cache(maxsize=64)
