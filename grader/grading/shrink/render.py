@@ -14,6 +14,7 @@ from kanon.table import parse_table, render_csv
 
 from ...catalogs import translator
 from ...contract import SIGNATURES, data_rows, is_cost
+from ..record import CaseRecord, StudentRecord
 from ..student_messages import translate
 
 SECTION = {"cost_MD": "cost_MD", "cost_LM": "cost_LM", "entropy_l": "entropy_l",
@@ -197,36 +198,36 @@ def _text(value: object) -> str:
     return value if isinstance(value, str) else f"{value!r}\n"
 
 
-def part_lines(record: dict, part, _=str, files: bool = True) -> list[str]:
+def part_lines(record: StudentRecord, part, _=str, files: bool = True) -> list[str]:
     """The feedback lines of `part`'s counterexample in `record` ([] when it has none), in
     the language of `_` (the course's gettext; English by default); `files`: name the
     folder of its files beside the feedback (False in Gradescope's text: no such folder)."""
-    entry = (record.get("counterexamples") or {}).get(part.key)
+    entry = record.counterexample(part.key)
     if not entry:
         return []
-    module = Path(record.get("solution") or "skeleton.py").stem
+    module = Path(record.solution or "skeleton.py").stem
     return section(entry, part.key, part.function, module, _, files)
 
 
-def write_all(out: Path, record: dict, rubric) -> None:
+def write_all(out: Path, record: StudentRecord, rubric) -> None:
     """Every part's counterexample files under out/feedback/<student>/counterexamples/."""
     for part in rubric.auto_parts:
-        entry = (record.get("counterexamples") or {}).get(part.key)
+        entry = record.counterexample(part.key)
         if entry:
-            folder = out / "feedback" / record["student"] / "counterexamples" / part.key
+            folder = out / "feedback" / record.student / "counterexamples" / part.key
             write_files(folder, entry, part.function)
 
 
-def case_text(record: dict, rubric, case: dict) -> str:
+def case_text(record: StudentRecord, rubric, case: CaseRecord) -> str:
     """What Gradescope's test of `case` adds: its part's counterexample, on the part's first
     failing case only ("" otherwise), without the feedback's folder of files (Gradescope
     has none)."""
-    entry = (record.get("counterexamples") or {}).get(case["part"])
+    entry = record.counterexample(case.part)
     if not entry:
         return ""
-    if case["id"] != entry["case_id"]:
+    if case.id != entry["case_id"]:
         return ""
-    part = next(p for p in rubric.auto_parts if p.key == case["part"])
+    part = next(p for p in rubric.auto_parts if p.key == case.part)
     return "\n\n" + "\n".join(part_lines(record, part, translator(rubric.language),
                                          files=False))
 
