@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..grading.record import CaseRecord
 from ..grading.scores_text import fmt
-from ..grading.student_messages import case_name
+from .student_messages import case_name
 
 __all__ = ["OUTPUT_SHOWN", "HIDDEN_FEEDBACK", "case_title", "fence", "shown", "time_text"]
 

@@ -24,7 +24,6 @@ from ..grading.fingerprint import fingerprint as course_fingerprint, summary_lin
 from ..grading.intake import lms_identity
 from ..grading.record import CaseRecord, StudentRecord, as_record, as_records
 from ..grading.scores_text import fmt
-from ..grading.shrink import render as counterexample
 from ..grading.statuses import SUBMISSION_ORDER
 from ..grading.term_view import apply_term
 from ..catalogs import translator
@@ -32,7 +31,8 @@ from ..rubric import Rubric
 from .case_text import HIDDEN_FEEDBACK, case_title, fence, shown, time_text
 from .shares import shares as _shares, test_score as _test_score
 from ..grading.judges import render_ref
-from ..grading.student_messages import translate
+from . import counterexample
+from .student_messages import translate
 
 TEMPLATE = "manual-template.csv"
 

@@ -12,10 +12,10 @@ from kanon.files import atomic_write_text
 from kanon.hierarchy import parse_dgh
 from kanon.table import parse_table, render_csv
 
-from ...catalogs import translator
-from ...contract import SIGNATURES, data_rows, is_cost
-from ..record import CaseRecord, StudentRecord
-from ..student_messages import translate
+from ..catalogs import translator
+from ..contract import SIGNATURES, data_rows, is_cost
+from ..grading.record import CaseRecord, StudentRecord
+from .student_messages import translate
 
 SECTION = {"cost_MD": "cost_MD", "cost_LM": "cost_LM", "entropy_l": "entropy_l",
            "t_closeness": "t_closeness"}  # the handout's heading of each function: its name
