@@ -3,7 +3,7 @@ the dashboard read a graded record through grader/grading/record.py's StudentRec
 CaseRecord, never its keys by string. A read is `NAME["key"]` or `NAME.get("key")` with NAME
 a record's usual name and "key" one of a record's keys. The modules below still read some
 (grading's own: the host and the runner fill the record in, manual_scores keeps the staff's
-scores on the JSON record, scores_text's percent); the count can only go down."""
+scores on the JSON record); the count can only go down."""
 from __future__ import annotations
 
 import ast
@@ -24,8 +24,7 @@ NOT_RECORDS = {"grader/authoring/regen.py": "a manifest's term record",
 ALLOWED = {  # module -> the reads it may still make (today's count)
     "grader/grading/host.py": 4,
     "grader/grading/manual_scores.py": 15,
-    "grader/grading/runner.py": 6,
-    "grader/grading/scores_text.py": 3,
+    "grader/grading/runner.py": 2,
 }
 
 
