@@ -1,5 +1,5 @@
 """The English sentences the grader writes about a submission, with `{field}`s: what
-grader/grading/student_messages.py matches a record's sentence against. Each is a catalog
+grader/gradebook/student_messages.py matches a record's sentence against. Each is a catalog
 message (`_` marks it for grader/catalogs.py; it returns its argument). A new or reworded
 sentence in grader/grading, grader/sandbox or kanon/rules needs its template here and a
 translation in every catalog (tests/kit/languages makes each with its own module).

@@ -81,7 +81,7 @@ class RulesProbe(SandboxProbe):
         try:
             out = parse_table(str(yours).encode("utf-8"))
         except ValueError:
-            return Answer(True, yours)  # render.py shows it is not a readable table
+            return Answer(True, yours)  # the feedback shows it is not a readable table
         broken = broken_rules(out, member_release(member, self.schema), self.function,
                               member.ints, hidden=False)
         return Answer(bool(broken), yours, "", tuple((b.rule, b.message) for b in broken))

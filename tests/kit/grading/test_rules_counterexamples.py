@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.grading.student_messages import translate
+from grader.gradebook.student_messages import translate
 from lab_students import mondrian_for, write_submission
 
 from grader.authoring import rules_pool
@@ -258,7 +258,7 @@ def test_a_course_s_rules_pool_stays_beside_the_kit_s(tmp_path: Path) -> None:
 
 
 def test_no_counterexample_found_says_no_rule_broke() -> None:
-    from grader.grading.shrink.render import section
+    from grader.gradebook.counterexample import section
     entry = {"found": False, "judge": "rules", "hidden": False, "case": "adult, k=10",
              "calls": 7, "stopped": "budget"}
     lines = section(entry, "mondrian", "mondrian", "lab")
