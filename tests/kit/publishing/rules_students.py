@@ -103,7 +103,9 @@ def samarati(raw_dataset_file, DGH_folder, k, max_sup, output_file):
         outliers = [False] * len(rows)
     out = []
     for row, key, outlier in zip(rows, generalized(s), outliers):
-        if outlier:
+        if outlier and BUG == "star-outliers":  # suppressed with '*' cells, not deleted
+            key = ["*"] * len(qis)
+        elif outlier:
             continue
         cells = list(row)
         for c, cell in zip(qis, key):
@@ -192,7 +194,8 @@ def mondrian(raw_dataset_file, DGH_folder, k, output_file):
             if numeric[j] is not None:
                 low = min(part, key=lambda r: numeric[j][r])
                 high = max(part, key=lambda r: numeric[j][r])
-                cell = rows[low][c] if numeric[j][low] == numeric[j][high] else \
+                same = numeric[j][low] == numeric[j][high] and BUG != "equal-bounds"
+                cell = rows[low][c] if same else \
                     f"[{{rows[low][c]}}-{{rows[high][c]}}]"
             else:
                 cell = lca(parents[j], [rows[r][c] for r in part])
