@@ -3,7 +3,10 @@ samarati and a mondrian written plainly, each right by the handout's rules but n
 reference's choice (samarati: the FIRST satisfying vector of the lowest height in lexicographic
 order; mondrian: the NARROWEST allowable QI first), and single-bug variants selected by BUG.
 
-`source(bug)` is the text of one student's file with BUG set (None: right).
+`source(bug)` is the text of one student's file with BUG set (None: right). Bugs: samarati's
+higher, satisfies, keep-outliers, star-outliers (outliers written with '*' QI cells instead of
+deleted), not-full-domain; mondrian's k-1, upper-median, stop-early, equal-bounds (an interval
+[v-v] where min = max); both functions' all-columns.
 """
 from __future__ import annotations
 
