@@ -17,6 +17,7 @@ from . import compare, privacy_summary
 from .expected import copy_inputs, data_folder
 from .hidden_view import StudentCode
 from .judge import CaseFacts, Judgement, Produced, judge
+from .judges import JUDGES
 from .results import CaseResult, SubmissionResult, case_result
 from .session_keeper import SessionKeeper
 from .static import FunctionCheck, keyword_order, positional_problem, signature_check
@@ -139,7 +140,7 @@ class CaseRunner:
                         hint=self.keeper.hint(outcome.error), code=self.code)
         privacy = None
         if (produced.data is not None and facts.expected.kind == "table" and judged_on_kanon(case)
-                and not (facts.hidden and facts.judge == "rules")):
+                and (not facts.hidden or JUDGES[facts.judge].hidden_summary)):
             privacy = privacy_summary.summarize(
                 produced.data, case_data(ctx.rubric, case),
                 suppression=case.function == "samarati",
