@@ -26,7 +26,7 @@ from grader.commands.grade import grade_class
 from grader.grading.batch import BatchSettings
 from grader.grading.compare import load_case_data
 from grader.grading.rules_judge import judge_by_rules
-from grader.grading.student_messages import translate
+from grader.gradebook.student_messages import translate
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "publishing"))
 from rules_students import source  # noqa: E402
@@ -179,7 +179,7 @@ def test_a_hidden_rule_judged_case_says_verdict_rules_rows_and_columns(graded) -
     _ = translator(language)
     english = r'rule "[a-z-]+"(?: at (?:raw )?data row \d+(?:, column \'[a-z_]+\')?)?'
     item = english if language == "en" else \
-        r'规则 "[a-z-]+"(?:（(?:原始)?第 \d+ 个数据行(?:，列 \'[a-z_]+\')?）)?'
+        r'规则“[a-z-]+”(?:（(?:原始)?第 \d+ 个数据行(?:，列 \'[a-z_]+\')?）)?'
     separator = re.escape(_("; "))
     shown = []
     for bug in BUGS:

@@ -1,7 +1,7 @@
 """A hidden case of a part judged by rules (courses/ustc's Samarati and Mondrian) shows the
 verdict, each broken rule's name and its row and column numbers only: no vector, level, count,
 label or value computed from the hidden data, in English (the record) and in zh-CN (the
-feedback's rendering, grader/grading/student_messages.py). The outputs are those of
+feedback's rendering, grader/gradebook/student_messages.py). The outputs are those of
 tests/kit/publishing/rules_students.py's single-bug students on the hidden dataset sample-200;
 the same outputs judged as a public case name vectors, counts and cells (so the test can fail).
 """
@@ -79,9 +79,9 @@ def test_a_hidden_rule_judged_case_names_rules_rows_and_columns_only(
         r'rule "([a-z-]+)": ', public.message)  # the same rules as a public case's
     assert len(public.message) > len(hidden.message) + 20  # which says more
     _ = translator("zh-CN")
-    from grader.grading.student_messages import translate
+    from grader.gradebook.student_messages import translate
     chinese = translate(hidden.message, _)
-    zh = re.compile(rf'规则 "[a-z-]+"(?:（(?:原始)?第 \d+ 个数据行(?:，列 (?:{columns}))?）'
+    zh = re.compile(rf'规则“[a-z-]+”(?:（(?:原始)?第 \d+ 个数据行(?:，列 (?:{columns}))?）'
                     rf'|（列 (?:{columns})）)?')
     zh_verdicts = tuple(_(v.strip() + " {rules}").replace("{rules}", "") for v in VERDICTS)
     items = _items(chinese, zh_verdicts, _("; "))

@@ -256,8 +256,8 @@ def test_the_course_reference_counts_as_the_solution_for_the_leak_check(tmp_path
     kcheck = [Entry(f"kanon-hw1/kcheck/{p.name}", p.read_bytes())
               for p in sorted((REPO / "kcheck").glob("*.py"))]
     verify(kcheck, REPO, "kanon-hw1", [rubric])  # kcheck as it is: no leak
-    edited = Entry("kanon-hw1/kcheck/hierarchies.py",
-                   (REPO / "kcheck" / "hierarchies.py").read_bytes() + b"\n# changed\n")
+    edited = Entry("kanon-hw1/kcheck/hierarchies.py",  # kcheck's name, the reference inside
+                   (REPO / "kcheck" / "hierarchies.py").read_bytes() + REFERENCE.encode())
     with pytest.raises(UserError, match="kcheck/hierarchies.py contains"):
         verify([edited], REPO, "kanon-hw1", [rubric])
 
