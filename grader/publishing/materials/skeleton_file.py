@@ -89,7 +89,10 @@ def cli_fields(course: CourseView) -> dict[str, str]:
             "cli_extra_metavar": " | ".join(SIXTH[n][0] for n in with_extra) or "none",
             "cli_extra_help": "; ".join(f"{CLI_NAMES[n]}: {SIXTH[n][0]}" for n in with_extra)
                               or "no graded anonymizer takes one",
-            "cli_algorithms_dict": table + (own_cli(course) if own else "")}
+            "cli_algorithms_dict": table + (own_cli(course) if own else ""),
+            "cli_dgh_help": "\n" + " " * 24 + _python_string(
+                "; each part has its own: " + ", ".join(f.path for f in course.part_folders),
+                24) if course.part_folders else ""}
 
 
 def render_skeleton(course: CourseView, sources: Path = SOURCES) -> str:
