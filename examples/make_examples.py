@@ -78,8 +78,18 @@ def helper_files(prefix: str = "") -> dict[str, bytes]:
     files = {f"{prefix}kanon_ref/{m}": (KIT / "reference" / m).read_bytes()
                                        .replace(b"from kanon.", b"from .kanon.")
              for m in REF_MODULES}
-    files.update({f"{prefix}kanon_ref/kanon/{m}": (KIT / "kanon" / m).read_bytes()
-                  for m in CORE_MODULES})
+    files.update(core_files(KIT / "kanon", prefix))
+    return files
+
+
+def core_files(kanon: Path, prefix: str = "") -> dict[str, bytes]:
+    """The kit's core (`kanon`, a folder holding its modules) as kanon_ref/kanon/, and the
+    checker it reads hierarchies with as kanon_ref/kcheck/ (the core's `from kcheck.` imports
+    made relative)."""
+    files = {f"{prefix}kanon_ref/kanon/{m}": (kanon / m).read_bytes()
+             .replace(b"from kcheck.", b"from ..kcheck.") for m in CORE_MODULES}
+    files.update({f"{prefix}kanon_ref/kcheck/{p.name}": p.read_bytes()
+                  for p in sorted((KIT / "kcheck").glob("*.py"))})
     return files
 
 

@@ -246,7 +246,8 @@ def _parse_child_parent(text: str, name: str, file: str) -> Tree:
             raise HierarchyError(file, f"{child!r} is its own parent (a cycle)", line_no)
         if child in parent_of:
             raise HierarchyError(file, f"{child!r} is a child a second time (its parent is "
-                                 f"{parent_of[child]!r} on line {line_of[child]})", line_no)
+                                 f"{parent_of[child]!r} on line {line_of[child]}); every node "
+                                 "but the root is a child exactly once", line_no)
         parent_of[child], line_of[child] = up, line_no
         for label in (child, up):
             order.setdefault(label, len(order))
@@ -261,16 +262,18 @@ def _parse_child_parent(text: str, name: str, file: str) -> Tree:
             if node in walk:
                 cycle = walk[walk.index(node):]
                 first = min(cycle, key=line_of.__getitem__)
-                raise HierarchyError(file, f"a cycle through {first!r} (child -> parent)",
-                                     line_of[first])
+                at = cycle.index(first)
+                ring = cycle[at:] + cycle[:at] + [first]
+                raise HierarchyError(file, f"a cycle: {' -> '.join(map(repr, ring))} "
+                                     "(child -> parent)", line_of[first])
             walk.append(node)
             node = parent_of[node]
         done.update(walk)
     roots = [label for label in order if label not in parent_of]
     if len(roots) > 1:
         raise HierarchyError(file, f"{roots[1]!r} is a second root (a parent that is never a "
-                             f"child); the first is {roots[0]!r} on line {mentioned[roots[0]]}",
-                             mentioned[roots[1]])
+                             f"child); the first is {roots[0]!r} on line {mentioned[roots[0]]}. "
+                             "A hierarchy has exactly one root", mentioned[roots[1]])
     children: dict[str, list[str]] = {}
     for child in sorted(parent_of, key=order.__getitem__):
         children.setdefault(parent_of[child], []).append(child)

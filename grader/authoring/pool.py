@@ -164,9 +164,11 @@ def run_member(member: Member, function, name: str) -> object:
 
 
 def fingerprint() -> str:
-    """What the pool depends on: the builder, the public inputs, the reference and the core."""
+    """What the pool depends on: the builder, the public inputs, the reference and the core
+    (with kcheck, whose hierarchy reader the core uses)."""
     files = sorted([*PUBLIC.rglob("*"), *ADULT.rglob("*"), *(KIT_ROOT / "reference").rglob("*.py"),
-                    *(KIT_ROOT / "kanon").rglob("*.py"), Path(__file__)])
+                    *(KIT_ROOT / "kanon").rglob("*.py"), *(KIT_ROOT / "kcheck").rglob("*.py"),
+                    Path(__file__)])
     parts = [f"{p.relative_to(KIT_ROOT).as_posix()}:{sha256_file(p)}" for p in files
              if p.is_file() and "__pycache__" not in p.parts]
     return sha256_bytes("\n".join([BUILDER_VERSION, *parts]).encode())[:24]

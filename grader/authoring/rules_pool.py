@@ -87,7 +87,8 @@ def fingerprint(rubric, part) -> str:
         files += [(f"{d}/{p.relative_to(folder).as_posix()}", p)
                   for p in [folder / RAW_FILE, *sorted((folder / DGH_DIR).glob("*.txt"))]]
     code = sorted([*(KIT_ROOT / "reference").rglob("*.py"), *(KIT_ROOT / "kanon").rglob("*.py"),
-                   Path(__file__), Path(__file__).with_name("pool.py")])
+                   *(KIT_ROOT / "kcheck").rglob("*.py"), Path(__file__),
+                   Path(__file__).with_name("pool.py")])
     files += [(p.relative_to(KIT_ROOT).as_posix(), p) for p in code
               if "__pycache__" not in p.parts]
     parts = [BUILDER_VERSION, part.key, part.function, repr(part.qis),

@@ -25,9 +25,9 @@ from ..parts.course_reference import reference_file
 from ..rubric import Rubric
 
 PREFIX = "_staff_"
-PACKAGES = ("kanon", "reference")
+PACKAGES = ("kanon", "kcheck", "reference")
 LEFT_OUT = ("experiment", "check.py")  # staff tools the graded functions never import
-_IMPORT = re.compile(r"^(\s*)(from|import)\s+(kanon|reference)(?=[\s.])", re.MULTILINE)
+_IMPORT = re.compile(r"^(\s*)(from|import)\s+(kanon|kcheck|reference)(?=[\s.])", re.MULTILINE)
 
 LOADER = '''
 import importlib.abc as _abc
@@ -76,7 +76,8 @@ def _rename(source: str, where: str) -> str:
 
 
 def _sources(root: Path) -> dict[str, tuple[bool, str]]:
-    """Module name -> (is a package, source), for kanon/ and reference/ (no staff tools)."""
+    """Module name -> (is a package, source), for kanon/, kcheck/ and reference/ (no staff
+    tools)."""
     found: dict[str, tuple[bool, str]] = {}
     for package in PACKAGES:
         for path in sorted((root / package).rglob("*.py")):

@@ -98,7 +98,8 @@ def feedback_md(record: dict, rubric: Rubric) -> str:
                   ""]
         for case in cases:
             label = {"passed": _("PASS"), "partial": _("PARTIAL")}.get(case["status"], _("FAIL"))
-            lines.append(f"- **{label}** {case_title(case, _)} — {fmt(case['points'])} / "
+            title = _("**{label}** {title}").format(label=label, title=case_title(case, _))
+            lines.append(f"- {title} — {fmt(case['points'])} / "
                          f"{fmt(case['max_points'])} — `{case['status']}`"
                          + (f" — {time_text(case, _)}" if time_text(case) else ""))
             head, rest, printed = shown(case)
@@ -131,7 +132,7 @@ def _pending(record: dict, rubric: Rubric, _=str) -> str:
     waiting = [p for p in rubric.manual_parts if manual_score(record, p.key) is None]
     if not waiting:
         return ""
-    names = ", ".join(_("{part} ({points} points)").format(part=p.key, points=fmt(p.points))
+    names = _(", ").join(_("{part} ({points} points)").format(part=p.key, points=fmt(p.points))
                       for p in waiting)
     return _(" Graded by the course staff, not yet included: {names}; the score counts the "
              "autograded parts only so far.").format(names=names)

@@ -40,8 +40,9 @@ def sandbox_limits(settings: Settings) -> Limits:
 
 def grader_fingerprint() -> str:
     """The grader's version and a hash of its own and the core's source files (a change to
-    either invalidates the resume cache)."""
-    sources = sorted([*GRADER_DIR.rglob("*.py"), *(GRADER_DIR.parent / "kanon").rglob("*.py")])
+    either invalidates the resume cache; kcheck is the core's checker)."""
+    sources = sorted([*GRADER_DIR.rglob("*.py"), *(GRADER_DIR.parent / "kanon").rglob("*.py"),
+                      *(GRADER_DIR.parent / "kcheck").rglob("*.py")])
     digest = sha256_bytes(b"".join(sha256_file(p).encode() for p in sources
                                    if "templates" not in p.parts))
     return f"{__version__}+{digest[:16]}"

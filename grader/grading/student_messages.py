@@ -9,7 +9,10 @@ sentence is matched against TEMPLATES, the English patterns those modules write 
 `{field}`s match any text), and rewritten through the catalog's `_` with the matched fields,
 themselves translated when one is a sentence of its own (a rule's detail inside "it breaks
 rule ..."). A sentence no template matches is left as it is (tests/kit/languages grades
-failing zh-CN submissions and fails on any English sentence left).
+failing zh-CN submissions and fails on any English sentence left). A field in VERBATIM holds a
+student's own text, data or code (an exception's message, a cell, a file name): it is kept
+byte for byte, except where the grader itself wrote it whole (GRADER_WRITTEN: the sandbox's
+refusal of a package, the hint naming a left-out import).
 
 `translate(text, _)`: the text in `_`'s language (`_` returns its argument: `text` itself).
 `case_name(name, _)`: a case's name, translated comma-separated phrase by phrase.
@@ -22,14 +25,19 @@ from functools import lru_cache
 
 from .student_templates import NAME_PHRASES, TEMPLATES
 
-__all__ = ["LISTS", "TEMPLATES", "NAME_PHRASES", "translate", "case_name"]
+__all__ = ["GRADER_WRITTEN", "LISTS", "TEMPLATES", "NAME_PHRASES", "VERBATIM", "translate",
+           "case_name"]
 
 _FIELD = re.compile(r"\{(\w+)\}")
+_CJK = re.compile("[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff01-\uff65]")
 
 
 @lru_cache(maxsize=None)
-def _patterns(templates: tuple[str, ...]) -> tuple[tuple[re.Pattern, str], ...]:
-    """Each template as a regular expression matching a whole sentence, and the template."""
+def _patterns(templates: tuple[str, ...], ordered: bool = False
+              ) -> tuple[tuple[re.Pattern, str], ...]:
+    """Each template as a regular expression matching a whole sentence, and the template:
+    anchored ones (starting with words) and those with the most literal text first, or in
+    the given order when `ordered`."""
     found = []
     for template in templates:
         pieces, at = [], 0
@@ -40,8 +48,26 @@ def _patterns(templates: tuple[str, ...]) -> tuple[tuple[re.Pattern, str], ...]:
         pieces.append(re.escape(template[at:]))
         literal = (not template.startswith("{"), len(_FIELD.sub("", template)))
         found.append((literal, re.compile("".join(pieces), re.DOTALL), template))
-    found.sort(key=lambda entry: entry[0], reverse=True)  # anchored, most literal text first
+    if not ordered:
+        found.sort(key=lambda entry: entry[0], reverse=True)
     return tuple((pattern, template) for _, pattern, template in found)
+
+
+def _fill(translated: str, fields: dict[str, str]) -> str:
+    """`translated` with its `{field}`s replaced; a space the template puts between a field
+    and a CJK character is dropped when the field's own text ends (or starts) with one, since
+    written Chinese has no space between two CJK characters. The fields' text is kept."""
+    parts = _FIELD.split(translated)  # literal, field, literal, ..., literal
+    for i in range(1, len(parts), 2):
+        value = parts[i] = fields[parts[i]]
+        before, after = parts[i - 1], parts[i + 1]
+        if value and _CJK.match(value[0]) and before.endswith(" ") \
+                and _CJK.match(before.rstrip(" ")[-1:]):
+            parts[i - 1] = before.rstrip(" ")
+        if value and _CJK.match(value[-1]) and after.startswith(" ") \
+                and _CJK.match(after.lstrip(" ")[:1]):
+            parts[i + 1] = after.lstrip(" ")
+    return "".join(parts)
 
 
 def translate(text: str, _: Callable[[str], str], depth: int = 0) -> str:
@@ -59,6 +85,19 @@ LISTS = {"rules": re.compile(r'; (?=rule ")'),
 fits), and where one item ends: an item may hold "; " itself (a rule's reasons)."""
 
 
+_MORE = re.compile(r"(?P<names>.+) and (?P<n>\d+) more", re.DOTALL)
+_NUMBERS = re.compile(r"\d+(?:, \d+)+(?:, \.\.\.)?")
+VERBATIM = frozenset({"message", "shown", "value", "cell", "raw", "got", "expected", "header",
+                      "code", "label", "name", "column", "columns", "file", "files", "globs",
+                      "notebook", "chosen", "better", "source", "student", "base"})
+"""The fields that hold a student's own text, data or code: never translated."""
+GRADER_WRITTEN = ("{message} (line {n}, `{code}`, was left out: {reason})",
+                  "{name} is not available: this course allows {rule}")
+"""The templates a VERBATIM field is still translated by: sentences the grader writes into a
+student's exception message (the NameError's hint, the sandbox's refusal of an import), tried
+in this order."""
+
+
 def _line(line: str, _: Callable[[str], str], depth: int) -> str:
     if depth > 8 or not line.strip():
         return line
@@ -67,14 +106,41 @@ def _line(line: str, _: Callable[[str], str], depth: int) -> str:
         if match is not None:
             fields = {key: _field(key, value, _, depth + 1)
                       for key, value in match.groupdict().items()}
-            return _(template).format(**fields)
+            return _fill(_(template), fields)
     return line
 
 
 def _field(key: str, value: str, _: Callable[[str], str], depth: int) -> str:
+    if _NUMBERS.fullmatch(value):  # row numbers: "3, 8, 9, ..."
+        return value.replace(", ", _(", "))
+    if key == "files":
+        return _file_list(value, _)
+    if key in VERBATIM:
+        return _grader_written(value, _, depth)
     if key in LISTS:
         return _("; ").join(_line(item, _, depth) for item in LISTS[key].split(value))
     return _line(value, _, depth)
+
+
+def _file_list(value: str, _: Callable[[str], str]) -> str:
+    """A list of the student's file names that the grader joined ("a.csv, b.csv and 3 more"):
+    each name as it is, the grader's separator and tail in the course's language."""
+    match = _MORE.fullmatch(value)
+    names, more = (match["names"], match["n"]) if match else (value, None)
+    text = _(", ").join(names.split(", "))
+    return text + _(" and {n} more").format(n=more) if more else text
+
+
+def _grader_written(value: str, _: Callable[[str], str], depth: int) -> str:
+    """A student's text as it is, unless the whole of it is one of GRADER_WRITTEN."""
+    if depth > 8:
+        return value
+    for pattern, template in _patterns(GRADER_WRITTEN, ordered=True):
+        match = pattern.fullmatch(value)
+        if match is not None:
+            return _fill(_(template), {key: _field(key, text, _, depth + 1)
+                                       for key, text in match.groupdict().items()})
+    return value
 
 
 def case_name(name: str, _: Callable[[str], str]) -> str:

@@ -26,6 +26,9 @@ def load_reference(contract: FunctionContract, course: Path) -> Callable:
     name = contract.reference.partition(":")[2]
     module_name = "_course_ref_" + hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:12]
     module = sys.modules.get(module_name)
+    if module is None and not path.is_file():
+        raise UserError(f"{path} not found (the reference of {contract.name}: "
+                        f"reference = {contract.reference!r} in the course's rubric)")
     if module is None:
         spec = importlib.util.spec_from_file_location(module_name, path)
         if spec is None or spec.loader is None:

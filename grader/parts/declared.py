@@ -99,8 +99,6 @@ def _function(raw: object, key: str, folder: Path, error: Error) -> FunctionCont
             or not attribute.isidentifier()):
         raise error(f"{key}.reference", f"expected \"file.py:function\" inside the course "
                                         f"folder, got {reference!r}")
-    if not path.is_file():
-        raise error(f"{key}.reference", f"{path} not found")
     seed = raw.get("seed_param", "")
     if seed != "" and (not isinstance(seed, str) or not seed.isidentifier()):
         raise error(f"{key}.seed_param", f"expected a keyword's name, got {seed!r}")

@@ -15,11 +15,13 @@ import sys
 import tempfile
 import time
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 
 from kanon.files import atomic_write_bytes
 
 from .. import rubric as rubric_mod
+from ..catalogs import translator
 from ..errors import UserError
 from ..gradebook import export
 from ..gradebook.writer import Gradebook
@@ -31,12 +33,29 @@ ROOT_ENV = "KANON_AUTOGRADER_ROOT"
 SANDBOX_ENV = "KANON_AUTOGRADER_SANDBOX"  # auto (default), bwrap, landlock or none: `--sandbox`
 RUN_AS_ENV = "KANON_AUTOGRADER_RUN_AS"  # overrides the rubric's run_as, as `grade --run-as`
 STUDENT = "submission"  # the one student's id inside the container
-FAILURE_OUTPUT = ("The autograder could not grade this submission (a problem on the course "
-                  "staff's side, not necessarily in your code). Please tell the course staff.")
-HIDDEN_NOTE = ("Hidden cases use datasets you have not seen; their results appear when the "
-               "grades are published. They give the verdict, the row and column at fault, an "
-               "exception's type and your file and line; never their data, an exception's "
-               "message or what your code printed.")
+
+
+def _hidden_note(_: Callable[[str], str]) -> str:
+    """The note under the summary of a submission graded on hidden cases, in `_`'s language."""
+    return _("Hidden cases use datasets you have not seen; their results appear when the "
+             "grades are published. They give the verdict, the row and column at fault, an "
+             "exception's type and your file and line; never their data, an exception's "
+             "message or what your code printed.")
+
+
+def _failure_output(_: Callable[[str], str]) -> str:
+    """What a student reads when the autograder itself failed, in `_`'s language."""
+    return _("The autograder could not grade this submission (a problem on the course staff's "
+             "side, not necessarily in your code). Please tell the course staff.")
+
+
+def _course_translator(root: Path) -> Callable[[str], str]:
+    """The `_` of the course's language; English when the rubric or its catalog cannot be
+    read (then the failure itself is what the student is told about)."""
+    try:
+        return translator(rubric_mod.load(root / "source" / "grader" / "rubric.toml").language)
+    except Exception:  # noqa: BLE001 - a broken setup still gets a results.json
+        return translator("en")
 
 
 class NothingSubmitted(Exception):
@@ -77,7 +96,8 @@ def grade_submission(root: Path) -> dict:
         record = result.records[0]
     results = json.loads(export.gradescope_json(record, rubric))
     if any(case["hidden"] for case in record["cases"]):
-        results["output"] = results.get("output", "").rstrip("\n") + "\n" + HIDDEN_NOTE
+        results["output"] = results.get("output", "").rstrip("\n") + "\n" + \
+            _hidden_note(translator(rubric.language))
     for warning in result.warnings or []:
         print(f"warning: {warning}")
     print(f"graded with Python {sys.version.split()[0]} ({sys.executable}), sandbox "
@@ -97,17 +117,18 @@ def autograde(root: Path) -> int:
     happens (the traceback goes to stdout, which only instructors see). 0, or 1 on failure."""
     started = time.monotonic()
     status = 0
+    _ = _course_translator(root)
     try:
         results = grade_submission(root)
     except NothingSubmitted as e:
         print(f"error: {e}")
-        results = failure_results("Nothing was submitted.")
+        results = failure_results(_("Nothing was submitted."))
     except UserError as e:
         print(f"error: {e}")
-        results, status = failure_results(f"{FAILURE_OUTPUT}\n({e})"), 1
+        results, status = failure_results(f"{_failure_output(_)}\n({e})"), 1
     except Exception:  # noqa: BLE001 - every submission must get a results.json
         traceback.print_exc(file=sys.stdout)
-        results, status = failure_results(FAILURE_OUTPUT), 1
+        results, status = failure_results(_failure_output(_)), 1
     results["execution_time"] = round(time.monotonic() - started)
     atomic_write_bytes(root / "results" / "results.json",
                      (json.dumps(results, indent=2, sort_keys=True) + "\n").encode("utf-8"))

@@ -8,14 +8,15 @@ into /autograder/source) holds:
                                rubric has a manual part with files: the report's page count)
   grader/**.py                 the grader package: intake, sandbox, rubric, scoring, export
   kanon/**.py                  the kit's core (tables, hierarchies, cell rule, checks), whole
+  kcheck/**.py                 the standard-library checker of the quality and number judges
   grader/rubric.toml           the rubric (the kit's, or --rubric; its cases_dir becomes "cases")
   grader/cases/**              every case's datasets, the expected outputs and the manifest
                                (a course's cases, with the kit's public datasets it uses)
   grader/course-fingerprint.json  the course term's fingerprint (check --against reads it)
   grader/locale/**.mo          a course in another language: its compiled feedback catalog
 The course's secret is never shipped: grading needs its hidden cases, not the key.
-The staff solution (reference/) is not shipped: expected outputs are precomputed
-(`python -m grader regen`).
+The staff solution (reference/, and a course's own `reference = "file.py:name"` files) is not
+shipped: expected outputs and quality bands are precomputed (`python -m grader regen`).
 
 For each submission run_autograder calls `autograde_main`, which grades
 /autograder/submission exactly as `python -m grader grade` would (same rubric, sandbox and
@@ -84,10 +85,10 @@ def _rubric_text(path: Path, language: str = "en") -> str:
     return line.sub(lambda m: f'{m.group(1)}cases_dir = "cases"{m.group(3)}', text)
 
 
-# What the autograder ships besides its templates, rubric and cases: the grader and the kit's
-# core, whole. Grading never runs an algorithm (expected outputs are precomputed), so the
+# What the autograder ships besides its templates, rubric and cases: the grader, the kit's
+# core and kcheck (the standard-library checker the quality and number judges use), whole. Grading never runs an algorithm (expected outputs are precomputed), so the
 # staff solution (reference/) is not shipped at all.
-SHIPPED_PACKAGES = ("grader", "kanon")
+SHIPPED_PACKAGES = ("grader", "kanon", "kcheck")
 
 
 def shipped_code(root: Path) -> list[Entry]:

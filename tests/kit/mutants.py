@@ -250,11 +250,10 @@ def write_submission(mutant: Mutant, reference: Path, folder: Path, work: Path) 
     layout, the core inside it as kanon_ref/kanon/)."""
     import sys
     sys.path.insert(0, str(reference.parent / "examples"))
-    from make_examples import CORE_MODULES, REF_MODULES, solution, write_folder
+    from make_examples import REF_MODULES, core_files, solution, write_folder
     package = apply(mutant, reference, work)
     files = {f"kanon_ref/{m}": (package / m).read_bytes().replace(b"from kanon.", b"from .kanon.")
              for m in REF_MODULES}
-    files.update({f"kanon_ref/kanon/{m}": (work / "kanon" / m).read_bytes()
-                  for m in CORE_MODULES})
+    files.update(core_files(work / "kanon"))
     files["skeleton.py"] = solution(mutant.name).encode("utf-8")
     write_folder(folder, files)

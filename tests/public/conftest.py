@@ -467,7 +467,7 @@ class Runner:
         if left:
             pytest.fail(_("{what}: raised ValueError but left {files} behind (write to a "
                           "temporary file and rename it only when done)").format(
-                what=what, files=", ".join(left)), pytrace=False)
+                what=what, files=_(", ").join(left)), pytrace=False)
 
     def check_bad_call(self, bad: BadCall) -> None:
         self.check_rejects(bad.function, bad.case,

@@ -36,7 +36,7 @@ def course() -> dict:
 def rule(allowed: list[str]) -> str:
     names = sorted(allowed)
     return (_("only the standard library") if not names
-            else _("only {names} and the standard library").format(names=", ".join(names)))
+            else _("only {names} and the standard library").format(names=_(", ").join(names)))
 
 
 def unavailable_message(name: str, allowed: list[str]) -> str:

@@ -105,7 +105,7 @@ COUNTED = _("(the header is not counted)")
 def rows_text(rows: list[int], limit: int = 8) -> str:
     """'data rows 3, 17 (the header is not counted)' for the 0-based list indices [2, 16],
     shortened after `limit` rows."""
-    shown = ", ".join(str(r + 1) for r in rows[:limit])
+    shown = _(", ").join(str(r + 1) for r in rows[:limit])
     more = _(", ... ({count} rows)").format(count=len(rows)) if len(rows) > limit else ""
     return (_("data rows {rows}{more} {counted}") if len(rows) > 1 else
             _("data row {rows}{more} {counted}")).format(rows=shown, more=more, counted=COUNTED)

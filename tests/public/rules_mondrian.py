@@ -160,7 +160,7 @@ class Classes:
 
 
 def _rows(numbers: list[int]) -> str:
-    return ", ".join(map(str, numbers[:3])) + (", ..." if len(numbers) > 3 else "")
+    return _(", ").join(map(str, numbers[:3])) + (_(", ...") if len(numbers) > 3 else "")
 
 
 def _tree(classes: Classes) -> tuple[int, ...] | None:

@@ -142,14 +142,14 @@ def render(found: Found, function: str, params: list[str], folder: Path,
            solution: Path) -> list[str]:
     """The section's lines for a counterexample whose files are in `folder`."""
     m = found.member
-    ints = ", ".join(f"{k} = {v}" for k, v in m.ints.items()) or _("none")
+    ints = _(", ").join(f"{k} = {v}" for k, v in m.ints.items()) or _("none")
     lines = [_("The smallest public input on which {function} and the handout's rules "
                "disagree (from the course's public counterexample pool: a pointer to the "
                "rule, not another test):").format(function=function), "",
              _("Input: raw.csv ({n} of the data rows of {source}: {rows}); QIs kept: {qis}; "
                "arguments: {ints}.").format(
-                 n=len(m.rows), rows=", ".join(map(str, m.rows)), source=m.label,
-                 qis=", ".join(m.qis), ints=ints)]
+                 n=len(m.rows), rows=_(", ").join(map(str, m.rows)), source=m.label,
+                 qis=_(", ").join(m.qis), ints=ints)]
     lines += _table(m.header, m.raw)
     if m.anonymized is not None:
         lines += [_("The anonymized input (anonymized.csv, the same rows of {source}):").format(
@@ -214,7 +214,7 @@ def lesson(calls, function: str, variant: str | None, solution: Path, scratch: P
     spent = _("(the search: {calls} calls, {seconds:.1f} s)").format(
         calls=result.calls, seconds=time.monotonic() - start)
     if isinstance(result, Stopped):
-        return [stopped_line(result, function) + " " + spent]
+        return [_("{line} {spent}").format(line=stopped_line(result, function), spent=spent)]
     folder = scratch / function
     shutil.rmtree(folder, ignore_errors=True)
     result.member.write(folder)

@@ -147,4 +147,4 @@ def _check_rejects(runner, case: RulesCase, args: list, reason: str, folder: Pat
     if left:
         pytest.fail(_("{what}: raised ValueError but left {files} behind (write to a "
                       "temporary file and rename it only when done)").format(
-            what=what, files=", ".join(left)), pytrace=False)
+            what=what, files=_(", ").join(left)), pytrace=False)

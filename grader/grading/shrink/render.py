@@ -133,14 +133,14 @@ def section(entry: dict, part: str, function: str, module: str, _=str) -> list[s
                     where=where, case=entry['case'], function=function), ""]
     if entry.get("judge") == "rules":  # a part judged by the course's rules
         return rules_section(entry, part, function, module, _)
-    ints = ", ".join(f"{k} = {v}" for k, v in entry["ints"].items()) or _("none")
+    ints = _(", ").join(f"{k} = {v}" for k, v in entry["ints"].items()) or _("none")
     lines = [title, "", _("A small input from public data on which your function and the "
                           "reference disagree. It is a pointer to the rule, not another test: "
                           "it earns and costs nothing."), "",
              _("Input: {rows} of `{source}` ({n} rows); QIs kept: {qis}, with their public "
                "hierarchies; arguments: {ints}.").format(
                  rows=_data_rows(entry['rows'], _), source=entry['source'],
-                 n=len(entry['rows']), qis=', '.join(entry['qis']), ints=ints), ""]
+                 n=len(entry['rows']), qis=_(', ').join(entry['qis']), ints=ints), ""]
     lines += _table(entry["header"], entry["raw"], entry["rows"], _=_) + [""]
     if entry.get("anonymized") is not None:
         lines += [_("The anonymized input (the same rows of `{source}`):").format(
@@ -154,8 +154,9 @@ def section(entry: dict, part: str, function: str, module: str, _=str) -> list[s
     lines += [""] + outputs(entry, function, _) + [""]
     rule = SECTION.get(function, function)
     rerun = command(function, entry['ints'], module, f'counterexamples/{part}')
-    lines += [_("The rule that decides it: HANDOUT.md, section \"{rule}\"").format(rule=rule)
-              + ("" if is_cost(function) else _(" (and \"Ties\" for equal choices)")) + ".",
+    decides = _("The rule that decides it: HANDOUT.md, section \"{rule}\"").format(rule=rule) \
+        + ("" if is_cost(function) else _(" (and \"Ties\" for equal choices)"))
+    lines += [_("{sentence}.").format(sentence=decides),
               _("Files: `counterexamples/{part}/` beside this feedback; rerun yours with "
                 "`{command}` and compare with expected{suffix}.").format(
                   part=part, command=rerun, suffix='.txt' if is_cost(function) else '.csv'), ""]
@@ -167,7 +168,7 @@ def _data_rows(numbers: list[int], _=str) -> str:
     if _ is str:
         return data_rows(numbers)
     return _("data rows {rows} (the header is not counted)").format(
-        rows=", ".join(map(str, numbers)))
+        rows=_(", ").join(map(str, numbers)))
 
 
 def write_files(folder: Path, entry: dict, function: str) -> None:
@@ -257,7 +258,7 @@ def rules_section(entry: dict, part: str, function: str, module: str, _=str) -> 
     """The feedback lines of a found counterexample of a rule-judged part (hook.py's entry with
     `judge` "rules"): the rules broken, the input (rows numbered as raw.csv's, which the rules'
     messages count, beside the public file's), one right answer and the student's output."""
-    ints = ", ".join(f"{k} = {v}" for k, v in entry["ints"].items()) or _("none")
+    ints = _(", ").join(f"{k} = {v}" for k, v in entry["ints"].items()) or _("none")
     n = len(entry["rows"])
     lines = [_("### Counterexample for {part}").format(part=part), "",
              _("A small input from public data on which your output breaks a rule of the "
@@ -267,7 +268,7 @@ def rules_section(entry: dict, part: str, function: str, module: str, _=str) -> 
                "data rows 1 to {n}; QIs kept: {qis}, with their public hierarchies; "
                "arguments: {ints}.").format(
                  rows=_data_rows(entry['rows'], _), source=entry['source'], n=n,
-                 qis=', '.join(entry['qis']), ints=ints), ""]
+                 qis=_(', ').join(entry['qis']), ints=ints), ""]
     raw = [[str(source)] + row for source, row in zip(entry["rows"], entry["raw"])]
     head = [_("{source} row").format(source=entry['source'])] + entry["header"]
     lines += _table(head, raw, list(range(1, n + 1)), _=_) + [""]

@@ -17,8 +17,18 @@ def pytest_k_lines(course: CourseView, _: words.Translate = str) -> str:
     first = next((f.marker for f in course.functions if f.marker == "clustering"),
                  course.functions[0].marker if course.functions else "cost_MD")
     command = f"pytest -k {first}".ljust(40)
-    wrapped = textwrap.wrap(_("one function: ") + ", ".join(f.marker for f in course.functions),
-                            95 - len(command) - 2, break_on_hyphens=False)
+    width, sep = 95 - len(command) - 2, _(", ")
+    markers = [f.marker for f in course.functions]
+    if " " in sep:
+        wrapped = textwrap.wrap(_("one function: ") + sep.join(markers), width,
+                                break_on_hyphens=False)
+    else:  # a list without spaces (Chinese "、"): wrapped between its items
+        wrapped = [_("one function: ")]
+        for i, marker in enumerate(markers):
+            piece = marker + (sep if i < len(markers) - 1 else "")
+            if len(wrapped[-1]) + len(piece) > width and wrapped[-1] != _("one function: "):
+                wrapped.append("")
+            wrapped[-1] += piece
     return "\n".join((command if i == 0 else " " * 40) + ("# " if i == 0 else "#   ") + w
                      for i, w in enumerate(wrapped))
 
@@ -58,7 +68,7 @@ def int_rule(course: CourseView, _: words.Translate = str) -> str:
                   else int_params(f.name)) if p not in CHOICE_PARAMS))
     if not names:
         return _("Every argument is a file or folder path (`str`).")
-    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {_('and')} {names[-1]}"
+    listed = names[0] if len(names) == 1 else f"{_(', ').join(names[:-1])} {_('and')} {names[-1]}"
     return (_("{names} must be an integer: Python `int` or numpy integers, but **not `bool`**. "
               "Otherwise `ValueError`.") if len(names) == 1 else
             _("{names} must be integers: Python `int` or numpy integers, but **not `bool`**. "

@@ -21,7 +21,7 @@ from .own_handout import COMMANDS, OWN, course_override, own_fields, own_section
 from .template import render
 from .translations import section_text
 from . import words
-from .words import anchor, code_list as _code_list, tr
+from .words import anchor, listing as _listing, tr
 
 SOURCES = Path(__file__).resolve().parent / "handout"
 FRONT = ("intro", "background", "files")
@@ -133,7 +133,7 @@ def fields(course: CourseView, sources: Path = SOURCES) -> dict[str, str]:
     values["partial_credit"] = (_("half") if course.partial_credit == 0.5
                                 else f"{course.partial_credit * 100:g}%")
     anonymizers = course.anonymizers
-    values["cli_algorithms"] = _code_list([CLI_NAMES[f.name] for f in anonymizers], _("or"))
+    values["cli_algorithms"] = _listing(_, [CLI_NAMES[f.name] for f in anonymizers], _("or"))
     values["cli_sixth"] = "; ".join(
         _("{param} for {algorithm} (default {default})").format(
             param=SIXTH[f.name][0], algorithm=CLI_NAMES[f.name], default=SIXTH[f.name][1])
@@ -141,35 +141,41 @@ def fields(course: CourseView, sources: Path = SOURCES) -> dict[str, str]:
     writers = [n for n in course.names if n in INTERVAL_WRITERS]
     values["interval_writers"] = (_("only {names} writes") if len(writers) == 1 else
                                   _("only {names} write")).format(
-        names=_code_list(writers, _("and")))
+        names=_listing(_, writers, _("and")))
     values["markers"] = ", ".join(f.marker for f in course.functions)
     values["pytest_k_lines"] = pytest_k_lines(course, _)
-    values["measure_list"] = _code_list([n for n in course.names
+    values["measure_list"] = _listing(_, [n for n in course.names
                                          if course.group(n) == "measures"], _("and"))
-    values["anonymizer_list"] = _code_list([f.name for f in anonymizers], _("and"))
+    values["anonymizer_list"] = _listing(_, [f.name for f in anonymizers], _("and"))
     sixth = [SIXTH[f.name][0] for f in anonymizers if f.name in SIXTH]
     values["cli_sixth_usage"] = f" [{' | '.join(sixth)}]" if sixth else ""
     values["cli_examples"] = cli_examples(course)
     values["dgh_folders"] = dgh_folder_list(course, _)
     values["int_rule"] = int_rule(course, _)
     values["include.lattice"] = section_text(sources / "_lattice.md", course.language).rstrip()
-    values["graded_list"] = _code_list(course.names, _("and"))
+    values["graded_list"] = _listing(_, course.names, _("and"))
     values["submission_files"] = _submission_files(course, _)
     values.update(own_fields(course, _))
     values.update(data_fields(course, _))
     return values
 
 
+def _file_order(columns: tuple[str, ...] | list[str], qis: tuple[str, ...]) -> list[str]:
+    """The QIs in the dataset's column order (as the handout says they are), else as given."""
+    ordered = [c for c in columns if c in qis]
+    return ordered if len(ordered) == len(qis) else list(qis)
+
+
 def data_fields(course: CourseView, _: words.Translate = str) -> dict[str, str]:
     """`data.rows` / `.columns` / `.sensitive`, `qis.<function>`, `released.<function>`,
     `optional.<part name or function>.points` / `.qis` / `.released` / `.title`."""
     d = course.data
-    values = {"data.rows": f"{d.rows:,}", "data.columns": _code_list(list(d.columns), _("and")),
+    values = {"data.rows": f"{d.rows:,}", "data.columns": _listing(_, list(d.columns), _("and")),
               "data.sensitive": f"`{d.sensitive}`" if d.sensitive else ""}
     for f in course.functions:
         if f.qis is not None:
-            values[f"qis.{f.name}"] = _code_list(list(f.qis), _("and"))
-            values[f"released.{f.name}"] = _code_list(d.released(f.qis), _("and"))
+            values[f"qis.{f.name}"] = _listing(_, _file_order(d.columns, f.qis), _("and"))
+            values[f"released.{f.name}"] = _listing(_, d.released(f.qis), _("and"))
     for o in course.optional_parts:
         keys = [o.name] + ([o.function] if o.function else [])
         for key in keys:
@@ -177,8 +183,9 @@ def data_fields(course: CourseView, _: words.Translate = str) -> dict[str, str]:
             values[f"optional.{key}.title"] = (_staff_title(o.name, _, course) if not o.function
                                                else o.name)
             if o.qis is not None:
-                values[f"optional.{key}.qis"] = _code_list(list(o.qis), _("and"))
-                values[f"optional.{key}.released"] = _code_list(d.released(o.qis), _("and"))
+                values[f"optional.{key}.qis"] = _listing(_, _file_order(d.columns, o.qis),
+                                                         _("and"))
+                values[f"optional.{key}.released"] = _listing(_, d.released(o.qis), _("and"))
     return values
 
 
@@ -189,7 +196,7 @@ def _part_fields(course: CourseView, name: str) -> dict[str, str]:
     _title_, _sep, text = part.description.partition(": ")
     pages = ((_("at most {n} page") if part.max_pages == 1 else _("at most {n} pages"))
              .format(n=part.max_pages) if part.max_pages else _("no page limit"))
-    return {"part.files": _code_list(list(part.files) or [_("a file")], _("or")),
+    return {"part.files": _listing(_, list(part.files) or [_("a file")], _("or")),
             "part.max_pages": pages,
             "part.pages_check": _(" (a PDF keeps to {pages})").format(pages=pages)
             if part.max_pages else "",
@@ -262,7 +269,7 @@ def _time_table(course: CourseView, _: words.Translate = str) -> str:
             _("| Function | CPU-time limit per call | on `adult-hw1.csv` ({rows} rows) |").format(
                 rows=f"{course.data.rows:,}"), "| --- | --- | ---: |"]
     for rule, names in groups.items():
-        rows.append(f"| {', '.join(f'`{n}`' for n in names)} | {words.time_rule(_, rule)} "
+        rows.append(f"| {_(', ').join(f'`{n}`' for n in names)} | {words.time_rule(_, rule)} "
                     f"| " + _("{n} s").format(n=points_text(rule.on(course.data.rows))) + " |")
     return "\n".join(rows)
 
@@ -274,7 +281,7 @@ def _submission_files(course: CourseView, _: words.Translate = str) -> str:
         if part.files:
             glob = part.files[0]
             names.append(f"{part.name}{glob[1:]}" if glob.startswith("*.") else glob)
-    return _code_list(names, _("and"))
+    return _listing(_, names, _("and"))
 
 
 def _meta(course: CourseView, name: str) -> str:

@@ -81,12 +81,12 @@ def own_fields(course: CourseView, _: words.Translate) -> dict[str, str]:
     title = words.titles(str)["command-line"]
     return {"own_usage": "\n".join(own_usage(course)),
             "own_examples": "\n".join(own_examples(course)),
-            "own_list": words.code_list([f.name for f in course.own_functions], _("and")),
+            "own_list": words.listing(_, [f.name for f in course.own_functions], _("and")),
             "own_checking": "" if not course.own_functions else " " + _(
                 "The public cases of your course's own functions ({names}) are in "
                 "`tests/public/data/course/` (`cases.json`, and the data folders they read); "
                 "their results are judged by `kcheck/`, the checker the grader uses, and a "
                 "failure names the first rule broken.").format(
-                names=words.code_list([f.name for f in course.own_functions], _("and"))),
+                names=words.listing(_, [f.name for f in course.own_functions], _("and"))),
             "own_heading": "" if course.anonymizers or not course.own_functions else
             f"## {words.titles(_)['command-line']}{words.anchor_tag(course.language, title)}"}

@@ -6,9 +6,11 @@ without functions of its own, whose skeleton.py stays as it was."""
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 from .course import CourseView, SIXTH
 from .handout import heading
+from .translations import section_text
 from .words import tr
 
 __all__ = ["OWN_DISPATCH", "own_cli", "own_stub", "sixth_usage"]
@@ -19,48 +21,9 @@ OWN_DISPATCH = """
 """The first lines of the command line's _run in a course with functions of its own (the
 skeleton source's {{cli_own_dispatch}}: empty for every other course)."""
 
-RUNNER = '''
-
-def _run_course_function(argv: list[str]) -> int:
-    """@DOC@"""
-    asked = argv[:1] in (["-h"], ["--help"])
-    if not argv or argv[0] not in COURSE_FUNCTIONS:
-        lines = ["usage:"] + [f"  python skeleton.py {name} " + " ".join(
-            f"<{param}>" for param, _ in params) for name, params in COURSE_FUNCTIONS.items()]
-        print("\\n".join(lines), file=sys.stdout if asked else sys.stderr)
-        return 0 if asked else 2
-    name, values = argv[0], argv[1:]
-    params = COURSE_FUNCTIONS[name]
-    usage = f"usage: python skeleton.py {name} " + " ".join(f"<{p}>" for p, _ in params)
-    if values[:1] in (["-h"], ["--help"]):
-        print(usage)
-        return 0
-    if len(values) != len(params):
-        print(usage, file=sys.stderr)
-        print(f"python skeleton.py: error: {name} takes {len(params)} arguments, got "
-              f"{len(values)}", file=sys.stderr)
-        return 2
-    args: list = []
-    for (param, kind), value in zip(params, values):
-        if kind == "int":
-            try:
-                value = int(value)
-            except ValueError:
-                print(usage, file=sys.stderr)
-                print(f"python skeleton.py: error: {param} must be an integer, got "
-                      f"{value!r}", file=sys.stderr)
-                return 2
-        args.append(value)
-    start = time.perf_counter()
-    result, error = _call(name, *args)
-    elapsed = time.perf_counter() - start
-    if error:
-        print(f"error: {error}", file=sys.stderr)
-        return 1
-    written = [value for (_, kind), value in zip(params, args) if kind == "output"]
-    print(f"{name}: wrote {written[0]}" if written else f"{name}: {result}")
-    print(f"time: {elapsed:.3f} s")
-    return 0'''
+RUNNER = Path(__file__).resolve().parent / "skeleton" / "_own_runner.py.txt"
+"""The function that runs one of the course's own functions (a skeleton source, translated as
+the others are: skeleton/LANG/_own_runner.py.txt; `@DOC@` is its docstring)."""
 
 
 def sixth_usage(course: CourseView) -> str:
@@ -96,7 +59,8 @@ def own_cli(course: CourseView) -> str:
                           "signature's order; the exit status as for the algorithms."),
                         88, subsequent_indent="    ", break_on_hyphens=False)
     comment = "# " + _("your course's own function -> its parameters (name, kind), in order")
-    return f"\n\n{comment}\n{_table(course)}\n" + RUNNER.replace("@DOC@", doc)
+    runner = section_text(RUNNER, course.language).rstrip("\n")
+    return f"\n\n{comment}\n{_table(course)}\n\n\n" + runner.replace("@DOC@", doc)
 
 
 def own_stub(course: CourseView, name: str) -> str:

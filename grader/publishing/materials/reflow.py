@@ -1,5 +1,9 @@
 """Re-wrap the lines of rendered Markdown that a field made too long (plain paragraphs and
-list items only; code blocks, tables and headings are left as they are)."""
+list items only; code blocks, tables and headings are left as they are). A paragraph holding
+Chinese, Japanese or Korean is never re-wrapped: joining its lines with spaces would put a
+space between two CJK characters (such sources are written one paragraph per line); where a
+template marker left a line break between two CJK characters, which Markdown shows as a
+space, the two lines are joined."""
 from __future__ import annotations
 
 import re
@@ -9,6 +13,19 @@ WIDTH = 95
 LIMIT = 99  # a paragraph is re-wrapped only when one of its lines is longer than this
 _ITEM = re.compile(r"^(\s*)([-*] |\d+\. )")
 _RISKY = re.compile(r"^(\s*)([-*+>#|] |\d+\. |```)")
+_CJK = re.compile("[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+                  "\uff01-\uff65]")
+
+
+def _join_cjk(lines: list[str]) -> list[str]:
+    """`lines` with each line break between two CJK characters removed."""
+    out = [lines[0]]
+    for line in lines[1:]:
+        if _CJK.fullmatch(out[-1].rstrip()[-1:]) and _CJK.fullmatch(line.lstrip()[:1]):
+            out[-1] = out[-1].rstrip() + line.lstrip()
+        else:
+            out.append(line)
+    return out
 
 
 def _wrap(lines: list[str]) -> list[str]:
@@ -34,7 +51,10 @@ def reflow(text: str) -> str:
 
     def flush() -> None:
         if block:
-            out.extend(_wrap(block) if any(len(x) > LIMIT for x in block) else block)
+            if _CJK.search("".join(block)):
+                out.extend(_join_cjk(block))
+            else:
+                out.extend(_wrap(block) if any(len(x) > LIMIT for x in block) else block)
             block.clear()
 
     for line in text.split("\n"):

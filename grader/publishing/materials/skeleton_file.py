@@ -16,14 +16,14 @@ from .words import tr
 from .translations import section_text
 
 SOURCES = Path(__file__).resolve().parent / "skeleton"
-EXTRA_MEANING = {"random_anonymizer": "the seed", "bottomup_anonymizer": "distinct l-diversity",
-                 "samarati": "most suppressed rows"}
+_CJK = "\u3000-\u303f\u3400-\u9fff\uff01-\uff65"
+_CJK_SPACE = re.compile(f"([{_CJK}]) (?=[{_CJK}])")  # "默认 1） 或": no space inside Chinese
 
 
-def _or_list(names: list[str], word: str = "or") -> str:
+def _or_list(names: list[str], word: str = "or", sep: str = ", ") -> str:
     if len(names) < 2:
         return "".join(names)
-    return f"{', '.join(names[:-1])} {word} {names[-1]}"
+    return f"{sep.join(names[:-1])} {word} {names[-1]}"
 
 
 def _python_string(text: str, indent: int) -> str:
@@ -40,14 +40,19 @@ def cli_fields(course: CourseView) -> dict[str, str]:
     _ = tr(course.language)
     with_extra = [n for n in anonymizers if n in SIXTH]
     without = [CLI_NAMES[n] for n in anonymizers if n not in SIXTH]
-    epilog = ("The sixth argument is " + _or_list(
-        [f"{SIXTH[n][0]} ({CLI_NAMES[n]}: {EXTRA_MEANING[n]}, default {SIXTH[n][1]})"
-         for n in with_extra]) + "; " if with_extra else "")
-    if without:
-        epilog += (f"{_or_list(without).replace(' or ', ' and ')} "
-                   f"take{'s' if len(without) == 1 else ''} none.")
-    else:
-        epilog = epilog.rstrip("; ") + "."
+    comma = _(", ")
+    meaning = {"random_anonymizer": _("the seed"),
+               "bottomup_anonymizer": _("distinct l-diversity"),
+               "samarati": _("most suppressed rows")}
+    sixth = _("The sixth argument is {choices}").format(choices=_or_list(
+        [_("{param} ({algorithm}: {meaning}, default {default})").format(
+            param=SIXTH[n][0], algorithm=CLI_NAMES[n], meaning=meaning[n], default=SIXTH[n][1])
+         for n in with_extra], _("or"), comma)) if with_extra else ""
+    none = ((_("{algorithms} takes none.") if len(without) == 1 else
+             _("{algorithms} take none.")).format(algorithms=_or_list(without, _("and"), comma))
+            if without else "")
+    epilog = (_("{sixth}; {none}").format(sixth=sixth, none=none) if sixth and none
+              else _("{sixth}.").format(sixth=sixth) if sixth else none or ".")
     entries = [f'"{CLI_NAMES[n]}": ("{n}", {SIXTH[n][1] if n in SIXTH else None})'
                for n in anonymizers]
     lines = ["ALGORITHMS = {"]
@@ -60,39 +65,39 @@ def cli_fields(course: CourseView) -> dict[str, str]:
     table = "\n".join(lines) if entries else "ALGORITHMS = {}"
     own = course.own_functions
     if own:
-        epilog = (epilog + " " if anonymizers else "") + (
-            f"The functions of your course ({_or_list([f.name for f in own], 'and')}) take "
-            f"their arguments in the order of their signature: python skeleton.py NAME "
-            f"--help.")
+        text = _("The functions of your course ({names}) take their arguments in the order of "
+                 "their signature: python skeleton.py NAME --help.").format(
+            names=_or_list([f.name for f in own], _("and"), comma))
+        epilog = _("{first} {second}").format(first=epilog, second=text) if anonymizers else text
     usage = [f"    python skeleton.py <algorithm> <DGH-folder> <raw.csv> <out.csv> <k>"
              f"{sixth_usage(course)}"] if anonymizers or not own else []
     usage += ["    python skeleton.py " + f.name + " " + " ".join(
         f"<{p.name}>" for p in f.contract.params) for f in own]
     doc = _(
         "where <algorithm> is one of {algorithms}. Check yourself with `pytest` (see "
-        "HANDOUT.md, \"Checking your work\").").format(algorithms=_or_list(cli, _("or")))
+        "HANDOUT.md, \"Checking your work\").").format(algorithms=_or_list(cli, _("or"), _(", ")))
     if own and anonymizers:
         doc = _("where <algorithm> is one of {algorithms}; your course's own functions take "
                 "their arguments in their signature's order. Check yourself with `pytest` "
                 "(see HANDOUT.md, \"Checking your work\").").format(
-            algorithms=_or_list(cli, _("or")))
+            algorithms=_or_list(cli, _("or"), _(", ")))
     elif own:
         doc = _("Each line runs one of your course's own functions, its arguments in its "
                 "signature's order. Check yourself with `pytest` (see HANDOUT.md, \"Checking "
                 "your work\").")
+    epilog = _CJK_SPACE.sub(r"\1", epilog)
     return {"cli_epilog": _python_string(epilog, 15),
             "cli_algorithms_plain": _or_list(cli),
-            "cli_algorithms_help": _python_string(_or_list(cli), 24) or '""',
+            "cli_algorithms_help": _python_string(_or_list(cli, _("or"), comma), 24) or '""',
             "cli_algorithms_doc": textwrap.fill(doc, 96, break_on_hyphens=False),
             "cli_usage": "\n".join(usage),
             "cli_own_dispatch": OWN_DISPATCH if own else "",
             "cli_extra_metavar": " | ".join(SIXTH[n][0] for n in with_extra) or "none",
-            "cli_extra_help": "; ".join(f"{CLI_NAMES[n]}: {SIXTH[n][0]}" for n in with_extra)
-                              or "no graded anonymizer takes one",
+            "cli_extra_help": _("; ").join(
+                _("{algorithm}: {param}").format(algorithm=CLI_NAMES[n], param=SIXTH[n][0])
+                for n in with_extra) or _("no graded anonymizer takes one"),
             "cli_algorithms_dict": table + (own_cli(course) if own else ""),
-            "cli_dgh_help": "\n" + " " * 24 + _python_string(
-                "; each part has its own: " + ", ".join(f.path for f in course.part_folders),
-                24) if course.part_folders else ""}
+            "cli_dgh_folders": _(", ").join(f.path for f in course.part_folders)}
 
 
 def render_skeleton(course: CourseView, sources: Path = SOURCES) -> str:

@@ -69,12 +69,18 @@ def variant_title(_: Translate, variant: str) -> str:
     return {"lm-only": _("LM-only distance")}.get(variant, variant)
 
 
-def code_list(names: list[str], last: str = "and") -> str:
-    """"`a`, `b` and `c`" (`last`: the joining word, already in the course's language)."""
+def code_list(names: list[str], last: str = "and", sep: str = ", ") -> str:
+    """"`a`, `b` and `c`" (`last`: the joining word and `sep` the separator, already in the
+    course's language: Chinese lists are "`a`、`b` 和 `c`")."""
     quoted = [f"`{n}`" for n in names]
     if len(quoted) < 2:
         return "".join(quoted)
-    return f"{', '.join(quoted[:-1])} {last} {quoted[-1]}"
+    return f"{sep.join(quoted[:-1])} {last} {quoted[-1]}"
+
+
+def listing(_: Translate, names: list[str], last: str) -> str:
+    """`code_list` in the course's language (its separator is `_(", ")`: "、" in Chinese)."""
+    return code_list(names, last, _(", "))
 
 
 def packages_text(_: Translate, course: CourseView) -> str:
@@ -103,6 +109,6 @@ def time_rule(_: Translate, rule: TimeRule) -> str:
 
 
 __all__ = ["WORDS", "anchor", "anchor_tag", "code_list", "definitions", "description_title",
-           "function_count",
+           "function_count", "listing",
            "packages_rule", "packages_text", "points", "staff_title", "time_rule", "titles",
            "tr", "variant_title"]

@@ -118,7 +118,7 @@ def test_a_bad_declaration_is_refused_naming_its_key(tmp_path: Path, change: str
                                                        key: str) -> None:
     rubric = make_toy_course(tmp_path / "course")
     broken = {
-        "function[1].reference": RUBRIC.replace(change, 'reference = "ref/absent.py:f"'),
+        "function[1].reference": RUBRIC.replace(change, 'reference = "../ref/toy.py:f"'),
         "function[2].returns": RUBRIC.replace(change, 'returns = "file"\n'
                                                       'reference = "ref/toy.py:count_classes"'),
         "part[1].judge": RUBRIC.replace(change, 'judge = "rules"'),
@@ -126,3 +126,45 @@ def test_a_bad_declaration_is_refused_naming_its_key(tmp_path: Path, change: str
     rubric.write_text(broken)
     with pytest.raises(UserError, match="rubric.toml: " + re.escape(key)):
         rubric_module.load(rubric)
+
+
+def test_a_missing_reference_file_stops_regen_naming_it(tmp_path: Path) -> None:
+    """The rubric loads without its reference files (the autograder has none); `regen`, which
+    runs them, names the missing file and the function."""
+    rubric = make_toy_course(tmp_path / "course")
+    rubric.write_text(RUBRIC.replace('reference = "ref/toy.py:chunk_anonymizer"',
+                                     'reference = "ref/absent.py:chunk_anonymizer"'))
+    assert rubric_module.load(rubric).functions["chunk_anonymizer"].reference.startswith("ref/")
+    done = _run(["regen", "--rubric", str(rubric), "--keep-datasets"])
+    assert done.returncode != 0
+    assert "absent.py not found (the reference of chunk_anonymizer" in done.stderr, done.stderr
+
+
+def test_the_gradescope_autograder_grades_the_courses_own_parts(graded: Path,
+                                                                tmp_path: Path) -> None:
+    """The autograder of a course with functions of its own ships kcheck (its judges) and no
+    reference file, and grades the known-good student to full marks."""
+    import os
+    import zipfile
+    out = tmp_path / "autograder.zip"
+    built = _run(["gradescope", "--rubric", str(graded / "course" / "rubric.toml"),
+                  "--out", str(out)])
+    assert built.returncode == 0, built.stderr
+    root = tmp_path / "autograder"
+    with zipfile.ZipFile(out) as archive:
+        names = archive.namelist()
+        archive.extractall(root / "source")
+        for info in archive.infolist():
+            os.chmod(root / "source" / info.filename, (info.external_attr >> 16) & 0o777)
+    assert "kcheck/quality.py" in names and not any("toy.py" in n for n in names)
+    submission = root / "submission"
+    submission.mkdir()
+    for file in (graded / "subs" / "good").iterdir():
+        (submission / file.name).write_bytes(file.read_bytes())
+    env = dict(os.environ, KANON_AUTOGRADER_ROOT=str(root), KANON_AUTOGRADER_SANDBOX="none",
+               KANON_AUTOGRADER_PYTHON=sys.executable, KANON_AUTOGRADER_RUN_AS="none")
+    env.pop("PYTHONPATH", None)
+    done = subprocess.run([str(root / "source" / "run_autograder")], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=300)
+    results = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
+    assert results["score"] == pytest.approx(10), done.stdout + done.stderr

@@ -103,7 +103,7 @@ def test_zh_cn_feedback_has_chinese_fixed_words() -> None:
                          "time_limit": 10.0, "cpu_seconds": 0.5, "visibility": "visible"}]}
     zh = feedback_md(record, replace(rubric, language="zh-CN"))
     assert zh.startswith("# alice 的反馈\n\n**得分：5 / 110**（4.55%）。状态：`wrong_output`。")
-    assert "- **未通过** 隐藏测试用例：ties — 0 / 5 — `wrong_output` — 用时 0.50 秒，CPU 时间限制 " \
+    assert "- **【未通过】**隐藏测试用例：ties — 0 / 5 — `wrong_output` — 用时 0.50 秒，CPU 时间限制 " \
            "10 秒" in zh
     assert "隐藏测试用例使用你没有见过的数据集" in zh and "Hidden cases use" not in zh
     text = json.loads(gradescope_json(record, replace(rubric, language="zh-CN")))
@@ -150,7 +150,7 @@ def test_a_zh_cn_counterexample_is_explained_in_chinese() -> None:
              "expected": "job,dis\nAny,x\nAny,y\n", "yours": "job,dis\nA,x\nAny,y\n"}
     zh = "\n".join(section(entry, "mondrian", "mondrian", "skeleton", translator("zh-CN")))
     assert zh.startswith("### mondrian 的反例\n\n这是一个取自公开数据的小输入")
-    assert "输入：`public/adult` 的第 3, 5 个数据行（不计表头）（共 2 行）" in zh
+    assert "输入：`public/adult` 中的 2 行，即第 3、5 个数据行（不计表头）；" in zh
     assert "| 数据行 | job | dis |" in zh and "job.txt（高度 2，5 个叶节点）：" in zh
     assert "你的输出（不同的单元格以**粗体**显示）：" in zh
     assert english_runs(zh) == []

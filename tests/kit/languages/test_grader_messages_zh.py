@@ -69,10 +69,10 @@ def test_a_known_message_reads_as_the_catalog_says() -> None:
     assert translate("raised ValueError as the contract requires", ZH) == \
         "按约定引发了 ValueError"
     assert translate("raised RuntimeError at lab.py, line 12", ZH) == \
-        "在 lab.py, line 12 引发了 RuntimeError"
+        "在 lab.py 第 12 行引发了 RuntimeError"
     assert translate("a sentence no template knows", ZH) == "a sentence no template knows"
     assert case_name("200 rows, sex as a categorical QI, k=5", ZH) == \
-        "200 行、sex 作为分类准标识符 (QI)、k=5"
+        "200 行、sex 作为分类型准标识符（QI）、k=5"
     assert case_name("200 rows, k=5", EN) == "200 rows, k=5"
 
 

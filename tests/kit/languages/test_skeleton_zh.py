@@ -1,8 +1,9 @@
 """The kit's zh-CN skeleton sections (grader/publishing/materials/skeleton/zh-CN): every one up
 to date with its English source, in Chinese (no English sentence in a docstring or comment),
-and the code they render is the English skeleton's exactly: only docstrings and comments
-differ. The handout's sections come from a temporary copy (their translations are other
-files' work), so this test needs only the skeleton's."""
+and the code they render is the English skeleton's exactly: only docstrings, comments and
+messages (f-strings, errors raised, the command line's words) differ. The handout's sections
+come from a temporary copy (their translations are other files' work), so this test needs
+only the skeleton's."""
 from __future__ import annotations
 
 import ast
@@ -20,8 +21,13 @@ REPO = Path(__file__).resolve().parents[3]
 MATERIALS = Path("grader") / "publishing" / "materials"
 
 
+COMMAND_LINE = {"_parser", "_call", "_run", "_run_course_function"}
+
+
 def _code(source: str) -> str:
-    """The module's AST without docstrings (comments are not in an AST)."""
+    """The module's AST without docstrings (comments are not in an AST) and without the
+    messages, in the course's language: f-strings, the strings of a `raise`, the command
+    line's strings (and the zh-CN _parser's translation of argparse's own words)."""
     tree = ast.parse(source)
     for node in ast.walk(tree):
         body = getattr(node, "body", None)
@@ -29,7 +35,34 @@ def _code(source: str) -> str:
             if isinstance(item, ast.Expr) and isinstance(item.value, ast.Constant) \
                     and isinstance(item.value.value, str):
                 item.value.value = ""
+    tree = _Messages().visit(tree)
+    for function in tree.body:
+        if isinstance(function, ast.FunctionDef) and function.name in COMMAND_LINE:
+            function.body = [s for s in function.body if not _argparse_words(s)]
+            for node in ast.walk(function):
+                if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                    node.value = ""
     return ast.dump(tree)
+
+
+class _Messages(ast.NodeTransformer):
+    """Messages in the course's language: an f-string, and the strings of a `raise`."""
+
+    def visit_JoinedStr(self, node: ast.JoinedStr) -> ast.Constant:
+        return ast.Constant("")
+
+    def visit_Raise(self, node: ast.Raise) -> ast.Raise:
+        self.generic_visit(node)
+        for inner in ast.walk(node):
+            if isinstance(inner, ast.Constant) and isinstance(inner.value, str):
+                inner.value = ""
+        return node
+
+
+def _argparse_words(statement: ast.stmt) -> bool:
+    """`words = {...}` or `argparse._ = ...`: the zh-CN _parser's argparse words."""
+    targets = getattr(statement, "targets", [])
+    return any(ast.unparse(t) in ("words", "argparse._") for t in targets)
 
 
 def test_every_skeleton_section_has_an_up_to_date_chinese_translation() -> None:

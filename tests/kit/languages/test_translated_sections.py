@@ -81,11 +81,11 @@ def test_generated_words_are_chinese_and_every_generated_link_has_its_english_an
     skeleton = course_materials(rubric, kit)["skeleton.py"].decode()
     assert '## 平局（ties） <a id="ties"></a>' in handout
     assert '## mondrian（20 分） <a id="mondrian-20-points"></a>' in handout
-    assert "*20 分 · 每次调用的 CPU 时间限制：10 秒 + 每 1,000 行 10 秒（在 `adult-hw1.csv` 上为 " \
+    assert "*20 分 · 每次调用的 CPU 时间限制：10 秒 + 每千行 10 秒（在 `adult-hw1.csv` 上为 " \
            "110 秒）· 可用的包：numpy 和标准库。*" in handout
-    assert "| **总计** | **110** |" in handout and "| 部分 | 分值 |" in handout
-    assert "其中 <algorithm> 是 random, clustering, bottomup, samarati 或 mondrian 之一。用 `pytest` 自检" \
-        in skeleton
+    assert "| **总计** | **110** |" in handout and "| 评分项 | 分值 |" in handout
+    assert "其中 <algorithm> 是 random、clustering、bottomup、samarati 或 mondrian 之一。用 `pytest` " \
+        "自检" in skeleton
     values = fields(view(rubric), kit / MATERIALS / "handout")
     targets = set(re.findall(r"\]\(#([^)]+)\)", "\n".join(values.values())))
     assert "background" in targets and "mondrian-20-points" in targets

@@ -18,6 +18,7 @@ import pytest
 
 from grader.gradebook.feedback_export import student_page
 from grader.publishing.materials.translations import english_runs
+from test_zh_messages_text import page_text, problems
 
 REPO = Path(__file__).resolve().parents[3]
 USTC = REPO / "courses" / "ustc"
@@ -78,6 +79,10 @@ def samarati(raw_dataset_file, DGH_folder, k, max_sup, output_file):
 }
 
 
+QUOTED = ()
+"""The students' own texts in their pages (exception messages, Python's own among them)."""
+
+
 def grader(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "grader", *args], cwd=REPO,
                           capture_output=True, text=True, timeout=900)
@@ -106,16 +111,19 @@ def test_failing_zh_cn_submissions_read_in_chinese(tmp_path: Path) -> None:
     for student in BROKEN:
         feedback = (out / "feedback" / f"{student}.md").read_text(encoding="utf-8")
         assert english_runs(feedback) == [], (student, english_runs(feedback))
+        assert problems(feedback, QUOTED) == [], student
         results = json.loads((out / "results" / student / "results.json").read_text("utf-8"))
         texts = [results["output"]] + [t["name"] + "\n" + t["output"] for t in results["tests"]]
         for text in texts:
             assert english_runs(text) == [], (student, text)
+            assert problems(text, QUOTED) == [], (student, text)
         statuses |= {line.split("`")[1] for line in feedback.splitlines()
                      if line.startswith("- **") and "`" in line}
         page = student_page(out, student)
         assert english_runs(_visible(page)) == [], (student, english_runs(_visible(page)))
+        assert problems(page_text(page), QUOTED) == [], student
     assert {"error", "no-output", "exit", "not-attempted", "wrong", "partial",
             "no-solution"} <= statuses, statuses
     sun = (out / "feedback" / "sun.md").read_text(encoding="utf-8")
-    assert "有效且满足 k-匿名，但违反了规则 \"lowest-height\"" in sun
+    assert "有效且满足 k-匿名，但违反了规则“lowest-height”" in sun
     assert "删除了 16 行" in sun  # the privacy summary's suffix

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from grader.publishing.materials.translations import english_runs
+from zh_text import ascii_list_commas, avoided_words, cjk_spaces
 
 REPO = Path(__file__).resolve().parents[3]
 pytestmark = pytest.mark.slow
@@ -87,7 +88,7 @@ def test_a_zh_cn_bundles_self_check_speaks_chinese(tmp_path: Path) -> None:
             "用例 'jobsex' 上的 mondrian(k=2)：没有在 3.3 秒内返回，所以自检停止了它（死循环？见 "
             "HANDOUT.md 的“时间限制”一节）",
             "--- 未运行的公开测试 ---",
-            "用例 'adult' 上的 mondrian(k=8)：未运行，因为 用例 'jobsex' 上的 mondrian(k=2) 没有在 3.3 "
+            "用例 'adult' 上的 mondrian(k=8)：未运行，因为用例 'jobsex' 上的 mondrian(k=2) 没有在 3.3 "
             "秒内返回",
             "--- 公开自检 ---",
             "用例 'jobsex' 上的 mondrian(k=2) 没有在 3.3 秒内返回（mondrian 中有死循环？），所以自检没有"
@@ -99,6 +100,8 @@ def test_a_zh_cn_bundles_self_check_speaks_chinese(tmp_path: Path) -> None:
     prose = "\n".join(line for line in shown.splitlines()  # its rerun command is code
                       if "python -c" not in line)
     assert english_runs(prose) == [], shown
+    written = [line for line in prose.splitlines() if cjk_spaces(line) + ascii_list_commas(line)]
+    assert written == [] and avoided_words(prose) == [], (written, avoided_words(prose))
 
     passed = self_check(bundle, tmp_path / "sol.py")
     shown = passed.stdout + passed.stderr

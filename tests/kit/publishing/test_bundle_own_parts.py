@@ -239,9 +239,9 @@ def test_a_chinese_course_gets_its_sections_and_the_self_check_in_chinese(
     assert "本课程自己的函数：规则见 HANDOUT.md 的“count_classes（4 分）”一节。" in skeleton
     done = _self_check(bundle, tmp_path, "buggy")
     assert done.returncode == 1
-    assert "违反了规则 \"quality.k\"：第 6 条数据行：该行所在的等价类只有 4 条记录，少于 k = 5。" \
+    assert "违反了规则“quality.k”：第 6 条数据行：该行所在的等价类只有 4 条记录，少于 k = 5。" \
         in done.stdout
-    assert "违反了规则 \"number.off\"：返回值为 9，期望值为 8（" in done.stdout
+    assert "违反了规则“number.off”：返回值为 9，期望值为 8（" in done.stdout
 
 
 def test_the_course_reference_counts_as_the_solution_for_the_leak_check(tmp_path: Path) -> None:
@@ -283,4 +283,4 @@ def test_the_tdg_lab_demo_bundle_checks_its_own_functions_in_chinese(tmp_path: P
                     bundle / "skeleton.py")
     mutant = _run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k",
                    "cost_NCP and case"], cwd=bundle)
-    assert mutant.returncode == 1 and "违反了规则 \"number.off\"：返回值为" in mutant.stdout
+    assert mutant.returncode == 1 and "违反了规则“number.off”：返回值为" in mutant.stdout

@@ -160,7 +160,7 @@ def test_zip_has_gradescope_layout_and_only_what_grading_needs(autograder_zip: P
             "grader/cases/manifest.json"} <= names
     assert not any(n.startswith("reference/") for n in names)  # no algorithm, no staff solution
     assert {"kanon/__init__.py", "kanon/cells.py", "kanon/table.py",
-            "kanon/privacy/__init__.py"} <= names  # the core, whole
+            "kanon/privacy/__init__.py", "kcheck/quality.py"} <= names  # the core, whole
     assert not any(n.startswith(("tests/", "examples/")) or n in ("skeleton.py", "HANDOUT.md")
                    or "__pycache__" in n for n in names)
     assert {i.date_time for i in infos.values()} == {(1980, 1, 1, 0, 0, 0)}

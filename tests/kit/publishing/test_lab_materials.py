@@ -16,7 +16,7 @@ import pytest
 from grader.courses.folder import resolve
 from grader.publishing.materials import render_handout, render_skeleton, view
 from grader.rubric import load
-from kanon.hierarchy_formats import parse_child_parent
+from kcheck.hierarchies import parse_hierarchy
 
 REPO = Path(__file__).resolve().parents[3]
 USTC = REPO / "courses" / "ustc"
@@ -68,7 +68,7 @@ def test_a_default_contract_course_has_none_of_the_new_tokens(rubric) -> None:
 
 
 def test_the_points_table_lists_each_function_once_and_marks_the_optional_parts(zh) -> None:
-    table = zh[zh.index("| 部分 | 分值 |"):zh.index("| **总计** | **100** |")]
+    table = zh[zh.index("| 评分项 | 分值 |"):zh.index("| **总计** | **100** |")]
     assert table.count("[`mondrian`](#mondrian-25-points) | 25 |") == 1
     assert "| **必做部分合计** | **80** |" in table and "| **选做部分合计** | **20** |" in table
     required, optional = table.split("必做部分合计")
@@ -84,13 +84,13 @@ LAB_RULES = [  # (English, Chinese): the lab's rules and worked examples
     ("`NM` = {`Never-married`}",) * 2,
     ("[1, 2, 3, 3, 4, 5]",) * 2, ("Left = [1, 2, 3, 3],\nright = [4, 5]", "左侧 = [1, 2, 3, 3]，右侧 = [4, 5]"),
     ("(5 · 1/6 + 3 · 0 + 2 · 1) / 10 = 17/60",) * 2,
-    ("a **deleted**\n  (suppressed) record loses 1 in every QI", "被**删除**（抑制，suppression）的记录在每个 QI 上\n  损失 1"),
+    ("a **deleted**\n  (suppressed) record loses 1 in every QI", "被**删除**（suppression）的记录在每个 QI 上损失 1"),
     ("the outliers are **deleted** (not written)", "离群记录被**删除**（不写出）"),
     ("`occupation` is the sensitive attribute", "`occupation` 是敏感属性"),
     ("**lowest-height**",) * 2, ("**median-cuts**",) * 2, ("**final**",) * 2,
     ("**full-domain**",) * 2, ("**deletion**",) * 2, ("**cover**",) * 2, ("**satisfies**",) * 2,
     ("earns half of the case's points (partial credit)", "获得该用例分数的一半（部分分）"),
-    ("`age`, `education_num` and `sex`", "`age`, `education_num` 和 `sex`"),
+    ("`age`, `education_num` and `sex`", "`age`、`education_num` 和 `sex`"),
     ("(30,162 rows)", "（30,162 行）"),
 ]
 DEFAULT_CONTRACT = [  # (English, Chinese): the default contract's sentences the lab contradicts
@@ -140,8 +140,9 @@ def test_the_skeleton_follows_the_course(lab, language) -> None:
     assert "root" not in module["samarati"].__doc__ and "根节点" not in module["samarati"].__doc__
     for path in sorted(DGHS.glob("*.txt")):  # read_DGH reads the lab's files as the kit does
         dgh = module["read_DGH"](str(path))
-        labels, _, depth = parse_child_parent(path.read_text(encoding="utf-8"), path.name)
-        assert dgh.depth == dict(zip(labels, depth)) and dgh.root == labels[0]
+        tree = parse_hierarchy(path.read_text(encoding="utf-8"), path.stem, path.name,
+                               "child-parent")
+        assert dgh.depth == dict(zip(tree.labels, tree.depth)) and dgh.root == tree.labels[0]
     age = module["read_DGH"](str(DGHS / "age.txt"))
     chain, node = [], "37"
     while node is not None:
@@ -151,10 +152,10 @@ def test_the_skeleton_follows_the_course(lab, language) -> None:
 
 
 @pytest.mark.parametrize("text, message", [
-    ("a,*\na,b\n", "line 2: 'a' is a child a second time (also on line 1)"),
-    ("a,*\nb,c\nc,b\n", "line 2: 'b' is on a cycle"),
-    ("a,*\nb\n", "line 2: expected one 'child,parent' pair"),
-    ("a,*\nb,+\n", "2 roots"),
+    ("a,*\na,b\n", "第 2 行：'a' 第二次作为子节点出现（另见第 1 行）"),
+    ("a,*\nb,c\nc,b\n", "第 2 行：'b' 在一个环上"),
+    ("a,*\nb\n", "第 2 行：应为一对 'child,parent'"),
+    ("a,*\nb,+\n", "有 2 个根节点"),
 ])
 def test_the_skeletons_read_dgh_names_the_file_and_line(lab, tmp_path, text, message) -> None:
     module = _skeleton(lab)["module"]
@@ -168,7 +169,7 @@ def test_the_data_fields_come_from_the_public_dataset(lab, zh) -> None:
     with (REPO / "courses/ustc/cases/public/adult/adult-hw1.csv").open(newline="") as f:
         header = next(csv.reader(f))
     assert lab.data.columns == tuple(header)
-    assert "其输出的列：`age`, `marital_status`, `occupation`, `race` 和 `sex`" in _flat(zh)
+    assert "其输出的列：`age`、`marital_status`、`occupation`、`race` 和 `sex`" in _flat(zh)
 
 
 def test_an_optional_part_listed_first_does_not_decide_its_function(tmp_path) -> None:

@@ -5,9 +5,11 @@ Two file formats, chosen by `fmt`:
   tabs, the first non-blank line is the root, a later line is at most one tab deeper than the
   line before it, and its parent is the nearest earlier line one tab shallower. Labels are
   unique per file.
-- "child-parent" (the USTC lab's): one `child,parent` pair per line (kanon.hierarchy_formats).
+- "child-parent" (the USTC lab's): one `child,parent` pair per line.
 - "paths" (the Top-Down Greedy lab's): one `leaf;parent;...;root` line per leaf.
-Every way the nodes are numbered in preorder from the root (node 0).
+Every way the nodes are numbered in preorder from the root (node 0). The files are read by
+kcheck.hierarchies (the standard-library reader the students' self-check ships);
+kanon.hierarchy_formats writes them.
 """
 from __future__ import annotations
 
@@ -16,8 +18,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .hierarchy_formats import (check_format, parse_child_parent, parse_paths, render_child_parent,
-                                render_paths, render_tabs)
+from ..kcheck.hierarchies import parse_hierarchy
+
+from .hierarchy_formats import check_format, render_child_parent, render_paths, render_tabs
 
 
 @dataclass(eq=False)
@@ -95,50 +98,11 @@ class DGH:
 
 
 def parse_dgh(text: str, name: str, path: str, fmt: str = "tabs") -> DGH:
-    """Parse the text of one hierarchy file in format `fmt` ("tabs" or "child-parent");
-    errors name the file and the line number."""
-    if check_format(fmt) in ("child-parent", "paths"):
-        parse = parse_child_parent if fmt == "child-parent" else parse_paths
-        labels, parents, depths = parse(text, path)
-        return _build(name, path, labels, parents, depths, {v: i for i, v in enumerate(labels)})
-    labels: list[str] = []
-    parent: list[int] = []
-    depth: list[int] = []
-    index: dict[str, int] = {}
-    stack: list[int] = []  # stack[d] = last node seen at depth d
-    line_of: dict[int, int] = {}
-    for line_no, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        stripped = line.lstrip("\t")
-        d = len(line) - len(stripped)
-        label = stripped.rstrip()
-        where = f"{path}, line {line_no}"
-        if not labels:
-            if d != 0:
-                raise ValueError(f"{where}: the first node (the root) must not be indented, "
-                                 f"found {d} leading tab(s) before {label!r}")
-        elif d == 0:
-            hint = " (indent with tabs, not spaces)" if label != label.lstrip() else ""
-            raise ValueError(f"{where}: {label.strip()!r} is a second root; the root is "
-                             f"{labels[0]!r} on line {line_of[0]}{hint}")
-        elif d > depth[-1] + 1:
-            raise ValueError(f"{where}: {label!r} is indented {d} tabs, more than one tab "
-                             f"deeper than the line before it ({depth[-1]} tabs)")
-        if label in index:
-            raise ValueError(f"{where}: label {label!r} is repeated (first on line "
-                             f"{line_of[index[label]]}); labels must be unique")
-        node = len(labels)
-        del stack[d:]
-        parent.append(stack[-1] if d else -1)
-        stack.append(node)
-        labels.append(label)
-        depth.append(d)
-        index[label] = node
-        line_of[node] = line_no
-    if not labels:
-        raise ValueError(f"{path}: the hierarchy file is empty (it needs at least a root line)")
-    return _build(name, path, labels, parent, depth, index)
+    """Parse the text of one hierarchy file in format `fmt` ("tabs", "child-parent" or
+    "paths"), read by kcheck (the one reader the grader and the students' self-check share);
+    errors (ValueError) name the file and the line number."""
+    tree = parse_hierarchy(text, name, path, check_format(fmt))
+    return _build(name, path, tree.labels, tree.parent, tree.depth, dict(tree.index))
 
 
 def _build(name: str, path: str, labels: list[str], parent: list[int], depth: list[int],

@@ -1,0 +1,26 @@
+"""kcheck: the judges of anonymized outputs that several answers may satisfy, shared by the
+students' self-check and the grader. Standard library only (it ships in the student bundle).
+
+Modules, one job each: tables (CSV files), hierarchies (trees in three file formats), cells
+(what a released cell means), metrics (NCP, LM), verdicts (a judge's decision as data),
+messages (verdicts in English and Simplified Chinese; hidden cases show no data), quality
+(an anonymized table), number (a returned number), spec (a course's columns and format).
+"""
+from __future__ import annotations
+
+from .cells import Categorical, Column, Numeric, covers, make_columns, middle
+from .hierarchies import HierarchyError, Tree, parse_hierarchy, read_folder, read_hierarchy
+from .messages import LANGUAGES, render, render_facts
+from .metrics import cell_cost, record_cost, table_cost
+from .number import judge_number
+from .quality import Facts, Judgement, RawCase, judge_prepared, judge_quality, prepare_raw
+from .spec import Spec, spec_of
+from .tables import Table, TableError, parse_table, read_table
+from .verdicts import RULES, Verdict
+
+__all__ = ["Categorical", "Column", "Numeric", "covers", "make_columns", "middle",
+           "HierarchyError", "Tree", "parse_hierarchy", "read_folder", "read_hierarchy",
+           "LANGUAGES", "render", "render_facts", "cell_cost", "record_cost", "table_cost",
+           "judge_number", "Facts", "Judgement", "RawCase", "judge_prepared", "judge_quality",
+           "prepare_raw", "Spec", "spec_of", "Table", "TableError",
+           "parse_table", "read_table", "RULES", "Verdict"]

@@ -1,0 +1,213 @@
+"""Every zh-CN message students or staff read is written Chinese (tests/kit/languages/zh_text.py):
+no space between two CJK characters, no English prose outside code, file names, identifiers
+and a student's own text, Chinese commas in lists, the glossary's words. Checked: every msgstr
+of the grader's and the self-check's catalogs, every template of the feedback's pattern layer
+(grader/grading/student_templates.py), kcheck's zh-CN catalog, and a zh-CN course's feedback,
+HTML page and Gradescope results.json rendered from a hand-made failing record (no grading
+run: the slow end-to-end test test_zh_failing_feedback.py grades real ones). A student's own
+text (an exception's message) passes through byte for byte."""
+from __future__ import annotations
+
+import html
+import json
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from grader.catalogs import po_path, read_po, translator
+from grader.gradebook.export import feedback_md, gradescope_json, write_student
+from grader.gradebook.feedback_export import student_page
+from grader.grading.student_messages import NAME_PHRASES, TEMPLATES, translate
+from grader.publishing.autograde import _failure_output, _hidden_note
+from grader.rubric import load
+from kcheck.messages import CATALOG, render, render_facts
+from kcheck.verdicts import PASSED, WRONG, Verdict
+
+from zh_text import ascii_list_commas, avoided_words, cjk_spaces, english_prose, prose_lines
+
+REPO = Path(__file__).resolve().parents[3]
+ZH = translator("zh-CN")
+STUDENT_TEXT = "k 无效; 应为 正整数"  # an exception's message: `;` and a space between CJK
+QUOTED = (STUDENT_TEXT, "debug 4; 你好 世界", "name 'pd' is not defined")
+"""The student's own text in the pages: its exception messages (Python's, for a NameError)
+and what it printed, shown as they are."""
+ALLOWED = ("Mondrian", "Samarati")  # the algorithms' names
+
+
+def problems(text: str, student_texts: tuple[str, ...] = ()) -> list[str]:
+    """What a Chinese reader would object to in `text` (Markdown or plain): the checks of
+    zh_text on its prose lines, the student's own texts set aside."""
+    for quoted in student_texts:
+        text = text.replace(quoted, "`quoted`")
+    found = [f"avoided word: {w}" for w in avoided_words(text)]
+    for line in prose_lines(text, comments=False):
+        found += [f"CJK space {s!r} in {line!r}" for s in cjk_spaces(line)]
+        found += [f"English {s!r} in {line!r}" for s in english_prose(line, ALLOWED)]
+        found += [f"ASCII comma {s!r} in {line!r}" for s in ascii_list_commas(line)]
+    return found
+
+
+def page_text(page: str) -> str:
+    """The prose of an HTML page, one block a line: preformatted text left out, inline code
+    as a code span, inline tags removed without adding a space."""
+    text = re.sub(r"<pre>.*?</pre>|<style>.*?</style>", "\n", page, flags=re.S)
+    text = re.sub(r"<code>.*?</code>", "`code`", text, flags=re.S)
+    text = re.sub(r"</?(p|li|ul|ol|h\d|tr|td|th|table|br|div|body|head|title)\b[^>]*>", "\n",
+                  text)
+    return html.unescape(re.sub(r"<[^>]+>", "", text))
+
+
+def _catalog_texts() -> list[tuple[str, str]]:
+    texts = []
+    for domain in ("grader", "selfcheck"):
+        entries = read_po(po_path(REPO, domain, "zh-CN"))
+        texts += [(f"{domain}.po: {msgid[:60]!r}", msgstr)
+                  for msgid, msgstr in entries.items() if msgid]
+    return texts
+
+
+def _kcheck_texts(node: object, where: str = "kcheck zh-CN") -> list[tuple[str, str]]:
+    if isinstance(node, dict):
+        return [t for key, value in node.items() for t in _kcheck_texts(value, f"{where}.{key}")]
+    return [(where, str(node))]
+
+
+@pytest.mark.parametrize("where,text", _catalog_texts() + _kcheck_texts(CATALOG["zh-CN"]))
+def test_every_catalog_message_is_written_chinese(where: str, text: str) -> None:
+    assert problems(text) == [], where
+
+
+def test_every_feedback_template_has_a_written_chinese_translation() -> None:
+    bad = {t: problems(ZH(t)) for t in TEMPLATES + NAME_PHRASES if problems(ZH(t))}
+    untranslated = [t for t in TEMPLATES + NAME_PHRASES if ZH(t) == t and re.search("[a-z]{3}", t)]
+    assert bad == {} and untranslated == []
+
+
+@pytest.mark.parametrize("english,chinese", [
+    (f"raised ValueError: {STUDENT_TEXT}", f"引发了 ValueError：{STUDENT_TEXT}"),
+    ("raised ValueError: bad k; use k >= 1", "引发了 ValueError：bad k; use k >= 1"),
+    ("your file could not be imported: it raised KeyError: 'a; b'",
+     "无法导入你的文件：它引发了 KeyError：'a; b'"),
+    ("raised NameError: name 'pd' is not defined (line 1, `import pandas as pd`, was left out: "
+     "it raised ModuleNotFoundError: pandas is not available: this course allows only numpy "
+     "and the standard library)",
+     "引发了 NameError：name 'pd' is not defined（第 1 行 `import pandas as pd` 被略去：它引发了 "
+     "ModuleNotFoundError：pandas 不可用；本课程的规则：仅 numpy 和标准库）"),
+    ("raised ModuleNotFoundError at lab.py, line 2: pandas is not available: this course allows "
+     "only numpy and the standard library",
+     "在 lab.py 第 2 行引发了 ModuleNotFoundError：pandas 不可用；本课程的规则：仅 numpy 和标准库"),
+    ("Data files in your submission are not used (each case supplies its own adult-hw1.csv and "
+     "DGHs): a b.csv, c;d.csv and 3 more.",
+     "你提交中的数据文件不会被使用（每个测试用例自带 adult-hw1.csv 和 DGHs）：a b.csv、c;d.csv 及另外 3 个。"),
+    ("the class of data row 3 has 2 row(s) (data rows 3, 8, 9, ...), fewer than k = 4",
+     "第 3 个数据行所在的等价类有 2 行（数据行 3、8、9、...），少于 k = 4"),
+])
+def test_student_text_passes_through_and_the_grader_s_words_are_translated(
+        english: str, chinese: str) -> None:
+    assert translate(english, ZH) == chinese
+
+
+def test_every_kcheck_verdict_renders_as_written_chinese() -> None:
+    rendered = [render_facts(12, 4, 0.25, language="zh-CN")]
+    for key, template in CATALOG["zh-CN"]["texts"].items():
+        rule, _, detail = key.partition("/")
+        params = {name: ["age", "sex"] if name in ("found", "expected") else 7
+                  for name in re.findall(r"\{(\w+)\}", template)}
+        for row, column in ((3, "age"), (3, None), (None, "age"), (None, None)):
+            verdict = Verdict(PASSED if rule == "passed" else WRONG, rule, row, column, params,
+                              detail)
+            rendered += [render(verdict, "zh-CN"), render(verdict, "zh-CN", hidden=True)]
+    assert [(text, problems(text)) for text in rendered if problems(text)] == []
+    assert "第 3 条数据行，列 `age`：输出的列为 `age`、`sex`，应恰为 `age`、`sex`" in "\n".join(rendered)
+
+
+def _record(part: str) -> dict:
+    """A failing student of a zh-CN course: an exception with the student's own message, a
+    refused package (hidden case), a NameError with its hint, a broken rule with a privacy
+    summary, a timeout, a pass; notes of a retried import and unused data files."""
+    case = {"id": "c2", "part": part, "points": 0.0, "max_points": 5.0, "time_limit": 10.0,
+            "cpu_seconds": 0.5, "hidden": False, "visibility": "visible"}
+    refused = ("pandas is not available: this course allows only numpy and the standard "
+               "library")
+    dgh = "Any\n\tA\n\t\ta1\n\t\ta2\n\tB\n\t\tb1\n\t\tb2\n\t\tb3\n"
+    counterexample = {
+        "hidden": False, "found": True, "calls": 12, "case": "adult-hw1, k=4", "case_id": "c1",
+        "ints": {"k": 2, "max_sup": 0}, "rows": [3, 5], "source": "public/adult",
+        "qis": ["job", "sex"], "header": ["job", "sex", "dis"],
+        "raw": [["a1", "M", "x"], ["b1", "M", "y"]], "dghs": {"job": dgh, "sex": "Any\n\tM\n"},
+        "problem": None, "expected": "job,sex,dis\nAny,M,x\nAny,M,y\n",
+        "yours": "job,sex,dis\nA,M,x\nAny,M,y\n"}
+    return {
+        "counterexamples": {part: counterexample},
+        "student": "li", "score": 5.0, "max": 110.0, "status": "error", "source": "li.py",
+        "solution": "li/lab.py", "parts": {part: 5.0},
+        "notes": [f"Importing your file failed (it raised ModuleNotFoundError: {refused}). It "
+                  f"was imported again one top-level statement at a time and graded that way, "
+                  f"leaving out: line 1 (`import pandas as pd`: it raised ModuleNotFoundError: "
+                  f"{refused}). Keep command-line code and experiments under "
+                  f"`if __name__ == \"__main__\":`.",
+                  "Data files in your submission are not used (each case supplies its own "
+                  "adult-hw1.csv and DGHs): a.csv, b.csv."],
+        "cases": [
+            case | {"status": "error", "name": "adult-hw1, k=4", "id": "c1",
+                    "message": f"raised ValueError: {STUDENT_TEXT}\n  File \"lab.py\", line 7, "
+                               f"in mondrian\n    raise ValueError(\"{STUDENT_TEXT}\")",
+                    "output": "debug 4; 你好 世界\n"},
+            case | {"status": "error", "name": "ties, k=3", "hidden": True,
+                    "message": f"raised ModuleNotFoundError at lab.py, line 2: {refused}"},
+            case | {"status": "error", "name": "500 rows, k=2",
+                    "message": "raised NameError: name 'pd' is not defined (line 1, `import "
+                               f"pandas as pd`, was left out: it raised ModuleNotFoundError: "
+                               f"{refused})"},
+            case | {"status": "wrong", "name": "ages 20-40, k=5",
+                    "message": "it breaks rule \"k-anonymity\": the equivalence class of data "
+                               "row 3 has 2 row(s); k = 4",
+                    "privacy": "k reached: 2 (3 classes of 2 to 4 rows), 2 rows suppressed"},
+            case | {"status": "timeout", "name": "adult-hw1, k=10", "cpu_seconds": 10.0,
+                    "message": "ran out of time: it used its whole CPU-time limit of 10 s for "
+                               "this case (9999 rows)"},
+            case | {"status": "passed", "name": "adult-hw1, k=2", "points": 5.0,
+                    "message": "identical to the reference output"},
+        ]}
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    rubric = replace(load(REPO / "grader" / "rubric.toml"), language="zh-CN")
+    record = _record(rubric.auto_parts[-1].key)
+    out = tmp_path_factory.mktemp("graded")
+    write_student(out, record, rubric)
+    (out / "summary.json").write_text(json.dumps({"course": {"language": "zh-CN"}}),
+                                      encoding="utf-8")
+    page = student_page(out, "li")
+    results = json.loads(gradescope_json(record, rubric))
+    return {"feedback": feedback_md(record, rubric), "page": page, "page text": page_text(page),
+            "results": "\n\n".join([results.get("output", ""), _hidden_note(ZH)]
+                                   + [t["name"] + "\n" + t["output"] for t in results["tests"]])}
+
+
+@pytest.mark.parametrize("what", ["feedback", "page text", "results"])
+def test_a_failing_student_s_pages_are_written_chinese(rendered: dict[str, str],
+                                                       what: str) -> None:
+    assert problems(rendered[what], QUOTED) == []
+
+
+def test_the_student_s_own_text_is_shown_byte_for_byte(rendered: dict[str, str]) -> None:
+    assert f"引发了 ValueError：{STUDENT_TEXT}" in rendered["feedback"]
+    assert f"raise ValueError(\"{STUDENT_TEXT}\")" in rendered["feedback"]
+    assert "debug 4; 你好 世界" in rendered["feedback"]
+    assert html.escape(f"引发了 ValueError：{STUDENT_TEXT}", quote=False) in rendered["page"]
+    assert f"引发了 ValueError：{STUDENT_TEXT}" in rendered["results"]
+    assert "k 无效；" not in rendered["feedback"] + rendered["results"]
+
+
+def test_gradescope_s_notes_are_in_the_course_s_language() -> None:
+    assert _hidden_note(ZH).startswith("隐藏测试用例使用你没有见过的数据集，")
+    assert _failure_output(ZH).startswith("自动评分程序未能为这份提交评分")
+    english = translator("en")
+    assert _hidden_note(english).startswith("Hidden cases use datasets you have not seen; their "
+                                            "results appear when the grades are published.")
+    assert problems(_hidden_note(ZH) + "\n" + _failure_output(ZH) + "\n"
+                    + ZH("Nothing was submitted.")) == []
