@@ -172,7 +172,9 @@ def test_every_documented_command_runs_and_writes_the_released_columns(course) -
         assert done.returncode == 0, (name, line, done.stdout, done.stderr)
         ran.append(line)
         if words[2:] == ["--help"]:
-            assert "usage:" in done.stdout, (name, line, done.stdout)
+            assert "python skeleton.py [-h]" in done.stdout, (name, line, done.stdout)
+            folders = [f.path for f in view(rubric).part_folders]  # named by DGH-folder's help
+            assert all(f in re.sub(r"-\s+", "-", done.stdout) for f in folders), done.stdout
             continue
         written = [w for w in words[2:] if w in OUTPUTS and (bundle / w).is_file()
                    and before.get(w) != (bundle / w).stat().st_mtime_ns]
