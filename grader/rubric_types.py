@@ -94,6 +94,9 @@ class Rubric:
     language: str = "en"  # what students read is in it ([course] language; grader.language)
     functions: dict[str, FunctionContract] = field(default_factory=dict)
     """The course's own functions ([[function]]), by name."""
+    term_applied: bool = field(default=False, compare=False, repr=False)
+    """Whether grading.term_view.apply_term gave it its cases folder's term already (then
+    applying it again reads nothing: a command applies its course's term once)."""
 
     @property
     def course_dir(self) -> Path:

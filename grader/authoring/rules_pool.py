@@ -7,9 +7,11 @@ its own format, and each of its parts has its own QIs. So such a course gets a p
 one file per rule-judged part, `<cases_dir>/counterexamples/rules/<part key>.json`, in the
 kit's pool format (grader/grading/shrink/pool.py): sources are the datasets of the part's
 public cases (never one a hidden case reads), restricted to the released columns (the part's
-QIs and the sensitive column), with the part's hierarchies as the course writes them; seeds of
-SEED_ROWS rows and at most SEED_QIS of the part's QIs (pool.py's PARAMS' small k), each the
-head of pool.py's two chains; every member's `expected` is the reference's answer under the
+QIs and the sensitive column) and one column that is not released (the raw file's first: an
+output that releases it breaks "columns"), with the part's hierarchies as the course writes
+them; seeds of SEED_ROWS rows and at most SEED_QIS of the part's QIs, and of each QI alone (a
+QI never generalized or never cut shows alone), for pool.py's PARAMS' small k, each the head
+of pool.py's two chains; every member's `expected` is the reference's answer under the
 course's schema: ONE right answer, shown beside the student's (the search judges by the
 rules, grader/grading/shrink/rules_search.py). A part's file is rebuilt only when its
 fingerprint (the part, the schema, its public data, the reference and core sources, this
@@ -30,7 +32,7 @@ from ..grading.shrink.rules_search import RULES_DIR, rules_folder
 from ..paths import KIT_ROOT
 from .pool import _chains, _rng, _source_json, params, run_member
 
-BUILDER_VERSION = "1"
+BUILDER_VERSION = "2"
 SEEDS, SEED_ROWS, SEED_QIS = 4, 12, 3
 
 __all__ = ["build", "fresh", "rule_parts", "RULES_DIR"]
@@ -49,14 +51,16 @@ def public_data(rubric, part) -> list[str]:
 
 
 def _source(rubric, part, data: str) -> Source:
-    """The public dataset `data` restricted to the part's released columns, with the part's
-    hierarchy texts."""
+    """The public dataset `data` restricted to the part's released columns and the first
+    column that is not released, with the part's hierarchy texts."""
     folder = data_folder(rubric.cases_dir, data)
     table = read_table(str(folder / RAW_FILE))
     dghs = {p.stem: p for p in sorted((folder / DGH_DIR).glob("*.txt"))}
     qis = [c for c in table.header if c in dghs and (part.qis is None or c in part.qis)]
     schema = part.cases[0].schema
     keep = schema.released(table.header, [table.header.index(q) for q in qis], str(folder))
+    dropped = [c for c in range(len(table.header)) if c not in keep]
+    keep = sorted(keep + dropped[:1])
     header = [table.header[c] for c in keep]
     rows = {n: [row[c] for c in keep] for n, row in enumerate(table.rows, start=1)}
     texts = {q: dghs[q].read_text(encoding="utf-8") for q in qis}
@@ -65,17 +69,20 @@ def _source(rubric, part, data: str) -> Source:
 
 def seeds(part, key: str, source: Source) -> list[tuple[str, tuple, tuple, dict]]:
     """(source key, rows, QIs, ints) of every seed of the part: SEEDS samples per argument
-    set, of SEED_ROWS rows and at most SEED_QIS QIs (in column order)."""
-    out = []
+    set, of SEED_ROWS rows and at most SEED_QIS QIs (in column order), then one per QI alone
+    (the rows of the first sample)."""
+    out, alone = [], []
     width = min(SEED_QIS, len(source.qis))
     for p, ints in enumerate(params(part.function)):
         for n in range(SEEDS):
             rng = _rng("rules", part.key, key, p, n)
             qis = sorted(rng.choice(len(source.qis), width, replace=False).tolist())
-            rows = sorted(rng.choice(len(source.rows), SEED_ROWS, replace=False) + 1)
-            out.append((key, tuple(int(r) for r in rows), tuple(source.qis[q] for q in qis),
-                        ints))
-    return out
+            rows = tuple(int(r) for r in sorted(rng.choice(len(source.rows), SEED_ROWS,
+                                                           replace=False) + 1))
+            out.append((key, rows, tuple(source.qis[q] for q in qis), ints))
+            if n == 0:
+                alone += [(key, rows, (qi,), ints) for qi in source.qis]
+    return out + alone
 
 
 def fingerprint(rubric, part) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import shutil
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from ..courses import option as course_option
@@ -33,9 +34,11 @@ def run(args: argparse.Namespace) -> int:
     overrides = {"time_limit": args.time_limit, "import_time_limit": args.import_time_limit,
                  "student_id_pattern": args.id_pattern, "run_as": args.run_as}
     rubric, course = course_option.read(args, overrides)
-    if course is not None and not course.public_demo:
-        require_ready(course)
-    rubric = apply_term(rubric)
+    rubric = apply_term(rubric)  # once: the checks, the batch and the gradebook reuse it
+    if course is not None:
+        course = replace(course, rubric=rubric)
+        if not course.public_demo:
+            require_ready(course)
     found = fingerprint(rubric)
     created = not args.out.exists()
     warned: list[str] = []

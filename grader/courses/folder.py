@@ -171,7 +171,8 @@ def _has_course_table(path: Path) -> bool:
 
 def with_cases(rubric: Rubric, cases_dir: Path) -> Rubric:
     """`rubric` reading its cases from `cases_dir` (an absolute folder)."""
-    return replace(rubric, settings=replace(rubric.settings, cases_dir=str(cases_dir)))
+    return replace(rubric, settings=replace(rubric.settings, cases_dir=str(cases_dir)),
+                   term_applied=False)  # another folder: its own term
 
 
 __all__ = ["Course", "COURSE_FILE", "README_FILE", "CASES", "FORMAT", "SECRET_FILE",

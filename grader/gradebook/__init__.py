@@ -6,6 +6,10 @@ the records; this package writes everything people read and LMSs import).
   export           the files of a graded folder: grades.csv, feedback/<id>.md, results.json
                    (Gradescope), summary.md/.json, timings.csv, manual-template.csv
   case_text        how one case's result reads (a hidden case: its verdict only)
+  counterexample   a part's counterexample in the feedback and Gradescope's text, and its
+                   files under feedback/<id>/counterexamples (from the record's entry)
+  student_messages the record's English sentences about a submission in the course's
+                   language (grader/grading/student_templates.py's patterns)
   shares           Gradescope's per-test max scores (exact binary fractions adding up to
                    the parts' points)
   dashboard        summary.html, the class dashboard (redrawn from the folder's own files)
@@ -19,7 +23,6 @@ the records; this package writes everything people read and LMSs import).
 Every file is written atomically with deterministic bytes. Imports grading, courses and the
 core; nothing of similarity or publishing.
 """
-__all__ = ["case_text", "dashboard", "export", "export_command", "feedback_export", "lms", "markdown_html",
-           "merge", "scores_csv", "writer"]
-__all__ = ["dashboard", "export", "export_command", "feedback_export", "lms", "markdown_html",
-           "merge", "scores_csv", "shares", "writer"]
+__all__ = ["case_text", "counterexample", "dashboard", "export", "export_command",
+           "feedback_export", "lms", "markdown_html", "merge", "scores_csv", "shares",
+           "student_messages", "writer"]

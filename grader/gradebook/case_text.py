@@ -2,8 +2,9 @@
 what of its message, traceback and printed output is shown (a hidden case: the head only)."""
 from __future__ import annotations
 
+from ..grading.record import CaseRecord
 from ..grading.scores_text import fmt
-from ..grading.student_messages import case_name
+from .student_messages import case_name
 
 __all__ = ["OUTPUT_SHOWN", "HIDDEN_FEEDBACK", "case_title", "fence", "shown", "time_text"]
 
@@ -20,23 +21,23 @@ def fence(text: str) -> str:
     return "```\n" + text.rstrip("\n") + "\n```\n"
 
 
-def shown(case: dict) -> tuple[str, str, str]:
+def shown(case: CaseRecord) -> tuple[str, str, str]:
     """A case's message head, traceback and printed output; a hidden case's head only."""
-    head, _, trace = case["message"].partition("\n")
-    return (head, "", "") if case["hidden"] else (head, trace, case.get("output") or "")
+    head, _, trace = case.message.partition("\n")
+    return (head, "", "") if case.hidden else (head, trace, case.output or "")
 
 
-def case_title(case: dict, _=str) -> str:
-    return (_("hidden case: ") if case["hidden"] else "") + case_name(case["name"], _)
+def case_title(case: CaseRecord, _=str) -> str:
+    return (_("hidden case: ") if case.hidden else "") + case_name(case.name, _)
 
 
-def time_text(case: dict, _=str) -> str:
+def time_text(case: CaseRecord, _=str) -> str:
     """"0.42 s of its 11 s CPU-time limit" ("" for a case that did not run); the measured
     time varies from run to run, the limit does not. `_`: the course language's gettext."""
-    limit = case.get("time_limit")
+    limit = case.time_limit
     if limit is None:
         return ""
-    used = case.get("cpu_seconds")
+    used = case.cpu_seconds
     if used is None:
         return _("not run; CPU-time limit {limit} s").format(limit=fmt(limit))
     return _("{used} s of its {limit} s CPU-time limit").format(used=f"{used:.2f}",

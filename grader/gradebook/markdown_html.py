@@ -4,7 +4,8 @@ feedback can travel as a self-contained page (no Markdown library needed).
 The subset: `#`..`######` headings, paragraphs (each source line kept as a line), `- ` list
 items (lines indented under an item belong to it), fenced code blocks (```, possibly indented
 inside an item), blocks indented by four spaces (shown as preformatted text), pipe tables with
-a `|---|---:|` separator (`\\|` is a pipe inside a cell), `**bold**` and `` `code` ``.
+a `|---|---:|` separator (`\\|` is a pipe inside a cell), `**bold**` and `` `code` ``, and `\\*`
+(a literal star, as in a bold suppressed cell `**\\***`).
 
 Safety: every character of the input is HTML-escaped; the renderer emits only the tags it
 builds itself (no raw HTML, no links, no images, no attributes from the input), so student
@@ -18,7 +19,12 @@ import re
 FENCE = "```"
 HEADING = re.compile(r"^(#{1,6}) +(.*)$")
 SEPARATOR = re.compile(r"^\|(?:\s*:?-+:?\s*\|)+\s*$")
-BOLD = re.compile(r"\*\*(.+?)\*\*")
+BOLD = re.compile(r"\*\*((?:\\\*|.)+?)\*\*")  # `\*` inside is a star, never the closing `**`
+
+
+def _text(piece: str) -> str:
+    """Text outside code spans: escaped, **bold** as <strong>, `\\*` as a literal star."""
+    return BOLD.sub(r"<strong>\1</strong>", html.escape(piece)).replace("\\*", "*")
 
 
 def inline(text: str) -> str:
@@ -28,9 +34,9 @@ def inline(text: str) -> str:
         if i % 2:  # inside a code span
             out.append(f"<code>{html.escape(piece)}</code>")
         else:
-            out.append(BOLD.sub(r"<strong>\1</strong>", html.escape(piece)))
+            out.append(_text(piece))
     if text.count("`") % 2:  # an unpaired backtick: shown as written, not as a span
-        return BOLD.sub(r"<strong>\1</strong>", html.escape(text))
+        return _text(text)
     return "".join(out)
 
 

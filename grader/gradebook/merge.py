@@ -23,7 +23,8 @@ from kanon.files import atomic_write_text, dump_json
 from ..errors import UserError
 from ..rubric import Rubric
 from . import export
-from ..grading.manual_scores import load_saved, manual_score, save, set_scores
+from ..grading.manual_scores import load_saved, save, set_scores
+from ..grading.record import StudentRecord
 from .scores_csv import read_scores
 
 
@@ -60,7 +61,7 @@ def _names(names: list[str], shown: int = 10) -> str:
     return ", ".join(names[:shown]) + (", ..." if len(names) > shown else "")
 
 
-def read_records(out: Path, rubric: Rubric) -> list[dict]:
+def read_records(out: Path, rubric: Rubric) -> list[StudentRecord]:
     """The records of the students of OUT/grades.csv; UserError when the folder was not
     graded with `rubric` or a record is missing."""
     path = out / "grades.csv"
@@ -79,8 +80,9 @@ def read_records(out: Path, rubric: Rubric) -> list[dict]:
     for student in students:
         record_path = out / "results" / student / "record.json"
         try:
-            records.append(json.loads(record_path.read_text(encoding="utf-8")))
-        except (OSError, ValueError):
+            records.append(StudentRecord.from_json(
+                json.loads(record_path.read_text(encoding="utf-8"))))
+        except (OSError, ValueError, KeyError, TypeError):
             raise UserError(f"{record_path}: missing or unreadable; grade the class again "
                             f"(`python -m grader grade ... --out {out}`)") from None
     return records
@@ -92,17 +94,19 @@ def merge(out: Path, scores_path: Path, rubric: Rubric) -> Merged:
         raise UserError(f"{rubric.path} has no manual part (kind = \"manual\"): nothing to "
                         f"merge; give the --rubric the class was graded with")
     records = read_records(out, rubric)
-    given = read_scores(scores_path, rubric, {r["student"] for r in records})
+    given = read_scores(scores_path, rubric, {r.student for r in records})
     saved = load_saved(out)
     saved_scores = saved.setdefault("scores", {})
     comments = saved.setdefault("comments", {})
-    before = {p: {r["student"] for r in records if manual_score(r, p) is not None}
+    before = {p: {r.student for r in records if r.manual_score(p) is not None}
               for p in given.parts}
-    for record in records:
-        sid = record["student"]
+    for n, record in enumerate(records):
+        sid = record.student
         mine = {p: given.scores.get(sid, {}).get(p) for p in given.parts}
         comment = None if given.comments is None else given.comments.get(sid, "")
-        set_scores(record, rubric, mine, comment)
+        data = record.to_json()
+        set_scores(data, rubric, mine, comment)  # grading's rule, on the JSON record
+        records[n] = StudentRecord.from_json(data)
         kept = {k: v for k, v in saved_scores.get(sid, {}).items() if k not in mine}
         saved_scores[sid] = {**kept, **{k: v for k, v in mine.items() if v is not None}}
         if comment is not None:
@@ -111,10 +115,11 @@ def merge(out: Path, scores_path: Path, rubric: Rubric) -> Merged:
     saved["comments"] = {k: v for k, v in sorted(comments.items()) if v}
     for record in records:
         export.write_student(out, record, rubric)
-        atomic_write_text(out / "results" / record["student"] / "record.json", dump_json(record))
+        atomic_write_text(out / "results" / record.student / "record.json",
+                          dump_json(record.to_json()))
     save(out, saved)
     export.write_batch(out, records, rubric)
-    now = {p.key: [r["student"] for r in records if manual_score(r, p.key) is None]
+    now = {p.key: [r.student for r in records if r.manual_score(p.key) is None]
            for p in rubric.manual_parts}
     return Merged(given.parts,
                   {p: sorted(s for s, v in given.scores.items() if v.get(p) is not None)

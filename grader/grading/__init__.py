@@ -13,10 +13,11 @@ structured facts, never text), `compare` (one output against the contract), `rul
 (an output against the course's rules, where several answers are right),
 `expected` (stored outputs, manifest), `freshness` (are they current?), `term_view` (a
 term's cases), `privacy_summary` (k and l reached, no points), `statuses` (the one list).
-The record: `results` (typed results, the record's JSON), `manual_scores` (manual parts in
+The record: `results` (grading's results, the record's JSON), `record` (the record as a type:
+StudentRecord and CaseRecord, what the gradebook reads), `manual_scores` (manual parts in
 a record), `scores_text` (scores as people read them), `fingerprint` (the course term
-graded against), `student_messages` (the record's English sentences about a submission, in
-the course's language, where feedback is rendered), `student_templates` (those sentences).
+graded against), `student_templates` (the record's English sentences about a submission,
+which grader.gradebook.student_messages renders in the course's language).
 The batch: `batch` (BatchSettings, the one settings object; Reports; Listeners), `runner`
 (run_batch: resume cache, progress, interrupt), `executors/` (threads, or a Dask cluster).
 Counterexamples: `shrink/` (small failing inputs from the public pool).
@@ -26,5 +27,5 @@ kcheck and the sandbox: nothing of the gradebook, similarity, authoring, courses
 """
 __all__ = ["batch", "case_runner", "compare", "executors", "expected", "fingerprint",
            "freshness", "grade", "hidden_view", "host", "intake", "judge", "judges", "manual_check",
-           "manual_scores", "privacy_summary", "results", "rules_judge", "runner", "scores_text", "session_keeper", "shrink",
-           "solution", "static", "student_messages", "student_templates", "statuses", "term_view", "time_policy"]
+           "manual_scores", "privacy_summary", "record", "results", "rules_judge", "runner", "scores_text", "session_keeper", "shrink",
+           "solution", "static", "student_templates", "statuses", "term_view", "time_policy"]

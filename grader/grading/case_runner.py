@@ -17,6 +17,7 @@ from . import compare, privacy_summary
 from .expected import copy_inputs, data_folder
 from .hidden_view import StudentCode
 from .judge import CaseFacts, Judgement, Produced, judge
+from .judges import JUDGES
 from .results import CaseResult, SubmissionResult, case_result
 from .session_keeper import SessionKeeper
 from .static import FunctionCheck, keyword_order, positional_problem, signature_check
@@ -125,7 +126,9 @@ class CaseRunner:
     def _judge(self, case: Case, outcome, cwd: Path, limit: float
                ) -> tuple[Judgement, str | None]:
         """Read what the call wrote (never following links), then judge it; with the output's
-        privacy summary (k and l reached, no points) when it is a readable table."""
+        privacy summary (k and l reached, no points) when it is a readable table, except on a
+        hidden case of a part judged by rules (its feedback: the verdict, the broken rules'
+        names, rows and columns only)."""
         ctx = self.ctx
         data = None
         produced = Produced(missing=True)
@@ -136,7 +139,8 @@ class CaseRunner:
         verdict = judge(outcome, facts, produced, data, scrub=self.keeper.scrub,
                         hint=self.keeper.hint(outcome.error), code=self.code)
         privacy = None
-        if produced.data is not None and facts.expected.kind == "table" and judged_on_kanon(case):
+        if (produced.data is not None and facts.expected.kind == "table" and judged_on_kanon(case)
+                and (not facts.hidden or JUDGES[facts.judge].hidden_summary)):
             privacy = privacy_summary.summarize(
                 produced.data, case_data(ctx.rubric, case),
                 suppression=case.function == "samarati",

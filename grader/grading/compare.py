@@ -19,6 +19,7 @@ from kanon.cells import CellError, CellFault, Column
 from kanon.checks import k_violation, l_violation, suppressed_rows
 from kanon.classes import group_rows
 from kanon.hierarchy import DGH, read_dgh_folder
+from kanon.problem import Problem
 from kanon.schema import DEFAULT as DEFAULT_SCHEMA, Schema
 from kanon.table import Table, parse_table, read_table
 
@@ -64,9 +65,14 @@ class CaseData:
     def numeric(self) -> list[bool]:
         return [column.numeric for column in self.columns]
 
-    def sensitive_column(self) -> int | None:
-        others = [c for c in range(len(self.raw.header)) if c not in self.qi_columns]
-        return others[0] if len(others) == 1 else None
+    @property
+    def table(self) -> Table:
+        """The raw table, under kanon.problem.Problem's name for it."""
+        return self.raw
+
+    # the single non-QI column: Problem's own rule, the same code (ValueError naming the file
+    # and the non-QI columns when there are none or several), never a None of its own
+    sensitive_column = Problem.sensitive_column
 
 
 @lru_cache(maxsize=64)
@@ -165,8 +171,9 @@ def check_private(out: Table, data: CaseData, function: str, ints: dict[str, int
                 f"row(s); k = {k}")
     if function == "bottomup_anonymizer":
         l_value = ints["l"]
-        sensitive = data.sensitive_column()
-        if sensitive is None:
+        try:
+            sensitive = data.sensitive_column()
+        except ValueError:
             return "the dataset has no single sensitive column"
         poor = l_violation(groups, out.rows, sensitive, l_value)
         if poor is not None:

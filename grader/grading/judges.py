@@ -58,6 +58,8 @@ class CaseInput:
 
 
 class Judge(Protocol):
+    hidden_summary: bool
+
     def table(self, produced: bytes, case: CaseInput) -> Verdict: ...
 
     def number(self, value: float, case: CaseInput) -> Verdict: ...
@@ -103,6 +105,10 @@ def _kcheck_verdict(verdict, hidden: bool, facts=None,
 class Exact:
     """The reference's one output."""
 
+    hidden_summary = True
+    """Whether a hidden case's feedback may carry the output's privacy summary (the counts
+    of its classes: grader/grading/privacy_summary.py)."""
+
     def table(self, produced: bytes, case: CaseInput) -> Verdict:
         v = compare.compare_table(produced, case.expected.path, case.data, case.function,
                                   case.ints, case.hidden)
@@ -115,6 +121,8 @@ class Exact:
 
 class Rules(Exact):
     """A named rule set of kanon/rules (the function's)."""
+
+    hidden_summary = False  # a hidden case: the broken rules' names, rows and columns only
 
     def table(self, produced: bytes, case: CaseInput) -> Verdict:
         v = rules_judge.judge_by_rules(produced, case.data, case.function, case.ints,

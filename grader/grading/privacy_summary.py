@@ -53,9 +53,17 @@ def summarize(output_bytes: bytes, case: Path | CaseData, suppression: bool = Fa
             return line + (f", {deleted} row{'' if deleted == 1 else 's'} deleted"
                            if suppression and deleted > 0 else "")
         roots = tuple(d.root_label for d in data.dghs) if suppression else None
-        sensitive = data.sensitive_column() if distinct_l else None
-        return summary_of(out.rows, qi_columns, sensitive, roots)
+        return summary_of(out.rows, qi_columns, _sensitive(data) if distinct_l else None, roots)
     except Exception:  # noqa: BLE001 -- a summary is optional; a bad output has a verdict
+        return None
+
+
+def _sensitive(data: CaseData) -> int | None:
+    """The case's sensitive column for the summary's distinct l; None (no l in the line)
+    when the dataset has no single one (CaseData.sensitive_column raises)."""
+    try:
+        return data.sensitive_column()
+    except ValueError:
         return None
 
 

@@ -8,41 +8,13 @@ from dataclasses import dataclass, field
 
 from ..rubric import Case, Rubric
 from .manual_scores import with_manual
+from .record import CaseRecord
 from .statuses import Status, import_status, submission_status
 
 __all__ = ["CaseResult", "SubmissionResult", "case_result"]
 
 
-@dataclass
-class CaseResult:
-    """One case's outcome."""
-
-    id: str
-    part: str
-    function: str
-    name: str
-    hidden: bool
-    visibility: str
-    status: Status
-    message: str
-    max_points: float
-    points: float
-    output: str = ""  # what the call printed (only when it did not score)
-    seconds: float | None = None
-    cpu_seconds: float | None = None
-    time_limit: float | None = None
-    privacy: str | None = None  # k and l the output reached (no points; anonymizers only)
-    ref: dict | None = None  # a kcheck judge's message as data: rendered per language
-
-    def to_json(self) -> dict:
-        extra = {"privacy": self.privacy} if self.privacy else {}
-        if self.ref:  # only then: every other record keeps its keys
-            extra["message_ref"] = self.ref
-        return {**extra, "id": self.id, "part": self.part, "function": self.function, "name": self.name,
-                "hidden": self.hidden, "visibility": self.visibility,
-                "status": str(self.status), "message": self.message, "output": self.output,
-                "max_points": self.max_points, "points": self.points, "seconds": self.seconds,
-                "cpu_seconds": self.cpu_seconds, "time_limit": self.time_limit}
+CaseResult = CaseRecord  # one case's outcome: grading makes it, the record holds it
 
 
 def case_result(rubric: Rubric, case: Case, status: Status, message: str, *, output: str = "",
@@ -54,7 +26,7 @@ def case_result(rubric: Rubric, case: Case, status: Status, message: str, *, out
     return CaseResult(case.id, case.part, case.function, case.name, case.hidden,
                       case.visibility, Status(status), message, round(points, 6),
                       round(points * fraction, 6), output, seconds, cpu_seconds, time_limit,
-                      ref=ref)
+                      message_ref=ref)
 
 
 @dataclass

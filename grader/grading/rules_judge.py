@@ -6,7 +6,8 @@ verdict becomes the grader's.
 A right answer passes. An output that breaks only the rules of optimality (lowest height,
 exactly the outliers deleted, median cuts, final classes) while being a valid generalization
 that reaches k earns the part's partial credit, like a valid, private but different output of
-an exactly judged part; anything else is wrong. The message names every broken rule.
+an exactly judged part; anything else is wrong. The message names every broken rule; a hidden case's names each rule with its row and column
+only (`where`).
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from kanon.table import Table, parse_table
 
 from .compare import CaseData, Verdict
 
-__all__ = ["judge_by_rules", "broken_rules", "OPTIMALITY"]
+__all__ = ["judge_by_rules", "broken_rules", "where", "OPTIMALITY"]
 
 OPTIMALITY = frozenset({"lowest-height", "deletion", "median-cuts", "final"})
 """The rules an output may break and still be valid and k-anonymous (partial credit)."""
@@ -37,6 +38,19 @@ def broken_rules(out: Table, release: Release, function: str, ints: dict[str, in
     raise ValueError(f"{function} is not judged by rules")
 
 
+def where(broken: Broken) -> str:
+    """A hidden case's words on a broken rule: its name, and its row and column when it has
+    them; nothing computed from the hidden data (no vector, level, count, label or value)."""
+    text = f"rule \"{broken.rule}\""
+    if broken.row is not None:
+        text += f" at {'raw data row' if broken.raw else 'data row'} {broken.row}"
+        if broken.column is not None:
+            text += f", column {broken.column!r}"
+    elif broken.column is not None:
+        text += f" at column {broken.column!r}"
+    return text
+
+
 def judge_by_rules(produced: bytes, data: CaseData, function: str, ints: dict[str, int],
                    hidden: bool) -> Verdict:
     """The verdict on an output file's bytes under the course's rules for `function`."""
@@ -47,7 +61,8 @@ def judge_by_rules(produced: bytes, data: CaseData, function: str, ints: dict[st
     broken = broken_rules(out, release_of(data), function, ints, hidden)
     if not broken:
         return Verdict("passed", "a right answer: it keeps every rule of the handout")
-    named = "; ".join(f"rule \"{b.rule}\": {b.message}" for b in broken)
+    named = "; ".join(where(b) if hidden else f"rule \"{b.rule}\": {b.message}"
+                      for b in broken)
     if all(b.rule in OPTIMALITY for b in broken):
         return Verdict("partial", f"valid and k-anonymous, but it breaks {named}")
     return Verdict("wrong", f"it breaks {named}")

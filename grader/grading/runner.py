@@ -31,6 +31,7 @@ from .grade import Context, grade
 from .host import HostSetup, grade_one, grader_fingerprint, host_setup, sandbox_limits
 from .intake import Submission, discover
 from .manual_scores import apply_saved, load_saved
+from .record import as_record
 from .scores_text import fmt
 from .term_view import apply_term
 
@@ -59,8 +60,8 @@ class Progress:
         self.done += 1
         if not self.enabled:
             return
-        what = (f"{record['student']}: {record['status']} "
-                f"{fmt(record['score'])}/{fmt(record['max'])}"
+        shown = as_record(record)
+        what = (f"{shown.student}: {shown.status} {fmt(shown.score)}/{fmt(shown.max)}"
                 + (" (cached)" if cached else ""))
         if self.tty:
             width = 30

@@ -1,5 +1,5 @@
 """The English sentences the grader writes about a submission, with `{field}`s: what
-grader/grading/student_messages.py matches a record's sentence against. Each is a catalog
+grader/gradebook/student_messages.py matches a record's sentence against. Each is a catalog
 message (`_` marks it for grader/catalogs.py; it returns its argument). A new or reworded
 sentence in grader/grading, grader/sandbox or kanon/rules needs its template here and a
 translation in every catalog (tests/kit/languages makes each with its own module).
@@ -266,6 +266,27 @@ TEMPLATES: tuple[str, ...] = (
       "records) and must be deleted, but it is released as data row {out} of the output"),
     _("raw data row {row} is in a class of at least k = {k} records under vector {vector}, so "
       "it must be released, but the output leaves it out"),
+    # kanon/rules: an interval [v-v], and a record written with root cells instead of deleted
+    _("the cell {cell} is an interval with lo = hi, but an interval needs lo < hi: where the "
+      "smallest and largest values are equal, the cell keeps the raw value {raw}"),
+    _("the cell is an interval with lo = hi, but an interval needs lo < hi: where the smallest "
+      "and largest values are equal, the cell keeps the raw value"),
+    _("the cell {cell} is an interval with lo > hi, but an interval needs lo < hi"),
+    _("the cell is an interval with lo > hi, but an interval needs lo < hi"),
+    _("data row {row} of the output has every QI cell at its hierarchy's root ({roots}) and "
+      "other rows do not: no single vector generalizes both (a suppressed record is deleted, "
+      "not released with its QI cells at the root)"),
+    _("data row {row} of the output has every QI cell at its hierarchy's root and other rows "
+      "do not: no single vector generalizes both (a suppressed record is deleted, not released "
+      "with its QI cells at the root)"),
+    _("data row {row} of the output is a suppressed record (every QI cell at the root): it "
+      "must be deleted (left out of the output), not released"),
+    # grader/grading/rules_judge.py: a hidden case's broken rule (its row and column only)
+    _("rule \"{rule}\" at data row {row}, column {column}"),
+    _("rule \"{rule}\" at data row {row}"),
+    _("rule \"{rule}\" at raw data row {row}"),
+    _("rule \"{rule}\" at column {column}"),
+    _("rule \"{rule}\""),
     # grader/grading/compare.py: an exactly judged part's details
     _("output {cell} is not an ancestor of the raw value {raw}"),
     _("output is not an ancestor of the raw value"),

@@ -60,15 +60,17 @@ def term_case(case: Case, term: dict, ints: dict | None = None) -> Case:
 
 def with_term(rubric: Rubric, term: dict | None) -> Rubric:
     """The rubric graded in `term` (see the module docstring); `rubric` when term is None."""
-    if term is None or rubric.term is not None:
+    if rubric.term_applied:
         return rubric
+    if term is None or rubric.term is not None:
+        return replace(rubric, term_applied=True)
     parts = [replace(p, cases=[term_case(c, term) for c in p.cases]) for p in rubric.parts]
     ids = [c.id for p in parts for c in p.cases]
     for cid in ids:
         if ids.count(cid) > 1:
             raise UserError(f"term {term['name']!r}: two cases of {rubric.path.name} become "
                             f"{cid!r}; regenerate with another --term")
-    return replace(rubric, parts=parts, term=str(term["name"]))
+    return replace(rubric, parts=parts, term=str(term["name"]), term_applied=True)
 
 
 def term_record(rubric: Rubric) -> dict | None:
@@ -77,5 +79,8 @@ def term_record(rubric: Rubric) -> dict | None:
 
 
 def apply_term(rubric: Rubric) -> Rubric:
-    """The rubric as graded with its cases folder's term (idempotent)."""
+    """The rubric as graded with its cases folder's term (idempotent: a rubric it gave is
+    returned as it is, its manifest not read again)."""
+    if rubric.term_applied:
+        return rubric
     return with_term(rubric, term_record(rubric))

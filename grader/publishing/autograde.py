@@ -26,7 +26,7 @@ from ..errors import UserError
 from ..gradebook import export
 from ..gradebook.writer import Gradebook
 from ..grading.batch import SANDBOXES, BatchSettings
-from ..grading.manual_scores import auto_score
+from ..grading.record import as_record
 from ..grading.runner import run_batch
 
 ROOT_ENV = "KANON_AUTOGRADER_ROOT"
@@ -93,16 +93,16 @@ def grade_submission(root: Path) -> dict:
         result = run_batch(batch, Gradebook())
         if result.interrupted or len(result.records) != 1:
             raise RuntimeError(f"the grader returned {len(result.records)} records")
-        record = result.records[0]
+        record = as_record(result.records[0])
     results = json.loads(export.gradescope_json(record, rubric))
-    if any(case["hidden"] for case in record["cases"]):
+    if any(case.hidden for case in record.cases):
         results["output"] = results.get("output", "").rstrip("\n") + "\n" + \
             _hidden_note(translator(rubric.language))
     for warning in result.warnings or []:
         print(f"warning: {warning}")
     print(f"graded with Python {sys.version.split()[0]} ({sys.executable}), sandbox "
           f"{result.sandbox}, student code run as {result.run_as or 'the grader'}: "
-          f"{record['status']}, {auto_score(record)} / {rubric.auto_points} "
+          f"{record.status}, {record.autograded} / {rubric.auto_points} "
           f"(the autograded parts)")
     return results
 

@@ -14,7 +14,8 @@ from ..table import Table
 from .lattice import Lattice, Vector, subsequence
 from .release import Broken, label_codes, shown
 
-__all__ = ["Output", "unknown_label", "candidate_levels", "excess", "misfit"]
+__all__ = ["Output", "unknown_label", "candidate_levels", "suppressed_row", "suppressed_breaks",
+           "excess", "misfit"]
 
 
 @dataclass
@@ -48,7 +49,8 @@ def unknown_label(lattice: Lattice, output: Output) -> Broken | None:
     j = int(np.argmax(bad[i]))
     return Broken("full-domain", f"data row {i + 1} of the output, column "
                   f"{lattice.names[j]!r}: the cell{shown(output.cell(i, j), output.hidden)} is "
-                  f"not a label of the column's hierarchy")
+                  f"not a label of the column's hierarchy",
+                  row=i + 1, column=lattice.names[j])
 
 
 def candidate_levels(lattice: Lattice, output: Output
@@ -69,6 +71,38 @@ def candidate_levels(lattice: Lattice, output: Output
     return levels, None
 
 
+def suppressed_row(lattice: Lattice, output: Output) -> int | None:
+    """When the output's cells fit no single level per column only because of rows whose
+    every QI cell is its hierarchy's root (records suppressed with '*' cells instead of
+    deleted): the first such row (from 0); else None."""
+    at_root = (output.codes == 0).all(axis=1)  # node 0: the root (preorder)
+    if not at_root.any() or at_root.all():
+        return None
+    rest = output.codes[~at_root]
+    for j, dgh in enumerate(lattice.dghs):
+        present = np.zeros((lattice.heights[j] + 1, dgh.n_nodes), dtype=bool)
+        for s, nodes in enumerate(lattice.up[j]):
+            present[s, nodes] = True
+        if not present[:, rest[:, j]].all(axis=1).any():
+            return None  # another column breaks full-domain anyway
+    return int(np.argmax(at_root))
+
+
+def suppressed_breaks(lattice: Lattice, output: Output, i: int) -> list[Broken]:
+    """full-domain and deletion, for output row i suppressed with root cells."""
+    roots = "" if output.hidden else " (" + ", ".join(
+        repr(dgh.labels[0]) for dgh in lattice.dghs) + ")"
+    return [Broken("full-domain", f"data row {i + 1} of the output has every QI cell at its "
+                   f"hierarchy's root{roots} and other rows do not: no single vector "
+                   f"generalizes both (a suppressed record is deleted, not released with its "
+                   f"QI cells at the root)",
+                   row=i + 1),
+            Broken("deletion", f"data row {i + 1} of the output is a suppressed record (every "
+                   f"QI cell at the root): it must be deleted (left out of the output), not "
+                   f"released",
+                   row=i + 1)]
+
+
 def _level_break(lattice: Lattice, output: Output, j: int, fits: np.ndarray
                  ) -> tuple[int, Broken]:
     """(row, Broken) for QI j, whose output cells fit no single level (fits[i, s]: row
@@ -79,16 +113,19 @@ def _level_break(lattice: Lattice, output: Output, j: int, fits: np.ndarray
     where = f"data row {i + 1} of the output, column {name!r}"
     if not fits[i].any():
         return i, Broken("full-domain", f"{where}: the cell{shown(output.cell(i, j), hidden)} "
-                         f"generalizes no raw value of the column at any level")
+                         f"generalizes no raw value of the column at any level",
+                         row=i + 1, column=name)
     apart = np.flatnonzero(~(fits[:i] & fits[i]).any(axis=1))
     if len(apart):
         r = int(apart[0])
         return i, Broken("full-domain", f"data rows {r + 1} and {i + 1} of the output, "
                          f"column {name!r}: the cells are at different levels of the "
                          f"hierarchy ({_levels(fits[r])} and {_levels(fits[i])}), but "
-                         f"full-domain generalization puts a column at one level")
+                         f"full-domain generalization puts a column at one level",
+                         row=i + 1, column=name)
     return i, Broken("full-domain", f"{where}: no single level of the hierarchy gives "
-                     f"this cell and every cell above it in the column")
+                     f"this cell and every cell above it in the column",
+                     row=i + 1, column=name)
 
 
 def excess(raw_key: np.ndarray, out_key: np.ndarray) -> tuple[int, int]:
@@ -114,7 +151,8 @@ def misfit(lattice: Lattice, output: Output, s: Vector, raw_key: np.ndarray,
         return Broken("deletion", f"data row {i + 1} of the output repeats a record or "
                       f"breaks the raw order: under vector {vector}, no raw data row after "
                       f"{after} generalizes to its cells (the output releases records in "
-                      f"raw order, each at most once)")
+                      f"raw order, each at most once)",
+                      row=i + 1)
     generalized = lattice.generalized(s)
     offset = after if after < lattice.n else 0
     r = int(np.argmax((generalized[offset:] == output.codes[i]).sum(axis=1))) + offset
@@ -124,7 +162,8 @@ def misfit(lattice: Lattice, output: Output, s: Vector, raw_key: np.ndarray,
                f"generalizes to {label!r} in column {name!r}, not {output.cell(i, j)!r}")
     return Broken("full-domain", f"data row {i + 1} of the output matches no raw record "
                   f"generalized by vector {vector}: the closest, raw data row {r + 1}, "
-                  f"{closest}")
+                  f"{closest}",
+                  row=i + 1)
 
 
 def _levels(fits: np.ndarray) -> str:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cells import CellFault, Column, numeric_values
+from ..cells import CellFault, Column, numeric_values, parse_interval
 from ..problem import check_int
 from ..table import Table
 from .cuts import final_break, search, why_not
@@ -67,7 +67,8 @@ def check_mondrian(release: Release, k: int, out: Table, hidden: bool = False) -
         members = classes.order[classes.starts[c]:classes.starts[c] + classes.sizes[c]] + 1
         broken.append(Broken("k", f"the class of data row {members[0]} has "
                               f"{classes.sizes[c]} row(s) (data rows {row_list(members)}), "
-                              f"fewer than k = {k}"))
+                              f"fewer than k = {k}",
+                             row=int(members[0])))
     else:
         cuts = _median_cuts(classes, hidden)
         if cuts is not None:
@@ -79,7 +80,8 @@ def check_mondrian(release: Release, k: int, out: Table, hidden: bool = False) -
         broken.append(Broken("final", f"the class of data row {classes.first_row[c] + 1} "
                                       f"({classes.sizes[c]} rows) still admits an allowable "
                                       f"{how} on column {qis[j].name!r} (every part would keep "
-                                      f"at least k = {k} rows), so Mondrian would have cut it"))
+                                      f"at least k = {k} rows), so Mondrian would have cut it",
+                             row=int(classes.first_row[c]) + 1, column=qis[j].name))
     return broken
 
 
@@ -111,7 +113,8 @@ def _copied(release: Release, other_pos: list[int], out: Table, hidden: bool
                 return Broken("columns", f"data row {i}, column {raw.header[c]!r}: the cell"
                                          f"{shown(row[p], hidden)} differs from the raw "
                                          f"one{shown(raw_row[c], hidden)}; non-QI cells are "
-                                         f"copied unchanged")
+                                         f"copied unchanged",
+                              row=i, column=raw.header[c])
     return None
 
 
@@ -119,7 +122,7 @@ def _cover(release: Release, qis: list[Qi], cells: list[list[str]],
            ids: list[tuple[np.ndarray, list[str]]], hidden: bool) -> Broken | None:
     """The first row (then QI) whose cell does not cover its raw value."""
     raw = release.raw
-    found: tuple[int, str] | None = None  # (row, message)
+    found: tuple[int, str, str] | None = None  # (row, message, column)
     for j, (c, qi) in enumerate(zip(release.qi_columns, qis)):
         cell_ids, distinct = ids[j]
         _, first, inverse = np.unique(qi.codes * len(distinct) + cell_ids,
@@ -131,18 +134,26 @@ def _cover(release: Release, qis: list[Qi], cells: list[list[str]],
         bad = np.asarray([f is not None for f in faults], dtype=bool)[inverse]
         if bad.any() and (found is None or int(np.argmax(bad)) < found[0]):
             i = int(np.argmax(bad))
+            why = _uncovered(faults[int(inverse[i])].fault, raw.rows[i][c], cells[j][i], hidden)
             found = (i, f"data row {i + 1}, column {qi.name!r}: the cell"
-                        f"{shown(cells[j][i], hidden)} "
-                        f"{_uncovered(faults[int(inverse[i])].fault, raw.rows[i][c], hidden)}")
-    return None if found is None else Broken("cover", found[1])
+                        f"{shown(cells[j][i], hidden)} {why}", qi.name)
+    return None if found is None else Broken("cover", found[1],
+                                             row=found[0] + 1, column=found[2])
 
 
-def _uncovered(fault: CellFault, raw: str, hidden: bool) -> str:
+def _uncovered(fault: CellFault, raw: str, cell: str, hidden: bool) -> str:
     if fault is CellFault.INTERVAL_NOT_ALLOWED:
         return "is an interval, but the column is not numeric"
     if fault is CellFault.NOT_A_CELL:
         return "is neither a label of the column's hierarchy nor an interval [lo-hi]"
-    if fault in (CellFault.INTERVAL_EMPTY, CellFault.INTERVAL_NOT_FINITE):
+    if fault is CellFault.INTERVAL_EMPTY:
+        lo, hi = parse_interval(cell) or (0.0, 1.0)
+        if lo == hi:  # a class whose smallest and largest values are equal
+            return (f"is an interval with lo = hi, but an interval needs lo < hi: where the "
+                    f"smallest and largest values are equal, the cell keeps the raw "
+                    f"value{shown(raw, hidden)}")
+        return "is an interval with lo > hi, but an interval needs lo < hi"
+    if fault is CellFault.INTERVAL_NOT_FINITE:
         return "is an interval without finite bounds lo < hi"
     return f"does not cover the raw value{shown(raw, hidden)}"
 
@@ -165,7 +176,8 @@ def _exact(classes: Classes, cells: list[list[str]], hidden: bool) -> Broken | N
             if cell != expected:
                 told = f"is not {what}" if hidden else f"is {cell!r}, but {what} is {expected!r}"
                 return Broken("exact", f"the class of data row {row + 1} ({classes.sizes[c]} "
-                                       f"rows), column {qi.name!r}: the cell {told}")
+                                       f"rows), column {qi.name!r}: the cell {told}",
+                              row=row + 1, column=qi.name)
     return None
 
 
@@ -184,4 +196,5 @@ def _median_cuts(classes: Classes, hidden: bool) -> Broken | None:
     reasons = "; ".join(why_not(classes, dead, j, hidden) for j in range(len(classes.qis)))
     return Broken("median-cuts", f"the classes are not the leaves of a tree of strict median "
                                  f"cuts: {named} ({rows} rows) has no allowable cut on any QI "
-                                 f"that keeps every class whole ({reasons})")
+                                 f"that keeps every class whole ({reasons})",
+                  row=int(classes.first_row[dead][0]) + 1)

@@ -25,10 +25,15 @@ __all__ = ["Broken", "Release", "make_release", "check_header", "raw_codes", "la
 
 @dataclass(frozen=True)
 class Broken:
-    """One broken rule: its stable id and one plain sentence naming the row(s) and column."""
+    """One broken rule: its stable id, one plain sentence naming the row(s) and column, and
+    where it is as numbers and names only (what a hidden case shows): the data row (of the
+    output; of the raw file when `raw`) and the column, None when the rule has none."""
 
     rule: str
     message: str
+    row: int | None = None
+    column: str | None = None
+    raw: bool = False
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,8 @@ import numpy as np
 
 from ..problem import check_int
 from ..table import Table
-from .fit import Output, candidate_levels, excess, misfit, unknown_label
+from .fit import (Output, candidate_levels, excess, misfit, suppressed_breaks, suppressed_row,
+                  unknown_label)
 from .lattice import Lattice, Vector, subsequence
 from .release import Broken, Release, check_header, shown
 
@@ -58,7 +59,9 @@ class _Judge:
             return [unknown]
         levels, column_break = candidate_levels(self.lattice, self.output)
         if column_break is not None:
-            return [column_break]
+            row = suppressed_row(self.lattice, self.output)  # '*' rows, not deleted
+            return [column_break] if row is None else \
+                suppressed_breaks(self.lattice, self.output, row)
         candidates = sorted(product(*levels), key=lambda s: (sum(s), s))
         keys = {s: self.lattice.keys(s, self.output.codes) for s in candidates}
         exact = []
@@ -117,7 +120,8 @@ class _Judge:
                                   f"{raw.header[c]!r}: the cell{shown(row[p], self.hidden)} "
                                   f"differs from its record's (raw data row {r + 1})"
                                   f"{shown(raw.rows[r][c], self.hidden)}; non-QI cells are "
-                                  f"copied unchanged")
+                                  f"copied unchanged",
+                                  row=i + 1, column=raw.header[c])
         return None
 
     def _deletion(self, s: Vector, aligned: np.ndarray, outliers: np.ndarray) -> Broken:
@@ -130,7 +134,9 @@ class _Judge:
             i = int(np.searchsorted(aligned, r)) + 1
             return Broken("deletion", f"raw data row {r + 1} is an outlier of vector {vector} "
                           f"(its class has fewer than k = {self.k} records) and must be "
-                          f"deleted, but it is released as data row {i} of the output")
+                          f"deleted, but it is released as data row {i} of the output",
+                          row=r + 1, raw=True)
         return Broken("deletion", f"raw data row {r + 1} is in a class of at least k = "
                       f"{self.k} records under vector {vector}, so it must be released, but "
-                      f"the output leaves it out")
+                      f"the output leaves it out",
+                      row=r + 1, raw=True)

@@ -226,8 +226,9 @@ def apply(mutant: Mutant, reference: Path, destination: Path) -> Path:
     mutant's patch applied; returns the package folder."""
     package = destination / "reference"
     shutil.copytree(reference, package, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(reference.parent / "kanon", destination / "kanon",  # the core it stands on
-                    ignore=shutil.ignore_patterns("__pycache__"), dirs_exist_ok=True)
+    for core in ("kanon", "kcheck"):  # the core it stands on, and the core's checker
+        shutil.copytree(reference.parent / core, destination / core,
+                        ignore=shutil.ignore_patterns("__pycache__"), dirs_exist_ok=True)
     target = package / mutant.module
     text = target.read_text(encoding="utf-8")
     for old, new in mutant.patches:

@@ -126,15 +126,17 @@ def fill_folder(case: RulesCase, folder: Path) -> None:
 
 def read_hierarchies(case: RulesCase) -> dict[str, dict[str, str | None]]:
     """QI -> {label: parent label, None for the root}, from the "child,parent" files."""
-    found = {}
-    for qi in case.qis:
-        path = RULES / case.dghs / f"{qi}.txt"
-        parent: dict[str, str | None] = {}
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                child, _comma, up = line.strip().rpartition(",")
-                parent[child] = up
-        for up in set(parent.values()) - set(parent):  # the root: the one label never a child
-            parent[up] = None
-        found[qi] = parent
-    return found
+    return {qi: parse_hierarchy((RULES / case.dghs / f"{qi}.txt").read_text(encoding="utf-8"))
+            for qi in case.qis}
+
+
+def parse_hierarchy(text: str) -> dict[str, str | None]:
+    """{label: parent label, None for the root} of a hierarchy file's "child,parent" lines."""
+    parent: dict[str, str | None] = {}
+    for line in text.splitlines():
+        if line.strip():
+            child, _comma, up = line.strip().rpartition(",")
+            parent[child] = up
+    for up in set(parent.values()) - set(parent):  # the root: the one label never a child
+        parent[up] = None
+    return parent

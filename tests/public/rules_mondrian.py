@@ -224,15 +224,26 @@ def check(case, header: list[str], raw: Rows, dghs: dict[str, Hierarchy],
     for i, (o, r) in enumerate(zip(out, raw)):
         bad = next((j for j, q in enumerate(qis) if not q.covers(q.raw[i], o[where[j]])), None)
         if bad is not None:
-            broken.append(("cover", _("data row {row}, column {column!r}: the cell {cell!r} "
-                                      "does not cover the raw value {raw!r}").format(
-                row=i + 1, column=qis[bad].name, cell=o[where[bad]], raw=qis[bad].raw[i])))
+            broken.append(("cover", _uncovered(i + 1, qis[bad], o[where[bad]], qis[bad].raw[i])))
             break
     if not raw:
         return broken
     classes = Classes(qis, [tuple(o[p] for p in where) for o in out], case.k)
     broken += _class_rules(classes, out, where)
     return broken
+
+
+def _uncovered(row: int, qi: Qi, cell: str, raw: str) -> str:
+    """Why `cell` does not cover `raw`: an interval [v-v] (min = max keeps the raw value),
+    or any other cell."""
+    bounds = _interval(cell)
+    if qi.numeric and bounds and bounds[0] == bounds[1]:
+        return _("data row {row}, column {column!r}: the cell {cell!r} is an interval with lo = "
+                 "hi, but an interval needs lo < hi: where the smallest and largest values "
+                 "are equal, the cell keeps the raw value {raw!r}").format(
+            row=row, column=qi.name, cell=cell, raw=raw)
+    return _("data row {row}, column {column!r}: the cell {cell!r} does not cover the raw "
+             "value {raw!r}").format(row=row, column=qi.name, cell=cell, raw=raw)
 
 
 def _class_rules(classes: Classes, out: Rows, where: list[int]) -> list[tuple[str, str]]:

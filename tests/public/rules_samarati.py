@@ -52,6 +52,8 @@ class Judge:
         self.raw = raw
         self.columns = [header.index(c) for c in case.columns]
         self.qi_pos = [case.columns.index(q) for q in self.qis]
+        self.roots = [next(label for label, up in dghs[q].items() if up is None)
+                      for q in self.qis]
         self.levels = []  # per QI, per level: every raw record's generalized cell
         for q in self.qis:
             c, parent = header.index(q), dghs[q]
@@ -83,9 +85,11 @@ class Judge:
             seen = {key[j] for key in wanted}
             fits = [s for s, cells in enumerate(self.levels[j]) if seen <= set(cells)]
             if not fits:
-                return [("full-domain", _("column {column!r}: no single level of its "
+                level = ("full-domain", _("column {column!r}: no single level of its "
                                           "hierarchy gives every cell of the column from a "
-                                          "raw value").format(column=q))]
+                                          "raw value").format(column=q))
+                suppressed = self._suppressed(wanted)  # '*' rows instead of deleted ones
+                return [level] if suppressed is None else suppressed
             options.append(fits)
         vectors = sorted(product(*options), key=lambda v: (sum(v), v))
         exact = []
@@ -110,6 +114,28 @@ class Judge:
                     return self._judge(s, aligned, self.outliers(s))
         _count, s = min(counted, key=lambda c: (c[0], sum(c[1]), c[1]))
         return [self._misfit(s, wanted)]
+
+    def _suppressed(self, wanted: list[tuple[str, ...]]) -> list[tuple[str, str]] | None:
+        """When the columns fit no single level only because of rows whose every QI cell is
+        its hierarchy's root (records suppressed with '*' cells instead of deleted): the
+        full-domain and deletion rules, naming the first such row; else None."""
+        at_root = [all(cell == root for cell, root in zip(key, self.roots)) for key in wanted]
+        if not any(at_root) or all(at_root):
+            return None
+        rest = [key for key, suppressed in zip(wanted, at_root) if not suppressed]
+        for j in range(len(self.qis)):
+            seen = {key[j] for key in rest}
+            if not any(seen <= set(cells) for cells in self.levels[j]):
+                return None  # another column breaks full-domain anyway
+        row = at_root.index(True) + 1
+        return [("full-domain", _("data row {row} of the output has every QI cell at its "
+                                  "hierarchy's root ({cells}) and other rows do not: no single "
+                                  "vector generalizes both (a suppressed record is deleted, "
+                                  "not released with its QI cells at the root)").format(
+                    row=row, cells=", ".join(map(repr, self.roots)))),
+                ("deletion", _("data row {row} of the output is a suppressed record (every QI "
+                               "cell at the root): it must be deleted (left out of the "
+                               "output), not released").format(row=row))]
 
     def _misfit(self, s: tuple[int, ...], wanted: list[tuple[str, ...]]) -> tuple[str, str]:
         """Why the output is no selection, in raw order, of s's generalized records."""
@@ -194,6 +220,20 @@ class Judge:
                         row=i + 1, column=self.case.columns[p], cell=row[p], raw=r + 1,
                         value=self.raw[r][c]))
         return None
+
+
+def lowest(case, header: list[str], raw: Rows, dghs: dict[str, Hierarchy]
+           ) -> tuple[int, tuple[tuple[int, ...], ...]]:
+    """The lowest height of a vector leaving at most case.max_sup outliers and every such
+    vector of that height (levels in case.qis order), found by trying every vector: for the
+    small inputs of the public counterexample pool only. (-1, ()) when none does."""
+    judge = Judge(case, header, raw, dghs)
+    found = [s for s in product(*(range(len(levels)) for levels in judge.levels))
+             if sum(judge.outliers(s)) <= case.max_sup]
+    if not found:
+        return -1, ()
+    low = min(map(sum, found))
+    return low, tuple(sorted(s for s in found if sum(s) == low))
 
 
 def check(case, header: list[str], raw: Rows, dghs: dict[str, Hierarchy],

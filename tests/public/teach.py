@@ -18,8 +18,9 @@ from __future__ import annotations
 import contextlib
 import io
 import shutil
+import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import course_rules
@@ -32,7 +33,8 @@ BUDGET = 10.0  # wall-clock seconds of search per failing function
 FILES = {"raw_dataset_file": "raw.csv", "anonymized_dataset_file": "anonymized.csv",
          "DGH_folder": "DGHs", "output_file": "yours.csv"}
 TAUGHT: set[str] = set()
-"""The functions whose failure already got its search (once per session)."""
+"""The functions (parts judged by rules) whose failure already got its search (once per
+session)."""
 
 
 def parameters(function: str) -> list[str] | None:
@@ -49,6 +51,7 @@ class Found:
     yours: object = None  # the output's CSV text or the returned number
     problem: str = ""  # raised, no output file...
     calls: int = 0  # the calls the search made
+    broken: tuple = ()  # a part judged by rules: (rule, sentence) of each rule broken
 
 
 @dataclass(frozen=True)
@@ -60,8 +63,11 @@ class Stopped:
     limit: float = 0.0
 
 
-def _compare(member: Member, params: list[str], answer, folder: Path) -> Found | None:
-    """The student's answer on `member` if it differs from the expected one, else None."""
+def _compare(member: Member, params: list[str], answer, folder: Path,
+             judge=None) -> Found | None:
+    """The student's answer on `member` if it differs from the expected one (`judge`, for a
+    part judged by rules: if it breaks a rule, judge(member, header, rows) naming them),
+    else None."""
     if answer.kind == "raised":
         return Found(member, None, _("raised {error}").format(error=answer.text))
     if "output_file" not in params:  # a number
@@ -81,20 +87,30 @@ def _compare(member: Member, params: list[str], answer, folder: Path) -> Found |
     except (UnicodeDecodeError, ValueError) as e:
         return Found(member, None, _("wrote an output that is not a UTF-8 CSV file ({error})")
                      .format(error=e))
+    if judge is not None:
+        broken = tuple(judge(member, *mine))
+        return Found(member, text, broken=broken) if broken else None
     return None if mine == read_csv_text(str(member.expected)) else Found(member, text)
 
 
 def search(calls, function: str, params: list[str], pool: list[Member], work: Path,
-           budget: float = BUDGET) -> Found | Stopped:
-    """Run `function` on the pool smallest first; the first member that differs, else why
-    the search stopped. Each call runs in a fresh `work` folder under its stop limit, all of
-    them within `budget` seconds of wall-clock time."""
+           budget: float = BUDGET, judge=None) -> Found | Stopped:
+    """Run `function` on the pool smallest first; the first member that differs (with
+    `judge`, a part judged by rules: breaks a rule, _compare; a call that raises or writes
+    nothing readable is shown only when no member breaks a rule), else why the search
+    stopped. Each call runs in a fresh `work` folder under its stop limit, all of them within
+    `budget` seconds of wall-clock time."""
     start, made = time.monotonic(), 0
+    failed: Found | None = None  # with `judge`: the first call that raised or wrote nothing
+
+    def ended(why: str, limit: float = 0.0) -> Found | Stopped:
+        return Stopped(why, made, limit) if failed is None else replace(failed, calls=made)
+
     for member in pool:
         left = budget - (time.monotonic() - start)
         limit = course_rules.stop_limit(function, len(member.rows), large=False)
         if left <= 0.05:
-            return Stopped("budget", made)
+            return ended("budget")
         shutil.rmtree(work, ignore_errors=True)
         member.write(work)
         args = [FILES[p] if p in FILES else member.ints[p] for p in params]
@@ -103,13 +119,16 @@ def search(calls, function: str, params: list[str], pool: list[Member], work: Pa
         with contextlib.redirect_stdout(io.StringIO()):  # the search's prints stay out
             answer = calls.call(function, args, work, limit)
         if answer.kind == "timeout":  # a loop, or past what is left of the budget
-            return Stopped("limit", made, limit)
+            return ended("limit", limit)
         if answer.kind in ("ended", "not-implemented"):
-            return Stopped("ended", made)
-        found = _compare(member, params, answer, work)
+            return ended("ended")
+        found = _compare(member, params, answer, work, judge)
         if found is not None:
-            return Found(found.member, found.yours, found.problem, made)
-    return Stopped("none", made)
+            found = Found(found.member, found.yours, found.problem, made, found.broken)
+            if judge is None or not found.problem:
+                return found
+            failed = failed or found
+    return ended("none")
 
 
 # ---------------------------------------------------------------------------- the text
@@ -226,18 +245,26 @@ def lesson(calls, function: str, variant: str | None, solution: Path, scratch: P
 
 
 def after_failure(item, report, function: str | None, stopped: dict) -> None:
-    """conftest.py's hook: the first failing public test of `function` gets the section
-    "public counterexample" (not for a stub, an import error, a stopped function, or calls in
-    pytest's own process)."""
+    """conftest.py's hook: the first failing public test of `function` (of a part judged by
+    rules: of that part, teach_rules.py) gets the section "public counterexample" (not for a
+    stub, an import error, a stopped function, or calls in pytest's own process)."""
     runner = getattr(item, "funcargs", {}).get("runner")
-    if (function is None or function in TAUGHT or runner is None or function in stopped
+    rules = sys.modules.get("teach_rules")  # loaded by a rules course's test_public_rules.py
+    part = rules.part_of(getattr(getattr(item, "callspec", None), "params", {})) if rules \
+        else None
+    key = part or function
+    if (function is None or key in TAUGHT or runner is None or function in stopped
             or runner.solution.error or runner.solution.calls is None
             or not hasattr(runner.solution.calls, "process")  # --in-process: no limit
             or "NotImplementedError" in str(report.longrepr)):
         return
-    TAUGHT.add(function)
+    TAUGHT.add(key)
     scratch = runner.tmp.getbasetemp() / "counterexamples"
-    lines = lesson(runner.solution.calls, function, course_rules.variant(function),
-                   runner.solution.path, scratch)
+    if part is not None:
+        lines = rules.lesson(runner.solution.calls, part, function, runner.solution.path,
+                             scratch)
+    else:
+        lines = lesson(runner.solution.calls, function, course_rules.variant(function),
+                       runner.solution.path, scratch)
     if lines:
         report.sections.append((_("public counterexample"), "\n".join(lines) + "\n"))

@@ -31,7 +31,7 @@ def failing_parts(rubric, results) -> dict[str, list]:
 
 
 def entry(member: Member, found: Found | None, budget: Budget, failing: list) -> dict:
-    """The record's counterexample of one part (JSON-ready; everything render.py needs)."""
+    """The record's counterexample of one part (JSON-ready; everything grader/gradebook/counterexample.py needs)."""
     first = failing[0]
     data = {"calls": budget.used_calls, "cpu_seconds": round(budget.used_cpu, 2),
             "case": first.name, "case_id": first.id, "hidden": first.hidden, "status": str(first.status),

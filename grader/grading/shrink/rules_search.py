@@ -7,8 +7,9 @@ The pool is the course's own (grader/authoring/rules_pool.py builds it): one fil
 `<cases_dir>/counterexamples/rules/<part key>.json`, in pool.py's format; each member's
 `expected` is one right answer (the reference's), shown beside the student's. The search runs
 the student's function on the distinct members smallest first (rows x QIs, then rows, then
-pool order) and stops at the first member on which a rule breaks (or the call raises, writes
-nothing, or writes no readable table), or when the probe returns None (budget spent).
+pool order) and stops at the first member on which a rule breaks, or when the probe returns
+None (budget spent); a call that raises, writes nothing or writes no readable table is shown
+only when no member breaks a rule (the rule is what the student needs to see).
 """
 from __future__ import annotations
 
@@ -60,14 +61,19 @@ def smallest_first(chains: list[Chain]) -> list[Member]:
 
 
 def search_rules(chains: list[Chain], probe: Probe) -> Found | None:
-    """The first member, smallest first, on which the student's answer fails."""
+    """The first member, smallest first, on which the student's output breaks a rule; a call
+    that raises or writes no readable table is the answer only when no member breaks a rule
+    (within the budget: the probe returns None when it is spent)."""
+    failed = None
     for member in smallest_first(chains):
         answer = probe(member)
         if answer is None:
-            return None
-        if answer.differs:
+            return failed
+        if answer.differs and answer.broken:
             return Found(member, answer)
-    return None
+        if answer.differs and failed is None:
+            failed = Found(member, answer)
+    return failed
 
 
 class RulesProbe(SandboxProbe):
@@ -81,7 +87,7 @@ class RulesProbe(SandboxProbe):
         try:
             out = parse_table(str(yours).encode("utf-8"))
         except ValueError:
-            return Answer(True, yours)  # render.py shows it is not a readable table
+            return Answer(True, yours)  # the feedback shows it is not a readable table
         broken = broken_rules(out, member_release(member, self.schema), self.function,
                               member.ints, hidden=False)
         return Answer(bool(broken), yours, "", tuple((b.rule, b.message) for b in broken))

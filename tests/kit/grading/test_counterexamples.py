@@ -202,7 +202,7 @@ def test_the_rerun_command_runs_in_any_shell(tmp_path: Path) -> None:
     import shlex
     import subprocess
     import sys
-    from grader.grading.shrink.render import YOUR_FOLDER, command
+    from grader.gradebook.counterexample import YOUR_FOLDER, command
     mine = tmp_path / "my hw"
     mine.mkdir()
     (mine / "skeleton.py").write_text(

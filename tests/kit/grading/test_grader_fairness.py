@@ -216,7 +216,7 @@ hidden = true
     record = {"cases": [{"part": c.part, "max_points": round(r.part_of(c).case_points(c), 6),
                          "points": 0.0} for c in r.cases()]}
     assert [c["max_points"] for c in record["cases"]] == [3.333333] * 6
-    shares = export._shares(record, r)
+    shares = export._shares([(c["part"], c["max_points"]) for c in record["cases"]], r)
     assert shares == [3.375, 3.3125, 3.3125] * 2  # sixteenths: 10 each, not 9.9999
     assert sum(shares) == 20.0 and sum(reversed(shares)) == 20.0  # exactly, in floating point
 
@@ -229,6 +229,6 @@ def test_gradescope_max_scores_add_up_exactly_in_every_course() -> None:
         r = rubric.load(REPO / "grader" / name)
         record = {"cases": [{"part": c.part, "max_points": round(r.part_of(c).case_points(c), 6),
                              "points": 0.0} for c in r.cases()]}
-        shares = export._shares(record, r)
+        shares = export._shares([(c["part"], c["max_points"]) for c in record["cases"]], r)
         assert sum(shares) == r.auto_points == sum(sorted(shares)), name
         assert all(abs(s - round(s, 4)) < 1e-12 for s in shares), name  # at most 4 decimals

@@ -13,7 +13,8 @@ them), the rubric and the student's own file. The test asserts that the values i
 include every kind of cell it means to (quoted, non-ASCII, short), so it can fail; with the
 redaction of before (cells of 3+ characters replaced) it finds 36: 8 values, among them
 "The ""Big"" Smoke", JSON-escaped "naïve café" and "BI", in the feedback, both JSON files and
-the zip. Measured times (numbers that differ run to run) are masked, so it is not flaky.
+the zip. Measured times (numbers that differ run to run) are masked, so it is not flaky. Parts judged
+by rules (what their messages compute from hidden data): test_rules_hidden_leaks.py.
 """
 from __future__ import annotations
 

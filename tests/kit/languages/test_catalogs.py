@@ -142,7 +142,7 @@ def test_the_self_checks_messages_module_reads_the_courses_language(tmp_path: Pa
 
 
 def test_a_zh_cn_counterexample_is_explained_in_chinese() -> None:
-    from grader.grading.shrink.render import section
+    from grader.gradebook.counterexample import section
     dgh = "Any\n\tA\n\t\ta1\n\t\ta2\n\tB\n\t\tb1\n\t\tb2\n\t\tb3\n"
     entry = {"hidden": True, "found": True, "calls": 12, "case": "ties, k=3", "ints": {"k": 2},
              "rows": [3, 5], "source": "public/adult", "qis": ["job"], "header": ["job", "dis"],

@@ -1,4 +1,4 @@
-"""The grader's sentences about a submission (grader.grading.student_messages.py) read in
+"""The grader's sentences about a submission (grader/gradebook/student_messages.py) read in
 Chinese for a zh-CN course and stay the record's English for an English one: every status the
 judge gives (grader/grading/judge.py, compare.py, hidden_view.py), every rule kanon/rules can
 name as broken, the privacy summary, a manual part's check line, the time policy's notes and
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from grader.catalogs import translator
-from grader.grading.student_messages import TEMPLATES, case_name, translate
+from grader.gradebook.student_messages import TEMPLATES, case_name, translate
 from grader.grading.compare import load_case_data
 from grader.grading.judge import judge
 from grader.grading.manual_check import check_part

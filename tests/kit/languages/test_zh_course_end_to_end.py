@@ -18,7 +18,7 @@ import pytest
 from grader.publishing.materials.translations import header
 
 REPO = Path(__file__).resolve().parents[3]
-COPIED = ["adult-hw1.csv", "DGHs", "kanon", "reference", "grader", "tests", "pyproject.toml",
+COPIED = ["adult-hw1.csv", "DGHs", "kanon", "kcheck", "reference", "grader", "tests", "pyproject.toml",
           "skeleton.py", "HANDOUT.md", "examples", "courses"]
 pytestmark = pytest.mark.slow
 

@@ -19,7 +19,7 @@ import pytest
 from grader.catalogs import po_path, read_po, translator
 from grader.gradebook.export import feedback_md, gradescope_json, write_student
 from grader.gradebook.feedback_export import student_page
-from grader.grading.student_messages import NAME_PHRASES, TEMPLATES, translate
+from grader.gradebook.student_messages import NAME_PHRASES, TEMPLATES, translate
 from grader.publishing.autograde import _failure_output, _hidden_note
 from grader.rubric import load
 from kcheck.messages import CATALOG, render, render_facts

@@ -3,7 +3,10 @@ samarati and a mondrian written plainly, each right by the handout's rules but n
 reference's choice (samarati: the FIRST satisfying vector of the lowest height in lexicographic
 order; mondrian: the NARROWEST allowable QI first), and single-bug variants selected by BUG.
 
-`source(bug)` is the text of one student's file with BUG set (None: right).
+`source(bug)` is the text of one student's file with BUG set (None: right). Bugs: samarati's
+higher, satisfies, keep-outliers, star-outliers (outliers written with '*' QI cells instead of
+deleted), not-full-domain; mondrian's k-1, upper-median, stop-early, equal-bounds (an interval
+[v-v] where min = max); both functions' all-columns.
 """
 from __future__ import annotations
 
@@ -103,7 +106,9 @@ def samarati(raw_dataset_file, DGH_folder, k, max_sup, output_file):
         outliers = [False] * len(rows)
     out = []
     for row, key, outlier in zip(rows, generalized(s), outliers):
-        if outlier:
+        if outlier and BUG == "star-outliers":  # suppressed with '*' cells, not deleted
+            key = ["*"] * len(qis)
+        elif outlier:
             continue
         cells = list(row)
         for c, cell in zip(qis, key):
@@ -192,7 +197,8 @@ def mondrian(raw_dataset_file, DGH_folder, k, output_file):
             if numeric[j] is not None:
                 low = min(part, key=lambda r: numeric[j][r])
                 high = max(part, key=lambda r: numeric[j][r])
-                cell = rows[low][c] if numeric[j][low] == numeric[j][high] else \
+                same = numeric[j][low] == numeric[j][high] and BUG != "equal-bounds"
+                cell = rows[low][c] if same else \
                     f"[{{rows[low][c]}}-{{rows[high][c]}}]"
             else:
                 cell = lca(parents[j], [rows[r][c] for r in part])

@@ -187,8 +187,8 @@ def test_fresh_unpack_and_venv_checks_the_skeleton(repo: Path, student_zip: Path
     # The staff solution, copied OUTSIDE the bundle folder, passes every public test.
     solution = tmp_path / "solution"
     shutil.copytree(repo / "reference", solution, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(repo / "kanon", tmp_path / "kanon",  # the core it imports, beside it
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    for core in ("kanon", "kcheck"):  # the core it imports (and its checker), beside it
+        shutil.copytree(repo / core, tmp_path / core, ignore=shutil.ignore_patterns("__pycache__"))
     solved = run_public_tests(python, folder, f"--solution={solution}")
     assert solved.returncode == 0, solved.stdout[-3000:] + solved.stderr[-2000:]
     summary = solved.stdout.strip().splitlines()[-1]

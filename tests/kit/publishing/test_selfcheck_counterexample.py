@@ -1,6 +1,7 @@
 """The public counterexample pool in the students' bundle (grader/publishing/pool_files.py) and
 the bundle's self-check showing a counterexample (tests/public/teach.py): the bundle ships the
-pool files of the course's graded parts (and variants) only, none for a rule-judged course;
+pool files of the course's graded parts (and variants) only, a rule-judged course its own
+(rules/<part>.json);
 every input of the shipped pool is public data and nothing in it is a hidden case's input or
 answer; a single-bug mutant's self-check prints a counterexample for exactly its function
 (all mutants: bench/bench_selfcheck_teach.py)."""
@@ -36,7 +37,11 @@ def test_the_bundle_ships_the_pool_of_the_graded_parts_only() -> None:
     assert sorted(_pool("grader/rubric.toml")) == sorted(
         f"{f}.json" for f in ("cost_MD", "cost_LM", "random_anonymizer", "clustering_anonymizer",
                               "bottomup_anonymizer", "samarati", "mondrian"))
-    assert _pool("courses/ustc") == {}  # judged by its rules: its own pool stays with the grader
+    own = KIT / "courses" / "ustc" / "cases" / "counterexamples"  # judged by its rules: its own
+    assert _pool("courses/ustc") == {  # pool (public data only: test_rules_counterexamples.py)
+        f"rules/{p.name}": json.loads(p.read_text(encoding="utf-8"))
+        for p in sorted((own / "rules").glob("*.json"))}
+    assert len(_pool("courses/ustc")) == 3
 
 
 def _csv(path: Path) -> list[list[str]]:

@@ -128,7 +128,8 @@ def course_skeleton(tmp: Path, rubric_path: str) -> Path:
 def test_fall_2025_course_runs_topdown_and_the_lm_only_variant(tmp_path):
     package = tmp_path / "reference"
     shutil.copytree(ROOT / "reference", package, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(ROOT / "kanon", tmp_path / "kanon", ignore=shutil.ignore_patterns("__pycache__"))
+    for core in ("kanon", "kcheck"):
+        shutil.copytree(ROOT / core, tmp_path / core, ignore=shutil.ignore_patterns("__pycache__"))
     report = run_public(tmp_path, f"--solution={variant_solution(package)}",
                         "-k", "clustering or topdown",
                         env=course_file(tmp_path, "grader/rubric-2025.toml"))

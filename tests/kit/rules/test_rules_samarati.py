@@ -89,10 +89,17 @@ def test_full_domain_two_levels_in_one_column() -> None:
 
 
 def test_full_domain_suppressing_by_roots_instead_of_deleting() -> None:
+    """A record written with '*' QI cells instead of deleted: both rules name its row and
+    say it is deleted (a hidden case: no label)."""
     rows = BY_AGE + [["*", "*", "e"]]
-    b = only(FIVE, rows, max_sup=1)
-    assert b.rule == "full-domain" and "data rows 1 and 5 of the output" in b.message
-    assert "'age'" in b.message
+    for hidden in (False, True):
+        broken = check_samarati(FIVE, 2, 1, as_table(FIVE, rows), hidden)
+        assert [b.rule for b in broken] == ["full-domain", "deletion"]
+        assert all("data row 5 of the output" in b.message for b in broken)
+        assert "deleted" in broken[0].message and "deleted" in broken[1].message
+        assert ("('*', '*')" in broken[0].message) is not hidden
+    rows = [["[20-24]", "M", "a"], ["*", "*", "b"], ["21", "F", "c"]]  # not only the '*' row
+    assert rules(FIVE, rows, max_sup=1) == ["full-domain"]
 
 
 def test_full_domain_a_cell_that_is_no_label() -> None:

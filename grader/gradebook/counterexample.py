@@ -12,9 +12,10 @@ from kanon.files import atomic_write_text
 from kanon.hierarchy import parse_dgh
 from kanon.table import parse_table, render_csv
 
-from ...catalogs import translator
-from ...contract import SIGNATURES, data_rows, is_cost
-from ..student_messages import translate
+from ..catalogs import translator
+from ..contract import SIGNATURES, data_rows, is_cost
+from ..grading.record import CaseRecord, StudentRecord
+from .student_messages import translate
 
 SECTION = {"cost_MD": "cost_MD", "cost_LM": "cost_LM", "entropy_l": "entropy_l",
            "t_closeness": "t_closeness"}  # the handout's heading of each function: its name
@@ -24,13 +25,16 @@ SECTION = {"cost_MD": "cost_MD", "cost_LM": "cost_LM", "entropy_l": "entropy_l",
 
 def _table(header: list[str], rows: list[list[str]], numbers: list[int] | None = None,
            marks: set[tuple[int, int]] = frozenset(), _=str) -> list[str]:
-    """A Markdown table; `marks` (row, column) cells are shown **bold**."""
+    """A Markdown table; `marks` (row, column) cells are shown **bold** (a `*` in a bold
+    cell escaped, so a bold suppressed cell reads `**\\***`, a bold star, not `*****`)."""
     def cell(text: str) -> str:
         return (text or " ").replace("|", "\\|").replace("\n", " ")
+    def bold(text: str) -> str:
+        return "**" + cell(text).replace("*", "\\*") + "**"
     head = ([_("data row")] if numbers else []) + header
     lines = ["| " + " | ".join(map(cell, head)) + " |", "|" + "---|" * len(head)]
     for i, row in enumerate(rows):
-        cells = [f"**{cell(v)}**" if (i, j) in marks else cell(v) for j, v in enumerate(row)]
+        cells = [bold(v) if (i, j) in marks else cell(v) for j, v in enumerate(row)]
         lines.append("| " + " | ".join(([str(numbers[i])] if numbers else []) + cells) + " |")
     return lines
 
@@ -114,8 +118,10 @@ def outputs(entry: dict, function: str, _=str) -> list[str]:
         *mine, entry["rows"] if len(mine[1]) == len(entry["rows"]) else None, marks, _)
 
 
-def section(entry: dict, part: str, function: str, module: str, _=str) -> list[str]:
-    """The feedback lines of one part's counterexample (or why there is none)."""
+def section(entry: dict, part: str, function: str, module: str, _=str,
+            files: bool = True) -> list[str]:
+    """The feedback lines of one part's counterexample (or why there is none); `files`:
+    the line naming its files' folder beside the feedback (Gradescope's text has none)."""
     where = _("a hidden case") if entry["hidden"] else _("a public case")
     title = _("### Counterexample for {part}").format(part=part)
     if not entry["found"]:
@@ -132,7 +138,7 @@ def section(entry: dict, part: str, function: str, module: str, _=str) -> list[s
                   "at the handout's rules for `{function}`.").format(
                     where=where, case=entry['case'], function=function), ""]
     if entry.get("judge") == "rules":  # a part judged by the course's rules
-        return rules_section(entry, part, function, module, _)
+        return rules_section(entry, part, function, module, _, files)
     ints = _(", ").join(f"{k} = {v}" for k, v in entry["ints"].items()) or _("none")
     lines = [title, "", _("A small input from public data on which your function and the "
                           "reference disagree. It is a pointer to the rule, not another test: "
@@ -156,11 +162,12 @@ def section(entry: dict, part: str, function: str, module: str, _=str) -> list[s
     rerun = command(function, entry['ints'], module, f'counterexamples/{part}')
     decides = _("The rule that decides it: HANDOUT.md, section \"{rule}\"").format(rule=rule) \
         + ("" if is_cost(function) else _(" (and \"Ties\" for equal choices)"))
-    lines += [_("{sentence}.").format(sentence=decides),
-              _("Files: `counterexamples/{part}/` beside this feedback; rerun yours with "
+    lines += [_("{sentence}.").format(sentence=decides)]
+    lines += [_("Files: `counterexamples/{part}/` beside this feedback; rerun yours with "
                 "`{command}` and compare with expected{suffix}.").format(
-                  part=part, command=rerun, suffix='.txt' if is_cost(function) else '.csv'), ""]
-    return lines
+                  part=part, command=rerun, suffix='.txt' if is_cost(function) else '.csv')
+              ] if files else []
+    return lines + [""]
 
 
 def _data_rows(numbers: list[int], _=str) -> str:
@@ -192,35 +199,38 @@ def _text(value: object) -> str:
     return value if isinstance(value, str) else f"{value!r}\n"
 
 
-def part_lines(record: dict, part, _=str) -> list[str]:
+def part_lines(record: StudentRecord, part, _=str, files: bool = True) -> list[str]:
     """The feedback lines of `part`'s counterexample in `record` ([] when it has none), in
-    the language of `_` (the course's gettext; English by default)."""
-    entry = (record.get("counterexamples") or {}).get(part.key)
+    the language of `_` (the course's gettext; English by default); `files`: name the
+    folder of its files beside the feedback (False in Gradescope's text: no such folder)."""
+    entry = record.counterexample(part.key)
     if not entry:
         return []
-    module = Path(record.get("solution") or "skeleton.py").stem
-    return section(entry, part.key, part.function, module, _)
+    module = Path(record.solution or "skeleton.py").stem
+    return section(entry, part.key, part.function, module, _, files)
 
 
-def write_all(out: Path, record: dict, rubric) -> None:
+def write_all(out: Path, record: StudentRecord, rubric) -> None:
     """Every part's counterexample files under out/feedback/<student>/counterexamples/."""
     for part in rubric.auto_parts:
-        entry = (record.get("counterexamples") or {}).get(part.key)
+        entry = record.counterexample(part.key)
         if entry:
-            folder = out / "feedback" / record["student"] / "counterexamples" / part.key
+            folder = out / "feedback" / record.student / "counterexamples" / part.key
             write_files(folder, entry, part.function)
 
 
-def case_text(record: dict, rubric, case: dict) -> str:
+def case_text(record: StudentRecord, rubric, case: CaseRecord) -> str:
     """What Gradescope's test of `case` adds: its part's counterexample, on the part's first
-    failing case only ("" otherwise)."""
-    entry = (record.get("counterexamples") or {}).get(case["part"])
+    failing case only ("" otherwise), without the feedback's folder of files (Gradescope
+    has none)."""
+    entry = record.counterexample(case.part)
     if not entry:
         return ""
-    if case["id"] != entry["case_id"]:
+    if case.id != entry["case_id"]:
         return ""
-    part = next(p for p in rubric.auto_parts if p.key == case["part"])
-    return "\n\n" + "\n".join(part_lines(record, part, translator(rubric.language)))
+    part = next(p for p in rubric.auto_parts if p.key == case.part)
+    return "\n\n" + "\n".join(part_lines(record, part, translator(rubric.language),
+                                         files=False))
 
 
 # A part judged by rules (grader/grading/shrink/rules_search.py): the rules broken, one
@@ -254,7 +264,8 @@ def rule_outputs(entry: dict, _=str) -> list[str]:
     return lines + [heading, ""] + _table(*mine, list(range(1, len(mine[1]) + 1)), marks, _)
 
 
-def rules_section(entry: dict, part: str, function: str, module: str, _=str) -> list[str]:
+def rules_section(entry: dict, part: str, function: str, module: str, _=str,
+                  files: bool = True) -> list[str]:
     """The feedback lines of a found counterexample of a rule-judged part (hook.py's entry with
     `judge` "rules"): the rules broken, the input (rows numbered as raw.csv's, which the rules'
     messages count, beside the public file's), one right answer and the student's output."""
@@ -286,8 +297,8 @@ def rules_section(entry: dict, part: str, function: str, module: str, _=str) -> 
     lines += rule_outputs(entry, _) + [""]
     rerun = command(function, entry['ints'], module, f'counterexamples/{part}')
     lines += [_("The rules that decide it: HANDOUT.md, section \"{rule}\".").format(
-                  rule=SECTION.get(function, function)),
-              _("Files: `counterexamples/{part}/` beside this feedback; rerun yours with "
+                  rule=SECTION.get(function, function))]
+    lines += [_("Files: `counterexamples/{part}/` beside this feedback; rerun yours with "
                 "`{command}` and compare with expected.csv (one right answer).").format(
-                  part=part, command=rerun), ""]
-    return lines
+                  part=part, command=rerun)] if files else []
+    return lines + [""]

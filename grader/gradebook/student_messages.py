@@ -4,7 +4,7 @@ The record keeps English (the staff's grades.csv, dashboard and results stay Eng
 English course's feedback is byte for byte what it was): a case's message, a note, a manual
 part's check line, a privacy summary, a counterexample's problem and a case's name are built
 in English where the grading happens (grader/grading/, kanon/rules). This module renders them
-for a course in another language (grader/gradebook/export.py, shrink/render.py): each
+for a course in another language (grader/gradebook/export.py, counterexample.py): each
 sentence is matched against TEMPLATES, the English patterns those modules write (their
 `{field}`s match any text), and rewritten through the catalog's `_` with the matched fields,
 themselves translated when one is a sentence of its own (a rule's detail inside "it breaks
@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
-from .student_templates import NAME_PHRASES, TEMPLATES
+from ..grading.student_templates import NAME_PHRASES, TEMPLATES
 
 __all__ = ["GRADER_WRITTEN", "LISTS", "TEMPLATES", "NAME_PHRASES", "VERBATIM", "translate",
            "case_name"]

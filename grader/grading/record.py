@@ -1,0 +1,169 @@
+"""The graded record as a type: what leaves grading for the gradebook, the exports and the
+dashboard (results/<id>/record.json). `StudentRecord.from_json` reads the JSON record that
+grading writes (grader/grading/results.py, then the runner's and merge's additions) and
+`to_json` gives it back key for key, so `dump_json` writes the same bytes; readers use the
+attributes, never the record's keys by string (tests/kit/repo/test_record_reads.py).
+
+A key written only sometimes is None here when absent (a case's `privacy` and `message_ref`,
+written only when not empty;
+`forbidden_paths`, `counterexamples`, the manual parts' `manual`, `auto_score` and
+`manual_comment`, the host's `sandbox`); keys of no reader's concern (the runner's cache
+`key`, the `course` stamp) ride along in `extra`. A counterexample entry and a manual
+part's check stay dicts (their own records: grader/grading/shrink/hook.py, manual_check).
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["CaseRecord", "StudentRecord", "as_record", "as_records"]
+
+_CASE_KEYS = ("id", "part", "function", "name", "hidden", "visibility", "status", "message",
+              "output", "max_points", "points", "seconds", "cpu_seconds", "time_limit")
+_CASE_EMPTY = {"id": "", "part": "", "function": "", "name": "", "hidden": False,
+               "visibility": "visible", "status": "", "message": "", "output": "",
+               "max_points": 0.0, "points": 0.0, "seconds": None, "cpu_seconds": None,
+               "time_limit": None}
+_CASE_OPTIONAL = ("privacy", "message_ref")
+_STUDENT_KEYS = ("student", "source", "notes", "solution", "import", "cases", "timing",
+                 "parts", "score", "max", "remarks", "status")
+_STUDENT_OPTIONAL = ("forbidden_paths", "counterexamples", "manual", "auto_score",
+                     "manual_comment", "sandbox")
+_STUDENT_EMPTY = {"student": "", "source": "", "notes": [], "solution": None, "import": None,
+                  "cases": [], "timing": {}, "parts": {}, "score": 0.0, "max": 0.0,
+                  "remarks": [], "status": ""}
+
+
+def _known(data: dict, keys: tuple[str, ...], empty: dict) -> tuple[dict, tuple[str, ...]]:
+    """The values of `keys` in `data` (an absent one: its empty value) and the absent keys,
+    which to_json leaves out again (a hand-made or older record round-trips as it is)."""
+    absent = tuple(k for k in keys if k not in data)
+    return {k: data[k] if k in data else copy.deepcopy(empty[k]) for k in keys}, absent
+
+
+@dataclass
+class CaseRecord:
+    """One case's outcome: what grading makes (grader.grading.results.case_result, as
+    CaseResult) and what the record holds."""
+
+    id: str
+    part: str
+    function: str
+    name: str
+    hidden: bool
+    visibility: str
+    status: str  # a grader.grading.statuses.Status where grading made it
+    message: str
+    max_points: float
+    points: float
+    output: str = ""  # what the call printed (only when it did not score)
+    seconds: float | None = None
+    cpu_seconds: float | None = None
+    time_limit: float | None = None
+    privacy: str | None = None  # k and l the output reached (no points; anonymizers only)
+    message_ref: dict | None = None  # a kcheck judge's message as data: rendered per language
+    extra: dict[str, Any] = field(default_factory=dict)  # keys this type does not know
+    absent: tuple[str, ...] = field(default=(), compare=False, repr=False)  # not in its JSON
+
+    @classmethod
+    def from_json(cls, data: dict) -> CaseRecord:
+        """The case of a JSON record."""
+        known, absent = _known(data, _CASE_KEYS, _CASE_EMPTY)
+        optional = {k: data[k] for k in _CASE_OPTIONAL if k in data}
+        extra = {k: v for k, v in data.items() if k not in _CASE_KEYS + _CASE_OPTIONAL}
+        return cls(**known, **optional, extra=extra, absent=absent)
+
+    def to_json(self) -> dict:
+        """The JSON record it was read from."""
+        data = {k: getattr(self, k) for k in _CASE_KEYS if k not in self.absent}
+        if "status" in data:
+            data["status"] = str(self.status)
+        data.update({k: getattr(self, k) for k in _CASE_OPTIONAL if getattr(self, k)})
+        return {**data, **self.extra}
+
+
+@dataclass
+class StudentRecord:
+    """One student's graded record: the cases, points per part, score, status and notes,
+    and (with manual parts) the staff's scores once merged."""
+
+    student: str
+    source: str
+    notes: list[str]
+    solution: str | None
+    import_info: dict | None  # "import": status, mode, output, problem, ...
+    cases: list[CaseRecord]
+    timing: dict[str, float]
+    parts: dict[str, float]  # autograded part -> points
+    score: float
+    max: float
+    remarks: list[str]
+    status: str
+    forbidden_paths: list[str] | None = None  # for the staff, never shown
+    counterexamples: dict[str, dict] | None = None  # part -> shrink's entry
+    manual: dict[str, dict] | None = None  # manual part -> its check and merged score
+    auto_score: float | None = None  # with manual parts: the autograded points
+    manual_comment: str | None = None  # with manual parts: the staff's one comment
+    sandbox: str | None = None  # the sandbox mode it was graded in
+    extra: dict[str, Any] = field(default_factory=dict)  # keys of no reader's concern
+    absent: tuple[str, ...] = field(default=(), compare=False, repr=False)  # not in its JSON
+
+    @classmethod
+    def from_json(cls, data: dict) -> StudentRecord:
+        """The record of its JSON (a key it lacks reads as empty: no cases, 0 points)."""
+        known, absent = _known(data, _STUDENT_KEYS, _STUDENT_EMPTY)
+        known["import_info"] = known.pop("import")
+        known["cases"] = [CaseRecord.from_json(c) for c in known["cases"]]
+        optional = {k: data[k] for k in _STUDENT_OPTIONAL if k in data}
+        extra = {k: v for k, v in data.items() if k not in _STUDENT_KEYS + _STUDENT_OPTIONAL}
+        return cls(**known, **optional, extra=extra, absent=absent)
+
+    def to_json(self) -> dict:
+        """The JSON record it was read from (the same keys and values)."""
+        data = {k: getattr(self, "import_info" if k == "import" else k) for k in _STUDENT_KEYS
+                if k not in self.absent}
+        if "cases" in data:
+            data["cases"] = [c.to_json() for c in self.cases]
+        data.update({k: getattr(self, k) for k in _STUDENT_OPTIONAL
+                     if getattr(self, k) is not None})
+        return {**data, **self.extra}
+
+    def part_points(self, part: str) -> float:
+        """An autograded part's points (0 for a part it has none of)."""
+        return self.parts.get(part, 0.0)
+
+    def cases_of(self, part: str) -> list[CaseRecord]:
+        """The cases of `part`, in the rubric's order."""
+        return [c for c in self.cases if c.part == part]
+
+    def counterexample(self, part: str) -> dict | None:
+        """`part`'s counterexample entry, None when it has none."""
+        return (self.counterexamples or {}).get(part)
+
+    @property
+    def percent(self) -> float:
+        """The score as a percent of the maximum (0 when the maximum is 0)."""
+        return 100.0 * self.score / self.max if self.max else 0.0
+
+    @property
+    def autograded(self) -> float:
+        """The autograded points (what Gradescope's autograder scores)."""
+        return self.score if self.auto_score is None else self.auto_score
+
+    def manual_check(self, part: str) -> dict:
+        """A manual part's check and merged score ({} when the record has none)."""
+        return (self.manual or {}).get(part) or {}
+
+    def manual_score(self, part: str) -> float | None:
+        """The merged score of a manual part, None when not merged."""
+        return self.manual_check(part).get("score")
+
+
+def as_record(record: dict | StudentRecord) -> StudentRecord:
+    """`record` typed (a JSON record is read with StudentRecord.from_json)."""
+    return record if isinstance(record, StudentRecord) else StudentRecord.from_json(record)
+
+
+def as_records(records: list[dict] | list[StudentRecord]) -> list[StudentRecord]:
+    return [as_record(r) for r in records]

@@ -1,0 +1,147 @@
+"""The public counterexample of a part judged by rules (test_public_rules.py loads this module;
+teach.py calls it after the part's first failing public test): the smallest input of the
+course's public counterexample pool on which your function breaks a rule of the handout, with
+the rule named, your output, one right answer (the staff solution's) and one command that
+reruns exactly that call.
+
+The pool is `data/counterexamples/rules/<part>.json` (teach_pool.py's format), made when the
+bundle was made from the course's public data only: rows of adult-hw1.csv (at most 12) with
+some of the part's QIs and their hierarchy files ("child,parent" lines). Each of your outputs
+on it is judged by the rules the public tests apply (rules_samarati.py, rules_mondrian.py);
+for samarati the lowest satisfying height is found here, by trying every vector of the small
+input's lattice. Standard library only: this file ships in the students' bundle.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import rules_mondrian
+import rules_samarati
+import teach
+from kanon_check import read_csv_text
+from messages import _
+from public_cases import Run
+from rules_cases import BY_RUN, RulesCase, parse_hierarchy
+from teach_pool import Member, members
+
+HERE = Path(__file__).resolve().parent
+POOL = HERE / "data" / "counterexamples" / "rules"
+CHECKERS = {"samarati": rules_samarati.check, "mondrian": rules_mondrian.check}
+
+
+@dataclass(frozen=True)
+class MemberCase:
+    """What the rule checkers read of a case, for one pool member."""
+
+    k: int
+    max_sup: int | None
+    qis: tuple[str, ...]
+    columns: tuple[str, ...]
+    height: int | None = None
+    vectors: tuple[tuple[int, ...], ...] = ()
+
+
+def part_of(params: dict) -> str | None:
+    """The rule-judged part a public test checks (from its parameters), None for another."""
+    for value in params.values():
+        if isinstance(value, RulesCase):
+            return value.part
+        if isinstance(value, Run) and value in BY_RUN:
+            return BY_RUN[value].part
+    return None
+
+
+def pool_file(part: str, folder: Path = POOL) -> Path | None:
+    """The pool file of `part`, if the bundle has one."""
+    path = folder / f"{part}.json"
+    return path if path.is_file() else None
+
+
+def judge(function: str, schema: dict):
+    """judge(member, header, rows): the rules `function`'s output on `member` breaks, as
+    (rule, sentence) pairs, [] for a right answer. `schema`: the pool file's (the course's
+    sensitive column and whether the other columns are released)."""
+    def broken(member: Member, header: list[str], rows: list[list[str]]) -> list:
+        dghs = {q: parse_hierarchy(text) for q, text in member.dghs.items()}
+        qis = tuple(q for q in member.header if q in dghs)
+        columns = tuple(c for c in member.header if schema.get("other_columns") != "drop"
+                        or c in dghs or c == schema.get("sensitive"))
+        case = MemberCase(int(member.ints["k"]), member.ints.get("max_sup"), qis, columns)
+        if function == "samarati":
+            height, vectors = rules_samarati.lowest(case, member.header, member.raw, dghs)
+            case = replace(case, height=height, vectors=vectors)
+        return CHECKERS[function](case, member.header, member.raw, dghs, header, rows)
+    return broken
+
+
+def used_lines(text: str, values: set[str]) -> list[str]:
+    """The "child,parent" lines of a hierarchy file that matter for `values`: those of each
+    value and of its ancestors, in the file's order."""
+    parent = parse_hierarchy(text)
+    keep: set[str] = set()
+    for value in values:
+        while value is not None and value not in keep:
+            keep.add(value)
+            value = parent.get(value)
+    return [line.strip() for line in text.splitlines()
+            if line.strip() and line.strip().rpartition(",")[0] in keep]
+
+
+def render(found: teach.Found, part: str, function: str, params: list[str], folder: Path,
+           solution: Path) -> list[str]:
+    """The section's lines for a counterexample whose files are in `folder`."""
+    m = found.member
+    ints = ", ".join(f"{k} = {v}" for k, v in m.ints.items())
+    lines = [_("The smallest public input on which {function} (part {part}) breaks a rule of "
+               "the handout (from the course's public counterexample pool: a pointer to the "
+               "rule, not another test):").format(function=function, part=part), "",
+             _("Input: raw.csv ({n} of the data rows of {source}: {rows}); QIs kept: {qis}; "
+               "arguments: {ints}.").format(
+                 n=len(m.rows), rows=", ".join(map(str, m.rows)), source=m.label,
+                 qis=", ".join(m.qis), ints=ints)]
+    lines += teach._table(m.header, m.raw)
+    for qi, text in m.dghs.items():
+        values = {row[m.header.index(qi)] for row in m.raw}
+        lines += [_("Hierarchy lines used (DGHs/{file}):").format(file=f"{qi}.txt")]
+        lines += ["    " + line for line in used_lines(text, values)]
+    if found.problem:
+        lines += [_("Yours: your function {problem}.").format(problem=found.problem)]
+    else:
+        lines += [_("Yours:")] + teach._table(*read_csv_text(found.yours))
+        lines += [_("It breaks the rule \"{rule}\": {sentence}").format(rule=rule,
+                                                                       sentence=sentence)
+                  for rule, sentence in found.broken]
+    lines += [_("One right answer (the staff solution's; any output that keeps every rule "
+                "is right):")] + teach._table(*read_csv_text(str(m.expected)))
+    lines += [_("Rerun exactly this call (the files are in {folder}):").format(folder=folder),
+              "    " + teach.command(function, params, m.ints, folder, solution)]
+    if not found.problem:
+        lines += [_("then compare {yours} with {expected}.").format(
+            yours="yours.csv", expected="expected.csv")]
+    return lines
+
+
+def lesson(calls, part: str, function: str, solution: Path, scratch: Path,
+           budget: float = teach.BUDGET, folder: Path = POOL) -> list[str] | None:
+    """The section's lines for a failing rule-judged `part` (None: no pool for it here)."""
+    path, params = pool_file(part, folder), teach.parameters(function)
+    if path is None or params is None or function not in CHECKERS:
+        return None
+    start = time.monotonic()
+    schema = json.loads(path.read_text(encoding="utf-8")).get("schema") or {}
+    result = teach.search(calls, function, params, members(path), scratch / "call", budget,
+                          judge(function, schema))
+    spent = _("(the search: {calls} calls, {seconds:.1f} s)").format(
+        calls=result.calls, seconds=time.monotonic() - start)
+    if isinstance(result, teach.Stopped):
+        return [teach.stopped_line(result, function) + " " + spent]
+    where = scratch / part
+    shutil.rmtree(where, ignore_errors=True)
+    result.member.write(where)
+    (where / "expected.csv").write_text(str(result.member.expected), encoding="utf-8",
+                                        newline="")
+    return render(result, part, function, params, where, solution) + [spent]
