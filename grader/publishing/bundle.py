@@ -40,7 +40,7 @@ from . import own_selfcheck
 from .materials import course_materials, public_users, view, wanted
 from .student_readme import language_entries
 from .pool_files import pool_entries
-from .course_data import with_course_data
+from .course_data import with_course_data, with_part_folders
 from .leaks import (course_reference_fingerprints, hidden_leak, hidden_secrets,
                     is_public_package_file, public_package_files, reference_fingerprints,
                     reference_leak)
@@ -132,6 +132,7 @@ def collect(root: Path, folder: str = DEFAULT_FOLDER, course: Path | None = None
     entries += rules_entries(rubric)
     entries += own_selfcheck.own_entries(rubric, root)  # kcheck/ and their public cases
     entries = with_course_data(entries, rubric)  # a course's own public dataset, if it has one
+    entries = with_part_folders(entries, view(rubric).part_folders)  # DGHs/<part>/ if QIs differ
     entries += [Entry(name, data) for name, data in course_materials(rubric, root).items()]
     entries += pool_entries(apply_term(rubric))  # the public counterexample pool
     for name, template in GENERATED.items():

@@ -9,7 +9,7 @@ Such a course's students get, instead of the kit's default-contract tests of tho
   - tests/public/data/rules/: a few small row subsets of the course's public dataset, drawn
     deterministically (SUBSETS), the full public file gzip-compressed (the adult-size cases
     of the rubric), each part's DGH folder holding exactly its QIs' hierarchy files (the
-    course's format), and cases.json: per case its arguments, its released columns and, for
+    course's format; the bundle's own DGHs/<part>/ when it has them), and cases.json: per case its arguments, its released columns and, for
     Samarati, the facts the staff computed with kanon/rules (the lowest satisfying height and
     every satisfying vector of that height): the search itself is not shipped.
 """
@@ -18,7 +18,7 @@ from __future__ import annotations
 import gzip
 import json
 import random
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from kanon.hierarchy import read_dgh_folder
 from kanon.rules import make_release
@@ -31,6 +31,7 @@ from ..paths import PUBLIC_TESTS
 from ..rubric import Part, Rubric
 from ..zipfiles import Entry
 from .course_files import marker
+from .materials.course import view
 
 PUBLIC = Path(PUBLIC_TESTS).as_posix() + "/"
 OWN_TEST = PUBLIC + "test_public_rules.py"
@@ -39,6 +40,9 @@ DATA = PUBLIC + "data/rules/"
 FULL = "adult"  # the full public file's case name (public_cases.ADULT: runs last, gated)
 SUBSETS = ((24, 2, 2), (40, 3, 4), (60, 5, 6))
 """(rows, k, max_sup) of the small cases drawn from the public file (Mondrian: k only)."""
+TO_ROOT = "../" * len(PurePosixPath(DATA).parts)
+"""From DATA up to the bundle's top: a case's `dghs` (relative to DATA) names the bundle's
+DGHs/<part>/ when the course has per-part folders, instead of a second copy."""
 GZIP_ABOVE = 100_000  # bytes: a larger raw file ships gzip-compressed
 
 
@@ -130,12 +134,17 @@ def rules_entries(rubric: Rubric) -> list[Entry]:
         files[f"raw/rows{size}.csv"] = _csv(raw.header, rows)
     cases, rejects = [], []
     for part in parts:
-        for qi in part.qis:
-            files[f"{part.key}/DGHs/{qi}.txt"] = (source / DGH_DIR / f"{qi}.txt").read_bytes()
+        dghs = next((f.path for f in view(rubric).part_folders if f.part == part.key), None)
+        if dghs is not None:  # the bundle's own DGHs/<part>/ (course_data.with_part_folders)
+            dghs = TO_ROOT + dghs
+        else:
+            dghs = f"{part.key}/DGHs"
+            for qi in part.qis:
+                files[f"{dghs}/{qi}.txt"] = (source / DGH_DIR / f"{qi}.txt").read_bytes()
         released = [raw.header[c] for c in schema.released(
             raw.header, [raw.header.index(q) for q in part.qis], str(source / RAW_FILE))]
         base = {"part": part.key, "function": part.function, "qis": list(part.qis),
-                "columns": released, "dghs": f"{part.key}/DGHs", "optional": part.optional}
+                "columns": released, "dghs": dghs, "optional": part.optional}
         samarati = part.function == "samarati"
         draws = [(f"rows{size}", f"raw/rows{size}.csv", subsets[size], k, sup)
                  for size, k, sup in SUBSETS]

@@ -32,7 +32,7 @@ class RulesCase:
     function: str
     case: str
     raw: str  # file under data/rules/ (.gz: compressed)
-    dghs: str  # folder under data/rules/
+    dghs: str  # folder, relative to data/rules/ (the bundle's DGHs/<part> when it has them)
     k: int
     rows: int
     qis: tuple[str, ...]

@@ -9,7 +9,7 @@ from ...contract import CHOICE_PARAMS, int_params
 from . import words
 from .course import CLI_NAMES, SIXTH, CourseView
 
-__all__ = ["pytest_k_lines", "cli_examples", "int_rule"]
+__all__ = ["pytest_k_lines", "cli_examples", "dgh_folder_list", "int_rule"]
 
 
 def pytest_k_lines(course: CourseView, _: words.Translate = str) -> str:
@@ -38,13 +38,26 @@ CLI_EXAMPLES = {"clustering_anonymizer": "4", "mondrian": "8", "topdown_anonymiz
 
 
 def cli_examples(course: CourseView) -> str:
-    """Up to two command lines: one anonymizer without a sixth argument, one with."""
+    """Up to two command lines: one anonymizer without a sixth argument, one with; with
+    per-part hierarchy folders, one line per anonymizer's part, with its folder."""
+    if course.part_folders:
+        return "\n".join(_cli_line(f.function, f.path) for f in course.part_folders
+                          if f.function in CLI_EXAMPLES)
     names = course.names
     plain = [n for n in CLI_EXAMPLES if n in names and n not in SIXTH][:1]
     extra = [n for n in ("bottomup_anonymizer", "samarati", "random_anonymizer")
              if n in names][:1]
-    return "\n".join(f"python skeleton.py {CLI_NAMES[n]} DGHs adult-hw1.csv anonymized.csv "
-                     f"{CLI_EXAMPLES[n]}" for n in plain + extra)
+    return "\n".join(_cli_line(n, course.dgh_folder(n)) for n in plain + extra)
+
+
+def _cli_line(function: str, dghs: str) -> str:
+    return (f"python skeleton.py {CLI_NAMES[function]} {dghs} adult-hw1.csv anonymized.csv "
+            f"{CLI_EXAMPLES[function]}")
+
+
+def dgh_folder_list(course: CourseView, _: words.Translate = str) -> str:
+    """`DGHs/samarati/`, `DGHs/mondrian/`, ...: each part's hierarchy folder."""
+    return _(", ").join(f"`{f.path}/`" for f in course.part_folders)
 
 
 def int_rule(course: CourseView, _: words.Translate = str) -> str:

@@ -12,7 +12,7 @@ import csv
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ...contract import OPTIONAL_FUNCTIONS, VARIANTS
+from ...contract import DGH_DIR, OPTIONAL_FUNCTIONS, VARIANTS
 from ...parts import FunctionContract
 from ...rubric import Rubric
 from ...rubric import load as load_rubric
@@ -35,6 +35,21 @@ GROUPS = {"cost_MD": "costs", "cost_LM": "costs", "entropy_l": "measures",
           "t_closeness": "measures"}
 """Functions presented under a shared heading (its rules written once, in the group's
 source)."""
+
+
+@dataclass(frozen=True)
+class PartFolder:
+    """A part's own hierarchy folder in the bundle of a course whose parts have different
+    QIs: DGHs/<part name> (the part's name, not its function's: two parts may grade one
+    function with different QIs), holding exactly the part's QIs' files."""
+
+    part: str
+    function: str
+    qis: tuple[str, ...]
+
+    @property
+    def path(self) -> str:
+        return f"{DGH_DIR}/{self.part}"
 
 
 @dataclass(frozen=True)
@@ -138,6 +153,13 @@ class CourseView:
     language: str = "en"  # the section sources' language (materials/translations.py)
     optional_parts: tuple[OptionalPart, ...] = ()
     data: CourseData = field(default_factory=CourseData)
+    part_folders: tuple[PartFolder, ...] = ()
+    """One per autograded part naming QIs, when those parts' QIs differ; () keeps the flat
+    DGHs/ (every part's QIs the same, or named by no part)."""
+
+    def dgh_folder(self, function: str) -> str:
+        """The folder a command line of `function` names: its first part's, else DGHs."""
+        return next((f.path for f in self.part_folders if f.function == function), DGH_DIR)
 
     @property
     def names(self) -> list[str]:
@@ -188,7 +210,9 @@ class CourseView:
         part and the function it grades), `schema:delete` (suppressed records are not
         released), `schema:drop` (only the QIs and the sensitive column are released),
         `schema:sensitive` (the course names it), `hierarchy:child-parent` and
-        `staff:no-files` (a staff-graded part asks for no file).
+        `staff:no-files` (a staff-graded part asks for no file), `dghs:parts` (each part
+        has its own hierarchy folder, DGHs/<part>), `selfcheck:cases` (a graded kit function
+        not judged by rules: the self-check's tests/public/data/cases/ and expected/ ship).
         """
         found = set()
         for f in self.functions:
@@ -215,7 +239,10 @@ class CourseView:
         found |= {token for token, on in (
             ("schema:delete", d.suppression == "delete"), ("schema:drop", d.other_columns == "drop"),
             ("schema:sensitive", d.sensitive is not None),
-            ("hierarchy:child-parent", d.hierarchy_format == "child-parent")) if on}
+            ("hierarchy:child-parent", d.hierarchy_format == "child-parent"),
+            ("dghs:parts", bool(self.part_folders)),
+            ("selfcheck:cases", any(not f.own and f.judge != "rules" for f in self.functions))
+        ) if on}
         return frozenset(found)
 
     def packages_text(self) -> str:
@@ -255,7 +282,17 @@ def view(rubric: Rubric) -> CourseView:
     return CourseView(rubric.path, tuple(functions.values()), tuple(staff),
                       tuple(s.allowed_packages), s.import_time_limit, s.memory_mb,
                       s.file_size_mb, s.partial_credit, s.cost_tolerance, rubric.language,
-                      tuple(optional), _data(rubric))
+                      tuple(optional), _data(rubric), _part_folders(rubric))
+
+
+def _part_folders(rubric: Rubric) -> tuple[PartFolder, ...]:
+    """Each autograded part's own hierarchy folder, when the parts naming QIs name different
+    ones; () otherwise."""
+    named = [p for p in rubric.parts
+             if getattr(p, "kind", "auto") != "manual" and getattr(p, "qis", None)]
+    if len({frozenset(p.qis) for p in named}) < 2:
+        return ()
+    return tuple(PartFolder(p.key, p.function, tuple(p.qis)) for p in named)
 
 
 def _data(rubric: Rubric) -> CourseData:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from .course import ADULT_ROWS, CLI_NAMES, SIXTH, CourseView, points_text
 from .reflow import reflow
-from .calls import cli_examples, int_rule, pytest_k_lines
+from .calls import cli_examples, dgh_folder_list, int_rule, pytest_k_lines
 from .own_handout import COMMANDS, OWN, course_override, own_fields, own_section, signature
 from .template import render
 from .translations import section_text
@@ -150,6 +150,7 @@ def fields(course: CourseView, sources: Path = SOURCES) -> dict[str, str]:
     sixth = [SIXTH[f.name][0] for f in anonymizers if f.name in SIXTH]
     values["cli_sixth_usage"] = f" [{' | '.join(sixth)}]" if sixth else ""
     values["cli_examples"] = cli_examples(course)
+    values["dgh_folders"] = dgh_folder_list(course, _)
     values["int_rule"] = int_rule(course, _)
     values["include.lattice"] = section_text(sources / "_lattice.md", course.language).rstrip()
     values["graded_list"] = _listing(_, course.names, _("and"))

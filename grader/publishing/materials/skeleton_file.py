@@ -96,7 +96,8 @@ def cli_fields(course: CourseView) -> dict[str, str]:
             "cli_extra_help": _("; ").join(
                 _("{algorithm}: {param}").format(algorithm=CLI_NAMES[n], param=SIXTH[n][0])
                 for n in with_extra) or _("no graded anonymizer takes one"),
-            "cli_algorithms_dict": table + (own_cli(course) if own else "")}
+            "cli_algorithms_dict": table + (own_cli(course) if own else ""),
+            "cli_dgh_folders": _(", ").join(f.path for f in course.part_folders)}
 
 
 def render_skeleton(course: CourseView, sources: Path = SOURCES) -> str:

@@ -63,7 +63,7 @@ def test_every_feature_a_source_tests_exists() -> None:
     known |= {f"{kind}:{f}" for f in contract.GRADABLE for kind in ("qis", "optional")}
     known |= {"optional", "schema:delete", "schema:drop", "schema:sensitive",
               "hierarchy:child-parent", "this:files", "this:described", "this:optional",
-              "this:pages", "staff:no-files"}
+              "this:pages", "staff:no-files", "dghs:parts", "selfcheck:cases"}
     known |= {f"optional:{p.key}" for course in sorted((REPO / "courses").glob("*/rubric.toml"))
               for p in load(course).parts if p.optional}  # a demo course's optional part
     sources = [*HANDOUT_SOURCES.glob("*.md"), *SKELETON_SOURCES.glob("*.txt")]

@@ -55,12 +55,16 @@ def test_the_cases_come_from_the_public_data_with_each_parts_qis(shipped) -> Non
     lines = raw.decode("utf-8").splitlines()
     cases = json.loads(shipped["cases.json"])
     rubric, _ = resolve(USTC)
+    top = {e.name: e.data for e in bundle.collect(REPO, "", USTC)}
+    assert not any("/DGHs/" in n for n in shipped)  # no second copy: the bundle's DGHs/<part>
     for part in rule_parts(rubric):
-        dghs = sorted(n for n in shipped if n.startswith(f"{part.key}/DGHs/"))
-        assert dghs == sorted(f"{part.key}/DGHs/{q}.txt" for q in part.qis)
+        dghs = sorted(n for n in top if n.startswith(f"DGHs/{part.key}/"))
+        assert dghs == sorted(f"DGHs/{part.key}/{q}.txt" for q in part.qis)
         for name in dghs:
-            assert shipped[name] == (PUBLIC / "DGHs" / Path(name).name).read_bytes()
+            assert top[name] == (PUBLIC / "DGHs" / Path(name).name).read_bytes()
         mine = [c for c in cases["cases"] if c["part"] == part.key]
+        assert {c["dghs"] for c in mine} == {f"../../../../DGHs/{part.key}"}  # from DATA
+        assert (Path("/b") / DATA / mine[0]["dghs"]).resolve() == Path(f"/b/DGHs/{part.key}")
         assert [c["case"] for c in mine] == ["rows24", "rows40", "rows60"] + \
             ["adult"] * sum(not c.hidden and c.expect is None for c in part.cases)
         for case in mine:
