@@ -149,5 +149,5 @@ def test_a_single_bug_fails_naming_its_rule(unpacked: Path, tmp_path: Path, bug:
     out = _self_check(unpacked, student, "-k", f"{function} and rows")
     failures = [line for line in out.splitlines()  # "用例 'rows24' 上的 samarati(k=2, ...": ..."
                 if re.match(rf"用例 '\w+' 上的 {function}\(k=", line) and "违反了规则" in line]
-    assert failures and all(f'"{rule}"' in line for line in failures), out[-3000:]
+    assert failures and all(f'“{rule}”' in line for line in failures), out[-3000:]
     assert "违反了规则" in failures[0]  # in the course's language
