@@ -143,6 +143,13 @@ def load_table(raw_file: str, dgh_folder: str) -> Table:
     return Table(header, rows, read_hierarchies(dgh_folder))
 
 
+def _where(r: int, column: str) -> str:
+    """Where a message points: output data row r + 1, the column named `column` (made only
+    when a message is returned: a valid table has a cell for every row and column)."""
+    return _("output data row {row} {counted}, column {column!r}").format(
+        row=r + 1, counted=COUNTED, column=column)
+
+
 def check_valid(raw: Table, header: list[str], rows: Rows, intervals: bool = False) -> str | None:
     """Same header and row count; non-QI cells unchanged; every QI cell a DGH label that is
     the raw value or one of its ancestors (or, with `intervals`, an interval [lo-hi] holding
@@ -161,13 +168,11 @@ def check_valid(raw: Table, header: list[str], rows: Rows, intervals: bool = Fal
                      "{header}").format(row=r + 1, counted=COUNTED, cells=len(row),
                                         header=len(header))
         for c, (value, cell) in enumerate(zip(raw_row, row)):
-            where = _("output data row {row} {counted}, column {column!r}").format(
-                row=r + 1, counted=COUNTED, column=header[c])
             if c not in qi:
                 if cell != value:
                     return _("{where}: non-QI cells must not change, got {cell!r} for the raw "
                              "value {value!r} (are the rows in their original order?)").format(
-                        where=where, cell=cell, value=value)
+                        where=_where(r, header[c]), cell=cell, value=value)
                 continue
             if (c, value, cell) in seen:
                 continue
@@ -177,20 +182,21 @@ def check_valid(raw: Table, header: list[str], rows: Rows, intervals: bool = Fal
                 if not dgh.is_ancestor_or_self(cell, value):
                     return _("{where}: {cell!r} is neither the raw value {value!r} nor one "
                              "of its ancestors in DGHs/{column}.txt (are the rows in their "
-                             "original order?)").format(where=where, cell=cell, value=value,
-                                                        column=header[c])
+                             "original order?)").format(where=_where(r, header[c]), cell=cell,
+                                                        value=value, column=header[c])
                 continue
             bounds = parse_interval(cell) if intervals and raw.numeric(c) else None
             if bounds is None:
                 return (_("{where}: {cell!r} is not a label of DGHs/{column}.txt")
                         if not intervals else
                         _("{where}: {cell!r} is not an interval [lo-hi] or a label of "
-                          "DGHs/{column}.txt")).format(where=where, cell=cell,
+                          "DGHs/{column}.txt")).format(where=_where(r, header[c]), cell=cell,
                                                        column=header[c])
             lo, hi = bounds
             if not (lo < hi and lo <= float(value) <= hi):
                 return _("{where}: interval {cell!r} must have lo < hi and contain the raw "
-                         "value {value!r}").format(where=where, cell=cell, value=value)
+                         "value {value!r}").format(where=_where(r, header[c]), cell=cell,
+                                                   value=value)
     return None
 
 
