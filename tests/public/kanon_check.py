@@ -203,8 +203,9 @@ def check_valid(raw: Table, header: list[str], rows: Rows, intervals: bool = Fal
 def equivalence_classes(raw: Table, rows: Rows) -> list[list[int]]:
     """Row indices of each EC (identical QI cells), in order of first row."""
     groups: dict[tuple[str, ...], list[int]] = {}
+    qi = raw.qi
     for r, row in enumerate(rows):
-        groups.setdefault(tuple(row[c] for c in raw.qi), []).append(r)
+        groups.setdefault(tuple(row[c] for c in qi), []).append(r)
     return list(groups.values())
 
 
@@ -219,9 +220,10 @@ def check_k(raw: Table, rows: Rows, k: int) -> str | None:
 
 def check_l(raw: Table, rows: Rows, l: int) -> str | None:
     """Every EC has at least l distinct sensitive values."""
-    name = raw.header[raw.sensitive]
+    sensitive = raw.sensitive
+    name = raw.header[sensitive]
     for ec in equivalence_classes(raw, rows):
-        distinct = {rows[r][raw.sensitive] for r in ec}
+        distinct = {rows[r][sensitive] for r in ec}
         if len(distinct) < l:
             return _("the EC of {rows} has {count} distinct {name}, needs l = {l}").format(
                 rows=rows_text(ec), count=len(distinct), name=name, l=l)
@@ -231,11 +233,12 @@ def check_l(raw: Table, rows: Rows, l: int) -> str | None:
 def check_suppressed_k(raw: Table, rows: Rows, k: int, max_sup: int) -> str | None:
     """Every EC has at least k rows, except the fully suppressed rows (every QI cell its DGH
     root), which are allowed when there are at most max_sup of them."""
-    roots = tuple(raw.dghs[raw.header[c]].root for c in raw.qi)
+    qi = raw.qi
+    roots = tuple(raw.dghs[raw.header[c]].root for c in qi)
     for ec in equivalence_classes(raw, rows):
         if len(ec) >= k:
             continue
-        if tuple(rows[ec[0]][c] for c in raw.qi) == roots:
+        if tuple(rows[ec[0]][c] for c in qi) == roots:
             if len(ec) > max_sup:
                 return _("{count} rows are suppressed ({rows}), more than max_sup = "
                          "{max_sup}, and they are fewer than k = {k}").format(
