@@ -171,11 +171,16 @@ def anonymized_inputs(header: list[str], rows: list[list[str]], dghs: dict[str, 
     qi = [c for c, name in enumerate(header) if name in dghs]
     numeric = {c for c in qi if is_numeric([r[c] for r in rows])}
 
+    climbed: dict[tuple[int, str, int], str] = {}  # up()'s answers: asked again row by row
+
     def up(c: int, value: str, steps: int) -> str:
-        dgh = dghs[header[c]]
-        v = dgh.index[value]
-        target = max(int(dgh.depth[v]) - steps, 0)
-        return dgh.labels[int(dgh.ancestors[v, target])]
+        key = (c, value, steps)
+        if key not in climbed:
+            dgh = dghs[header[c]]
+            v = dgh.index[value]
+            target = max(int(dgh.depth[v]) - steps, 0)
+            climbed[key] = dgh.labels[int(dgh.ancestors[v, target])]
+        return climbed[key]
 
     levels = [[up(c, r[c], rng.randrange(0, 4)) if c in qi else r[c] for c in range(len(r))]
               for r in rows]

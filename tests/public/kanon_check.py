@@ -143,6 +143,13 @@ def load_table(raw_file: str, dgh_folder: str) -> Table:
     return Table(header, rows, read_hierarchies(dgh_folder))
 
 
+def _where(r: int, column: str) -> str:
+    """Where a message points: output data row r + 1, the column named `column` (made only
+    when a message is returned: a valid table has a cell for every row and column)."""
+    return _("output data row {row} {counted}, column {column!r}").format(
+        row=r + 1, counted=COUNTED, column=column)
+
+
 def check_valid(raw: Table, header: list[str], rows: Rows, intervals: bool = False) -> str | None:
     """Same header and row count; non-QI cells unchanged; every QI cell a DGH label that is
     the raw value or one of its ancestors (or, with `intervals`, an interval [lo-hi] holding
@@ -161,13 +168,11 @@ def check_valid(raw: Table, header: list[str], rows: Rows, intervals: bool = Fal
                      "{header}").format(row=r + 1, counted=COUNTED, cells=len(row),
                                         header=len(header))
         for c, (value, cell) in enumerate(zip(raw_row, row)):
-            where = _("output data row {row} {counted}, column {column!r}").format(
-                row=r + 1, counted=COUNTED, column=header[c])
             if c not in qi:
                 if cell != value:
                     return _("{where}: non-QI cells must not change, got {cell!r} for the raw "
                              "value {value!r} (are the rows in their original order?)").format(
-                        where=where, cell=cell, value=value)
+                        where=_where(r, header[c]), cell=cell, value=value)
                 continue
             if (c, value, cell) in seen:
                 continue
@@ -177,28 +182,30 @@ def check_valid(raw: Table, header: list[str], rows: Rows, intervals: bool = Fal
                 if not dgh.is_ancestor_or_self(cell, value):
                     return _("{where}: {cell!r} is neither the raw value {value!r} nor one "
                              "of its ancestors in DGHs/{column}.txt (are the rows in their "
-                             "original order?)").format(where=where, cell=cell, value=value,
-                                                        column=header[c])
+                             "original order?)").format(where=_where(r, header[c]), cell=cell,
+                                                        value=value, column=header[c])
                 continue
             bounds = parse_interval(cell) if intervals and raw.numeric(c) else None
             if bounds is None:
                 return (_("{where}: {cell!r} is not a label of DGHs/{column}.txt")
                         if not intervals else
                         _("{where}: {cell!r} is not an interval [lo-hi] or a label of "
-                          "DGHs/{column}.txt")).format(where=where, cell=cell,
+                          "DGHs/{column}.txt")).format(where=_where(r, header[c]), cell=cell,
                                                        column=header[c])
             lo, hi = bounds
             if not (lo < hi and lo <= float(value) <= hi):
                 return _("{where}: interval {cell!r} must have lo < hi and contain the raw "
-                         "value {value!r}").format(where=where, cell=cell, value=value)
+                         "value {value!r}").format(where=_where(r, header[c]), cell=cell,
+                                                   value=value)
     return None
 
 
 def equivalence_classes(raw: Table, rows: Rows) -> list[list[int]]:
     """Row indices of each EC (identical QI cells), in order of first row."""
     groups: dict[tuple[str, ...], list[int]] = {}
+    qi = raw.qi
     for r, row in enumerate(rows):
-        groups.setdefault(tuple(row[c] for c in raw.qi), []).append(r)
+        groups.setdefault(tuple(row[c] for c in qi), []).append(r)
     return list(groups.values())
 
 
@@ -213,9 +220,10 @@ def check_k(raw: Table, rows: Rows, k: int) -> str | None:
 
 def check_l(raw: Table, rows: Rows, l: int) -> str | None:
     """Every EC has at least l distinct sensitive values."""
-    name = raw.header[raw.sensitive]
+    sensitive = raw.sensitive
+    name = raw.header[sensitive]
     for ec in equivalence_classes(raw, rows):
-        distinct = {rows[r][raw.sensitive] for r in ec}
+        distinct = {rows[r][sensitive] for r in ec}
         if len(distinct) < l:
             return _("the EC of {rows} has {count} distinct {name}, needs l = {l}").format(
                 rows=rows_text(ec), count=len(distinct), name=name, l=l)
@@ -225,11 +233,12 @@ def check_l(raw: Table, rows: Rows, l: int) -> str | None:
 def check_suppressed_k(raw: Table, rows: Rows, k: int, max_sup: int) -> str | None:
     """Every EC has at least k rows, except the fully suppressed rows (every QI cell its DGH
     root), which are allowed when there are at most max_sup of them."""
-    roots = tuple(raw.dghs[raw.header[c]].root for c in raw.qi)
+    qi = raw.qi
+    roots = tuple(raw.dghs[raw.header[c]].root for c in qi)
     for ec in equivalence_classes(raw, rows):
         if len(ec) >= k:
             continue
-        if tuple(rows[ec[0]][c] for c in raw.qi) == roots:
+        if tuple(rows[ec[0]][c] for c in qi) == roots:
             if len(ec) > max_sup:
                 return _("{count} rows are suppressed ({rows}), more than max_sup = "
                          "{max_sup}, and they are fewer than k = {k}").format(
