@@ -179,7 +179,7 @@ def test_a_hidden_rule_judged_case_says_verdict_rules_rows_and_columns(graded) -
     _ = translator(language)
     english = r'rule "[a-z-]+"(?: at (?:raw )?data row \d+(?:, column \'[a-z_]+\')?)?'
     item = english if language == "en" else \
-        r'规则“[a-z-]+”(?:（(?:原始)?第 \d+ 个数据行(?:，列 \'[a-z_]+\')?）)?'
+        r'规则“[a-z-]+”(?:（(?:原始)?第 \d+ 条数据行(?:，列 \'[a-z_]+\')?）)?'
     separator = re.escape(_("; "))
     shown = []
     for bug in BUGS:

@@ -81,7 +81,7 @@ def test_a_hidden_rule_judged_case_names_rules_rows_and_columns_only(
     _ = translator("zh-CN")
     from grader.gradebook.student_messages import translate
     chinese = translate(hidden.message, _)
-    zh = re.compile(rf'规则“[a-z-]+”(?:（(?:原始)?第 \d+ 个数据行(?:，列 (?:{columns}))?）'
+    zh = re.compile(rf'规则“[a-z-]+”(?:（(?:原始)?第 \d+ 条数据行(?:，列 (?:{columns}))?）'
                     rf'|（列 (?:{columns})）)?')
     zh_verdicts = tuple(_(v.strip() + " {rules}").replace("{rules}", "") for v in VERDICTS)
     items = _items(chinese, zh_verdicts, _("; "))

@@ -150,7 +150,7 @@ def test_a_zh_cn_counterexample_is_explained_in_chinese() -> None:
              "expected": "job,dis\nAny,x\nAny,y\n", "yours": "job,dis\nA,x\nAny,y\n"}
     zh = "\n".join(section(entry, "mondrian", "mondrian", "skeleton", translator("zh-CN")))
     assert zh.startswith("### mondrian 的反例\n\n这是一个取自公开数据的小输入")
-    assert "输入：`public/adult` 中的 2 行，即第 3、5 个数据行（不计表头）；" in zh
+    assert "输入：`public/adult` 中的 2 行，即第 3、5 条数据行（不计表头）；" in zh
     assert "| 数据行 | job | dis |" in zh and "job.txt（高度 2，5 个叶节点）：" in zh
     assert "你的输出（不同的单元格以**粗体**显示）：" in zh
     assert english_runs(zh) == []

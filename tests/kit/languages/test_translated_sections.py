@@ -25,7 +25,7 @@ MATERIALS = Path("grader") / "publishing" / "materials"
 TIES = """## 平局（ties）
 
 两个距离或代价相差不超过 1e-9 时视为相等。每个平局（tie）都按各函数中写明的平局规则处理（行号
-最小、聚类最早、字典序最小的距离向量）；行的编号与[背景](#background)中相同（第 1 个数据行
+最小、聚类最早、字典序最小的距离向量）；行的编号与[背景](#background)中相同（第 1 条数据行
 最先）。测试数据保证不相等的值之差远大于 1e-9。
 """
 COST_MD = '''def cost_MD(raw_dataset_file: str, anonymized_dataset_file: str,

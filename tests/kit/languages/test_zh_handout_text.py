@@ -189,7 +189,7 @@ def test_reflow_never_puts_a_space_inside_a_chinese_paragraph() -> None:
 
 HELPER_ERRORS = [  # (course, file content or None for a missing file, call, words)
     ("default-zh", None, "read_dataset", "找不到数据集文件"),
-    ("default-zh", "a,b\n1,2,3\n", "read_dataset", "第 1 个数据行有 3 个单元格，而表头有 2 列"),
+    ("default-zh", "a,b\n1,2,3\n", "read_dataset", "第 1 条数据行有 3 个单元格，而表头有 2 列"),
     ("default-zh", "Any\n\t\ta\n", "read_DGH", "比上一行深了不止一个制表符"),
     ("default-zh", None, "read_DGHs", "找不到 DGH 文件夹"),
     ("ustc", "a,*\na,b\n", "read_DGH", "'a' 第二次作为子节点出现（另见第 1 行）"),

@@ -102,7 +102,7 @@ def test_every_feedback_template_has_a_written_chinese_translation() -> None:
      "DGHs): a b.csv, c;d.csv and 3 more.",
      "你提交中的数据文件不会被使用（每个测试用例自带 adult-hw1.csv 和 DGHs）：a b.csv、c;d.csv 及另外 3 个。"),
     ("the class of data row 3 has 2 row(s) (data rows 3, 8, 9, ...), fewer than k = 4",
-     "第 3 个数据行所在的等价类有 2 行（数据行 3、8、9、...），少于 k = 4"),
+     "第 3 条数据行所在的等价类有 2 行（数据行 3、8、9、...），少于 k = 4"),
 ])
 def test_student_text_passes_through_and_the_grader_s_words_are_translated(
         english: str, chinese: str) -> None:

@@ -80,9 +80,9 @@ def test_a_zh_cn_bundles_self_check_speaks_chinese(tmp_path: Path) -> None:
     shown = broken.stdout + broken.stderr
     assert broken.returncode == 1, shown
     for line in (
-            "用例 'grid' 上的 mondrian(k=2)：第 1 个数据行（不计表头）构成的等价类有 1 行，需要 k = 2",
+            "用例 'grid' 上的 mondrian(k=2)：第 1 条数据行（不计表头）构成的等价类有 1 行，需要 k = 2",
             "用例 'grid' 上的 mondrian(k=2)：与参考输出 tests/public/data/expected/mondrian-grid-k2.csv "
-            "不同：输出的第 1 个数据行（不计表头）、列 'x'（原始值 '1'）：应为 '[1-2]'，实际为 '1'；8 行中有 "
+            "不同：输出的第 1 条数据行（不计表头）、列 'x'（原始值 '1'）：应为 '[1-2]'，实际为 '1'；8 行中有 "
             "8 行不同",
             "用例 'world' 上的 mondrian(k=2)：抛出了 RuntimeError: boom（broken.py 第 ",
             "用例 'jobsex' 上的 mondrian(k=2)：没有在 3.3 秒内返回，所以自检停止了它（死循环？见 "
