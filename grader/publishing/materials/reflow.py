@@ -2,8 +2,8 @@
 list items only; code blocks, tables and headings are left as they are). A paragraph holding
 Chinese, Japanese or Korean is never re-wrapped: joining its lines with spaces would put a
 space between two CJK characters (such sources are written one paragraph per line); where a
-template marker left a line break between two CJK characters, which Markdown shows as a
-space, the two lines are joined."""
+template marker left a line break inside a CJK paragraph, the lines are joined (directly
+between two CJK characters, which Markdown would otherwise show with a space)."""
 from __future__ import annotations
 
 import re
@@ -18,13 +18,17 @@ _CJK = re.compile("[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\
 
 
 def _join_cjk(lines: list[str]) -> list[str]:
-    """`lines` with each line break between two CJK characters removed."""
+    """`lines` (one paragraph or list item) with each line break beside a CJK character
+    removed: two CJK characters are joined directly, a CJK character and anything else with
+    one space (what Markdown would show for the break)."""
     out = [lines[0]]
     for line in lines[1:]:
-        if _CJK.fullmatch(out[-1].rstrip()[-1:]) and _CJK.fullmatch(line.lstrip()[:1]):
-            out[-1] = out[-1].rstrip() + line.lstrip()
-        else:
+        end, start = out[-1].rstrip()[-1:], line.lstrip()[:1]
+        cjk_end, cjk_start = bool(_CJK.fullmatch(end)), bool(_CJK.fullmatch(start))
+        if _RISKY.match(line) or not (cjk_end or cjk_start):
             out.append(line)
+            continue
+        out[-1] = out[-1].rstrip() + ("" if cjk_end and cjk_start else " ") + line.lstrip()
     return out
 
 

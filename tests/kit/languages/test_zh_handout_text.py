@@ -176,11 +176,13 @@ def test_the_skeletons_command_line_speaks_chinese(outputs, course, i) -> None:
 
 def test_reflow_never_puts_a_space_inside_a_chinese_paragraph() -> None:
     """Joining a Chinese paragraph's lines with spaces would put one between two characters;
-    a line break between two (a template marker's) is joined without one."""
+    a line break between two (a template marker's) is joined without one, a break between a
+    CJK character and code with one space (as Markdown shows it)."""
     long = "第一个" + "不同的行" * 30
     assert reflow(f"{long}\n你的代码") == f"{long}你的代码"
-    assert reflow(f"{long}\n`code` 你的代码\n\n- 一项\n  续行") == \
-        f"{long}\n`code` 你的代码\n\n- 一项续行"
+    assert reflow(f"{long}\n`code` 你的代码\n\n- 一项\n  续行\n- 二项") == \
+        f"{long} `code` 你的代码\n\n- 一项续行\n- 二项"
+    assert reflow("使用相对路径 `adult-hw1.csv`\n和 `DGHs`") == "使用相对路径 `adult-hw1.csv` 和 `DGHs`"
     english = "word " * 30
     assert reflow(f"{english}\nmore") != f"{english}\nmore"  # English is still re-wrapped
 

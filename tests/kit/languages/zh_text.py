@@ -38,14 +38,15 @@ _BLOCK_START = re.compile(r"^\s*([-*+>|#] |\d+\. |<!--|```|\|)")
 
 
 def cjk_line_breaks(markdown: str) -> list[str]:
-    """Each place where a Markdown paragraph's line break falls between two CJK characters
-    (it shows as a space: a Chinese paragraph is written on one line)."""
+    """Each place where a Markdown paragraph's line break falls beside a CJK character (a
+    Chinese paragraph is written on one line; between two CJK characters the break shows as
+    a space)."""
     found = []
     lines = prose_lines(markdown, comments=False)
     for before, after in zip(lines, lines[1:]):
         if before.strip() and after.strip() and not _BLOCK_START.match(after) \
                 and not before.lstrip().startswith(("<!--", "|", "#")) \
-                and re.search(f"{CJK}$", before.rstrip()) and re.match(CJK, after.lstrip()):
+                and (re.search(f"{CJK}$", before.rstrip()) or re.match(CJK, after.lstrip())):
             found.append(f"{before.rstrip()[-8:]}⏎{after.lstrip()[:8]}")
     return found
 
