@@ -124,7 +124,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     if report.when != "call" or not report.failed:
         return
     if not is_case_test(_params(item)):
-        if "call" in _params(item):  # an optional part judged by rules: it gates nothing
+        if "call" in _params(item):  # judged by rules, not required: it gates nothing
             teach.after_failure(item, report, _subject(item)[0], GATE.stopped)
         return
     function = _subject(item)[0]

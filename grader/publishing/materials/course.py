@@ -92,6 +92,11 @@ class GradedFunction:
         return self.name in OPTIONAL_FUNCTIONS and not self.own
 
     @property
+    def by_rules(self) -> bool:
+        """Judged by the course's rules (its handout says the rules, not one right output)."""
+        return self.judge == "rules"
+
+    @property
     def marker(self) -> str:
         return self.name if self.own else SELF_CHECK_MARKERS.get(self.name, self.name)
 
@@ -223,7 +228,7 @@ class CourseView:
                 found.add(f"{f.name}:{f.variant or 'default'}")
             if f.name in GROUPS:
                 found.add(GROUPS[f.name])
-            if f.judge == "rules":
+            if f.by_rules:
                 found.add(f"{f.name}:rules")
             if f.qis is not None:
                 found.add(f"qis:{f.name}")
@@ -241,7 +246,7 @@ class CourseView:
             ("schema:sensitive", d.sensitive is not None),
             ("hierarchy:child-parent", d.hierarchy_format == "child-parent"),
             ("dghs:parts", bool(self.part_folders)),
-            ("selfcheck:cases", any(not f.own and f.judge != "rules" for f in self.functions))
+            ("selfcheck:cases", any(not f.own and not f.by_rules for f in self.functions))
         ) if on}
         return frozenset(found)
 

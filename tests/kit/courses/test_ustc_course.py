@@ -134,6 +134,8 @@ def test_the_bundle_holds_only_the_labs_parts_and_data(tmp_path):
     assert not {k: v for k, v in other.items() if v}
     assert (folder / "adult-hw1.csv").read_bytes() == (
         USTC / "cases/public/adult/adult-hw1.csv").read_bytes()
-    assert sorted(p.name for p in (folder / "DGHs").iterdir()) == [
-        "age.txt", "education_num.txt", "marital_status.txt", "race.txt", "sex.txt"]
+    parts = {p.name: sorted(h.name for h in p.iterdir()) for p in (folder / "DGHs").iterdir()}
+    assert parts == {"samarati": ["age.txt", "marital_status.txt", "race.txt", "sex.txt"],
+                     "mondrian": ["age.txt", "education_num.txt"],  # each part's QIs only
+                     "mondrian-categorical": ["age.txt", "education_num.txt", "sex.txt"]}
     assert "公开测试：" in texts["self-check on skeleton.py"]  # it ran, in the course's language
