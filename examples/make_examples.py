@@ -84,12 +84,12 @@ def helper_files(prefix: str = "") -> dict[str, bytes]:
 
 def core_files(kanon: Path, prefix: str = "") -> dict[str, bytes]:
     """The kit's core (`kanon`, a folder holding its modules) as kanon_ref/kanon/, and the
-    checker it reads hierarchies with as kanon_ref/kcheck/ (the core's `from kcheck.` imports
-    made relative)."""
+    checker's hierarchy reader it stands on as kanon_ref/kcheck/ (the core's `from kcheck.`
+    imports made relative)."""
     files = {f"{prefix}kanon_ref/kanon/{m}": (kanon / m).read_bytes()
              .replace(b"from kcheck.", b"from ..kcheck.") for m in CORE_MODULES}
-    files.update({f"{prefix}kanon_ref/kcheck/{p.name}": p.read_bytes()
-                  for p in sorted((KIT / "kcheck").glob("*.py"))})
+    files[f"{prefix}kanon_ref/kcheck/__init__.py"] = b'"""The kit\'s checker: its hierarchy reader."""\n'
+    files[f"{prefix}kanon_ref/kcheck/hierarchies.py"] = (KIT / "kcheck" / "hierarchies.py").read_bytes()
     return files
 
 
