@@ -70,8 +70,8 @@ def test_a_default_contract_course_has_none_of_the_new_tokens(rubric) -> None:
 def test_the_points_table_lists_each_function_once_and_marks_the_optional_parts(zh) -> None:
     table = zh[zh.index("| 评分项 | 分值 |"):zh.index("| **总计** | **100** |")]
     assert table.count("[`mondrian`](#mondrian-25-points) | 25 |") == 1
-    assert "| **必做部分合计** | **80** |" in table and "| **选做部分合计** | **20** |" in table
-    required, optional = table.split("必做部分合计")
+    assert "| **必做评分项合计** | **80** |" in table and "| **选做评分项合计** | **20** |" in table
+    required, optional = table.split("必做评分项合计")
     assert "选做" not in required and optional.count("（选做，") == 2
     assert "代码清晰、注释充分" in required and "Samarati：按数据效用选择答案" in optional
     assert zh.count("\n## mondrian（25 分）") == 1 and zh.count("\n## samarati（25 分）") == 1
