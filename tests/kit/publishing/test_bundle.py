@@ -53,6 +53,8 @@ def kit_copy(repo: Path, dest: Path) -> Path:
                     ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(repo / "tests" / "public", dest / "tests" / "public",
                     ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
+    shutil.copytree(repo / "kcheck", dest / "kcheck",  # every bundle ships it as it is
+                    ignore=shutil.ignore_patterns("__pycache__"))
     for sources in ("handout", "skeleton"):  # the section sources skeleton.py and HANDOUT.md
         shutil.copytree(repo / MATERIALS / sources, dest / MATERIALS / sources)  # come from
     return dest
@@ -85,6 +87,7 @@ def test_bundle_holds_exactly_the_allow_listed_files(repo: Path, student_zip: Pa
                  MEASURE_CASES}
     expected |= {f"tests/public/test_public_{name}.py" for name in DEFAULT_TESTS}
     expected |= {"tests/public/conftest.py", "tests/public/course.json"}
+    expected |= {f"kcheck/{p.name}" for p in (repo / "kcheck").glob("*.py")}  # as it is
     expected |= {f"tests/public/data/counterexamples/{f}.json" for f in (  # pool_files.py
         "cost_MD", "cost_LM", "random_anonymizer", "clustering_anonymizer",
         "bottomup_anonymizer", "samarati", "mondrian")}
