@@ -15,14 +15,15 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]  # the folder holding kcheck/: the kit's, or the students' bundle
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from kcheck.messages import say as _say  # noqa: E402
-from kcheck.verdicts import Finding  # noqa: E402
+if TYPE_CHECKING:
+    from kcheck.verdicts import Finding
 
 DOMAIN = "selfcheck"
 _loaded: dict[str, gettext.NullTranslations] = {}
@@ -64,7 +65,8 @@ def _(text: str) -> str:
 
 def say(finding: Finding | None) -> str | None:
     """A kcheck check's finding in the course's language (None for none)."""
-    return None if finding is None else _say(finding, language())
+    from kcheck.messages import say as kcheck_say
+    return None if finding is None else kcheck_say(finding, language())
 
 
 gettext_ = _
