@@ -172,7 +172,8 @@ CATALOG: dict[str, dict[str, Any]] = {
             "valid.header": "输出的表头是 {header}，应为原始数据文件的表头 {raw}",
             "valid.rows": "输出有 {rows} 条数据行，原始数据文件有 {raw} 行（每个原始行对应一个"
                           "输出行，顺序相同）",
-            "valid.width": "输出的第 {row} 条数据行{counted}有 {cells} 个单元格，表头有 {header} 列",
+            "valid.width": "输出的第 {row} 条数据行{counted}有 {cells} 个单元格，表头有 "
+                           "{header} 列",
             "valid.copy": "{where}：非准标识符的单元格不能改变，原始值 {value!r} 变成了 {cell!r}"
                           "（各行是否保持原来的顺序？）",
             "valid.ancestor": "{where}：{cell!r} 既不是原始值 {value!r}，也不是它在 "
