@@ -159,6 +159,40 @@ class StudentRecord:
         """The merged score of a manual part, None when not merged."""
         return self.manual_check(part).get("score")
 
+    def set_manual_score(self, part: str, score: float | None) -> None:
+        """Merge the staff's `score` of the manual part `part` (None: none); KeyError for a
+        part the record has no check of."""
+        if self.manual is None:
+            raise KeyError(part)
+        self.manual[part]["score"] = score
+
+    def remark(self, text: str) -> None:
+        """Add a remark (grades.csv's notes); a record written without remarks gets them."""
+        self.remarks.append(text)
+        self._written("remarks")
+
+    def set_score(self, score: float) -> None:
+        """Set the total score (a record written without one gets it)."""
+        self.score = score
+        self._written("score")
+
+    def _written(self, key: str) -> None:
+        """to_json writes `key` from now on (it was set)."""
+        self.absent = tuple(k for k in self.absent if k != key)
+
+    @property
+    def cache_key(self) -> str | None:
+        """The runner's cache key (None, or absent: graded again on a rerun)."""
+        return self.extra.get("key")
+
+    def set_cache_key(self, key: str | None) -> None:
+        """Keep the runner's cache key (None: graded again on a rerun)."""
+        self.extra["key"] = key
+
+    def set_course(self, stamp: str) -> None:
+        """Keep the fingerprint of the course term it was graded with."""
+        self.extra["course"] = stamp
+
 
 def as_record(record: dict | StudentRecord) -> StudentRecord:
     """`record` typed (a JSON record is read with StudentRecord.from_json)."""

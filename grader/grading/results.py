@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from ..rubric import Case, Rubric
 from .manual_scores import with_manual
-from .record import CaseRecord
+from .record import CaseRecord, StudentRecord
 from .statuses import Status, import_status, submission_status
 
 __all__ = ["CaseResult", "SubmissionResult", "case_result"]
@@ -78,15 +78,13 @@ class SubmissionResult:
         if self.capped:
             flags.add(Status.OUTPUT_CAPPED)
         status = submission_status(lost, flags)
-        record = {"student": self.student, "source": self.source, "notes": list(self.notes),
-                  "solution": self.solution, "import": info,
-                  "cases": [c.to_json() for c in self.cases], "timing": dict(self.timing),
-                  "parts": {k: round(v, 4) for k, v in parts.items()}, "score": score,
-                  "max": maximum, "remarks": remarks, "status": str(status)}
-        if self.forbidden_paths:
-            record["forbidden_paths"] = list(self.forbidden_paths)
-        if self.counterexamples:
-            record["counterexamples"] = self.counterexamples
+        record = StudentRecord(
+            student=self.student, source=self.source, notes=list(self.notes),
+            solution=self.solution, import_info=info, cases=list(self.cases),
+            timing=dict(self.timing), parts={k: round(v, 4) for k, v in parts.items()},
+            score=score, max=maximum, remarks=remarks, status=str(status),
+            forbidden_paths=list(self.forbidden_paths) or None,
+            counterexamples=self.counterexamples or None)
         if rubric.manual_parts:  # graded by the staff later (`merge`): no points yet
             with_manual(record, rubric, self.manual or {})
-        return record
+        return record.to_json()

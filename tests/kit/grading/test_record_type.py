@@ -80,8 +80,8 @@ def test_manual_parts_round_trip_before_and_after_a_merge(tmp_path: Path) -> Non
     typed = _round_trip(data)
     assert typed.manual_score("report") is None and typed.manual_comment == ""
     assert typed.manual_check("report")["problem"] == "not-checked"
-    set_scores(data, rubric, {"report": 7.5}, "Clear")
-    typed = _round_trip(data)
+    set_scores(typed, rubric, {"report": 7.5}, "Clear")
+    typed = _round_trip(typed.to_json())
     assert (typed.manual_score("report"), typed.manual_comment) == (7.5, "Clear")
     assert (typed.autograded, typed.score) == (0.0, 7.5)  # fill gives no points
 
@@ -104,3 +104,23 @@ def test_a_hand_made_record_reads_as_empty_where_it_says_nothing() -> None:
     assert (typed.notes, typed.solution, typed.remarks, typed.parts) == ([], None, [], {})
     assert (typed.cases[0].message, typed.cases[0].time_limit) == ("", None)
     assert typed.to_json() == data
+
+
+def test_the_typed_updates_write_what_the_json_record_said(tmp_path: Path) -> None:
+    rubric = rubric_mod.load(write_rubric(tmp_path))
+    error = {"student": "fay", "source": "fay.zip", "status": "grader-error", "notes": [],
+             "cases": [], "parts": {}, "score": 0.0, "max": 20.0, "solution": None,
+             "import": None, "timing": {}, "key": None}  # no remarks: a grader error's record
+    typed = _round_trip(error)
+    assert typed.cache_key is None
+    set_scores(typed, rubric, {"report": 6.0}, None)  # the checks it lacked come first
+    data = typed.to_json()
+    assert "remarks" not in data and data["manual_comment"] == ""
+    assert (data["score"], data["auto_score"], data["manual"]["report"]["score"]) == (6.0, 0.0,
+                                                                                     6.0)
+    typed.remark("report: not a PDF")
+    typed.set_cache_key("abc")
+    typed.set_course("0123")
+    data = _round_trip(typed.to_json()).to_json()
+    assert (data["remarks"], data["key"], data["course"]) == (["report: not a PDF"], "abc",
+                                                              "0123")
