@@ -17,6 +17,7 @@ from kanon.files import atomic_write_text, dump_json
 
 from ..rubric import Rubric
 from .record import StudentRecord
+from .record_parts import ManualCheck
 
 SAVED = "manual-scores.json"  # under OUT: {"scores": {student: {part: points}}, "comments": ...}
 NOT_CHECKED = "not checked: the grader failed on this submission"
@@ -30,10 +31,11 @@ def with_manual(record: StudentRecord, rubric: Rubric,
     for part in rubric.manual_parts:
         check = checks.get(part.key) or {"file": None, "pages": None,
                                          "problem": "not-checked", "check": NOT_CHECKED}
-        record.manual[part.key] = {**check, "score": None}
-        if check["problem"] and check["problem"] != "not-checked":
-            said = check["check"] if check["problem"] == "missing" \
-                else f"{part.key}: {check['check']}"  # "no report: no file matching *.pdf"
+        entry = ManualCheck.from_json({**check, "score": None})
+        record.manual[part.key] = entry
+        if entry.problem and entry.problem != "not-checked":
+            said = entry.check if entry.problem == "missing" \
+                else f"{part.key}: {entry.check}"  # "no report: no file matching *.pdf"
             record.remark(said)
     record.manual_comment = ""
     return record

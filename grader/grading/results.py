@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from ..rubric import Case, Rubric
 from .manual_scores import with_manual
 from .record import CaseRecord, StudentRecord
+from .record_parts import Counterexample, ImportInfo
 from .statuses import Status, import_status, submission_status
 
 __all__ = ["CaseResult", "SubmissionResult", "case_result"]
@@ -69,10 +70,10 @@ class SubmissionResult:
         score = round(sum(parts.values()), 4)
         maximum = round(rubric.max_points, 4)  # the manual parts' points included
         remarks: list[str] = []
-        info = self.import_info
-        if info and info.get("problem") and info.get("mode") == "retry":
+        info = None if self.import_info is None else ImportInfo.from_json(self.import_info)
+        if info is not None and info.problem and info.mode == "retry":
             # graded through the retry: the cases' own statuses tell what cost points
-            remarks.append(f"{import_status(info['status'])}, graded one top-level statement "
+            remarks.append(f"{import_status(info.status)}, graded one top-level statement "
                            f"at a time")
         flags = {Status.FORBIDDEN} if self.forbidden_paths else set()
         if self.capped:
@@ -84,7 +85,8 @@ class SubmissionResult:
             timing=dict(self.timing), parts={k: round(v, 4) for k, v in parts.items()},
             score=score, max=maximum, remarks=remarks, status=str(status),
             forbidden_paths=list(self.forbidden_paths) or None,
-            counterexamples=self.counterexamples or None)
+            counterexamples={k: Counterexample.from_json(v)
+                             for k, v in self.counterexamples.items()} or None)
         if rubric.manual_parts:  # graded by the staff later (`merge`): no points yet
             with_manual(record, rubric, self.manual or {})
         return record.to_json()
