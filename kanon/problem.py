@@ -1,19 +1,25 @@
 """A raw dataset matched with its hierarchies (a Problem), and argument checks shared by the
 anonymizers. Every raw QI value must be a label of its column's hierarchy; errors name the
-file, the data row (1-based) and the column."""
+file, the data row (1-based) and the column. The Problem is kanon's one dataset type: the
+anonymizers solve one, the grader judges a case's output against one (its cell rule per QI:
+`columns`)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Collection
 from dataclasses import dataclass
+from functools import cached_property
 from operator import itemgetter
 
 import numpy as np
 
+from .cells import Column
 from .hierarchy import DGH, read_dgh_folder
 from .schema import DEFAULT, Schema
 from .table import Table, read_table, write_table
 
-__all__ = ["Problem", "load_problem", "load_problem_for_k", "check_int", "write_released"]
+__all__ = ["Problem", "load_problem", "load_problem_for_k", "check_int", "problem_of",
+           "write_released"]
 
 
 def check_int(name: str, value: object, minimum: int | None = None) -> int:
@@ -46,6 +52,12 @@ class Problem:
     @property
     def qi_names(self) -> list[str]:
         return [self.table.header[c] for c in self.qi_columns]
+
+    @cached_property
+    def columns(self) -> list[Column]:
+        """Per QI: the generalized-cell rule and the cell costs (kanon.cells.Column)."""
+        return [Column(self.table.header[c], dgh, [row[c] for row in self.table.rows])
+                for c, dgh in zip(self.qi_columns, self.dghs)]
 
     def sensitive_column(self) -> int:
         """The single non-QI column (l-diversity's sensitive attribute)."""
@@ -100,11 +112,22 @@ def load_problem(raw_dataset_file: str, dgh_folder: str, schema: Schema = DEFAUL
         raise FileNotFoundError(f"dataset file not found: {raw_dataset_file}")
     dghs = read_dgh_folder(dgh_folder, fmt=schema.hierarchy_format)
     table = read_table(raw_dataset_file)
-    qi_columns = [c for c, name in enumerate(table.header) if name in dghs]
-    if not qi_columns:
+    if not any(name in dghs for name in table.header):
         raise ValueError(f"no quasi-identifier: none of the columns of {raw_dataset_file} "
                          f"({', '.join(table.header)}) has a hierarchy file in {dgh_folder}")
-    qi_dghs = [dghs[table.header[c]] for c in qi_columns]
+    problem = problem_of(table, dghs, schema)
+    problem.released_columns()  # the sensitive column must exist when others are dropped
+    return problem
+
+
+def problem_of(table: Table, hierarchies: dict[str, DGH], schema: Schema = DEFAULT,
+               qis: Collection[str] | None = None) -> Problem:
+    """The problem of a read table and its hierarchies by column name: the QIs are the
+    columns with a hierarchy (among `qis` when given), in column order; every raw QI value
+    must be a label of its hierarchy (a ValueError naming the file, data row and column)."""
+    qi_columns = [c for c, name in enumerate(table.header)
+                  if name in hierarchies and (qis is None or name in qis)]
+    qi_dghs = [hierarchies[table.header[c]] for c in qi_columns]
     codes = np.zeros((len(table.rows), len(qi_columns)), dtype=np.int64)
     for j, (col, dgh) in enumerate(zip(qi_columns, qi_dghs)):
         index = dgh.index
@@ -117,14 +140,11 @@ def load_problem(raw_dataset_file: str, dgh_folder: str, schema: Schema = DEFAUL
         for number, row in enumerate(table.rows, start=1):
             node = index.get(row[col])
             if node is None:
-                raise ValueError(f"{raw_dataset_file}: data row {number}, column "
+                raise ValueError(f"{table.path}: data row {number}, column "
                                  f"{table.header[col]!r}: value {row[col]!r} is not a label of "
                                  f"{dgh.path}")
             codes[number - 1, j] = node
-    problem = Problem(table=table, qi_columns=qi_columns, dghs=qi_dghs, codes=codes,
-                      schema=schema)
-    problem.released_columns()  # the sensitive column must exist when others are dropped
-    return problem
+    return Problem(table=table, qi_columns=qi_columns, dghs=qi_dghs, codes=codes, schema=schema)
 
 
 def load_problem_for_k(raw_dataset_file: str, dgh_folder: str, k: int,
