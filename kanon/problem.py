@@ -18,8 +18,8 @@ from .hierarchy import DGH, read_dgh_folder
 from .schema import DEFAULT, Schema
 from .table import Table, read_table, write_table
 
-__all__ = ["Problem", "load_problem", "load_problem_for_k", "check_int", "problem_of",
-           "write_released"]
+__all__ = ["NoSensitiveColumn", "Problem", "load_problem", "load_problem_for_k", "check_int",
+           "problem_of", "sensitive_column", "write_released"]
 
 
 def check_int(name: str, value: object, minimum: int | None = None) -> int:
@@ -61,12 +61,7 @@ class Problem:
 
     def sensitive_column(self) -> int:
         """The single non-QI column (l-diversity's sensitive attribute)."""
-        others = [c for c in range(len(self.table.header)) if c not in self.qi_columns]
-        if len(others) != 1:
-            names = ", ".join(self.table.header[c] for c in others) or "none"
-            raise ValueError(f"{self.table.path}: l-diversity needs exactly one non-QI "
-                             f"(sensitive) column, found {len(others)}: {names}")
-        return others[0]
+        return sensitive_column(self.table, self.qi_columns)
 
     def output_rows(self, generalized: np.ndarray) -> list[tuple[str, ...]]:
         """Rows of the output table: QI cells replaced by the labels of `generalized`
@@ -103,6 +98,24 @@ def write_released(output_file: str, problem: Problem, rows, deleted: np.ndarray
     if deleted is not None:
         rows = (row for row, gone in zip(rows, deleted.tolist()) if not gone)
     write_table(output_file, header, rows, forbidden=(problem.table.path,))
+
+
+class NoSensitiveColumn(ValueError):
+    """A table without a single non-QI column; `others` are the non-QI columns it has."""
+
+    def __init__(self, path: str, others: list[str]):
+        self.path, self.others = path, others
+        super().__init__(f"{path}: l-diversity needs exactly one non-QI (sensitive) column, "
+                         f"found {len(others)}: {', '.join(others) or 'none'}")
+
+
+def sensitive_column(table: Table, qi_columns: list[int]) -> int:
+    """The table's single non-QI column (l-diversity's sensitive attribute), else a
+    NoSensitiveColumn naming the file and the non-QI columns found (none or several)."""
+    others = [c for c in range(len(table.header)) if c not in qi_columns]
+    if len(others) != 1:
+        raise NoSensitiveColumn(table.path, [table.header[c] for c in others])
+    return others[0]
 
 
 def load_problem(raw_dataset_file: str, dgh_folder: str, schema: Schema = DEFAULT) -> Problem:
