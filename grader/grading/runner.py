@@ -192,10 +192,13 @@ def _record_path(out: Path, student: str) -> Path:
 
 
 def _read_record(out: Path, student: str) -> dict | None:
+    """The student's last record, None when missing or not a readable record (graded again)."""
     try:
-        return json.loads(_record_path(out, student).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(_record_path(out, student).read_text(encoding="utf-8"))
+        as_record(data)
+    except (OSError, ValueError, TypeError, AttributeError):
         return None
+    return data
 
 
 def _save(out: Path, typed: StudentRecord, rubric: Rubric, reports: Reports | None) -> dict:

@@ -149,3 +149,14 @@ def test_the_nested_parts_round_trip_with_keys_they_do_not_know() -> None:
     typed.set_manual_score("report", 4.5)
     assert typed.to_json()["manual"]["report"] == {**data["manual"]["report"], "score": 4.5}
     assert typed.manual_check("slides").check is None  # a part it has no check of
+
+
+def test_a_stored_record_that_is_not_one_is_graded_again(tmp_path: Path) -> None:
+    from grader.grading.runner import _read_record
+    folder = tmp_path / "results" / "hal"
+    folder.mkdir(parents=True)
+    for text in ('{"student": "hal", "cases": [1]}', "[]", "{not json"):
+        (folder / "record.json").write_text(text, encoding="utf-8")
+        assert _read_record(tmp_path, "hal") is None, text
+    (folder / "record.json").write_text('{"student": "hal", "key": "k"}', encoding="utf-8")
+    assert as_record(_read_record(tmp_path, "hal")).cache_key == "k"
