@@ -23,8 +23,8 @@ OPTIMALITY = frozenset({"lowest-height", "deletion", "median-cuts", "final"})
 
 
 def release_of(data: CaseData) -> Release:
-    return Release(raw=data.raw, qi_columns=list(data.qi_columns), dghs=list(data.dghs),
-                   released=data.released)
+    return Release(raw=data.table, qi_columns=list(data.qi_columns), dghs=list(data.dghs),
+                   released=data.released_columns())
 
 
 def broken_rules(out: Table, release: Release, function: str, ints: dict[str, int],
