@@ -10,7 +10,7 @@ Such a course's students get, instead of the kit's default-contract tests of tho
     deterministically (SUBSETS), the full public file gzip-compressed (the adult-size cases
     of the rubric), each part's DGH folder holding exactly its QIs' hierarchy files (the
     course's format; the bundle's own DGHs/<part>/ when it has them), and cases.json: per case its arguments, its released columns and, for
-    Samarati, the facts the staff computed with kanon/rules (the lowest satisfying height and
+    Samarati, the facts the staff computed with kcheck/rules (the lowest satisfying height and
     every satisfying vector of that height): the search itself is not shipped.
 """
 from __future__ import annotations
@@ -20,10 +20,10 @@ import json
 import random
 from pathlib import Path, PurePosixPath
 
-from kanon.hierarchy import read_dgh_folder
-from kanon.rules import make_release
-from kanon.rules.lattice import Lattice
 from kanon.table import Table, read_table
+from kcheck.hierarchies import read_folder
+from kcheck.rules import lowest_vectors, make_release
+from kcheck.tables import Table as CheckedTable
 
 from ..contract import DGH_DIR, RAW_FILE
 from ..errors import UserError
@@ -96,19 +96,17 @@ def _csv(header: list[str], rows: list[list[str]]) -> bytes:
 def _samarati_facts(raw: Table, folder: Path, part: Part, fmt: str, sensitive: str | None,
                     k: int, max_sup: int) -> dict:
     """The lowest satisfying height and every satisfying vector of that height."""
-    dghs = {n: d for n, d in read_dgh_folder(str(folder), fmt=fmt).items() if n in part.qis}
-    lattice = Lattice(make_release(raw, dghs, sensitive), k)
-    top = sum(lattice.heights)
-    found = lattice.lowest_satisfying(max_sup, top + 1)
+    trees = {n: t for n, t in read_folder(folder, fmt).items() if n in part.qis}
+    found = lowest_vectors(make_release(CheckedTable(raw.path, raw.header, raw.rows), trees,
+                                        sensitive), k, max_sup)
     if found is None:
         raise UserError(f"cannot bundle: no vector satisfies k = {k}, max_sup = {max_sup} on "
                         f"{raw.path}")
-    height = found[0]
-    order = [n for n in raw.header if n in dghs]  # the lattice's QIs: raw column order
+    height, vectors = found
+    order = [n for n in raw.header if n in trees]  # the lattice's QIs: raw column order
     def in_part_order(s: tuple[int, ...]) -> list[int]:  # the self-check's: the part's qis
         return [s[order.index(q)] for q in part.qis]
-    return {"height": height, "vectors": sorted(in_part_order(s) for s in lattice.vectors(height)
-                                                if lattice.satisfies(s, max_sup))}
+    return {"height": height, "vectors": sorted(in_part_order(s) for s in vectors)}
 
 
 def rules_entries(rubric: Rubric) -> list[Entry]:

@@ -20,10 +20,10 @@ from rules_students import source
 from grader.courses.folder import resolve
 from grader.publishing import bundle
 from grader.publishing.rules_selfcheck import DATA, OWN_TEST, rule_parts, rules_entries
-from kanon.hierarchy import read_dgh_folder
-from kanon.rules import make_release
-from kanon.rules.lattice import Lattice
-from kanon.table import parse_table
+from kcheck.hierarchies import read_folder
+from kcheck.rules import make_release
+from kcheck.rules.lattice import Lattice
+from kcheck.tables import parse_table
 
 REPO = Path(__file__).resolve().parents[3]
 USTC = REPO / "courses" / "ustc"
@@ -79,7 +79,7 @@ def test_the_cases_come_from_the_public_data_with_each_parts_qis(shipped) -> Non
 
 def test_the_samarati_facts_are_the_lowest_height_and_all_its_satisfying_vectors(
         shipped) -> None:
-    dghs = read_dgh_folder(str(PUBLIC / "DGHs"), fmt="child-parent")
+    dghs = read_folder(PUBLIC / "DGHs", "child-parent")
     for case in json.loads(shipped["cases.json"])["cases"]:
         if case["function"] != "samarati":
             continue

@@ -18,7 +18,7 @@ import pytest
 from rules_brute import (as_table, generalize, mondrian_partitions, random_tree, release_of,
                          samarati_outputs, samarati_right, set_partitions, tree)
 
-from kanon.rules import MONDRIAN_RULES, SAMARATI_RULES, check_mondrian, check_samarati
+from kcheck.rules import MONDRIAN_RULES, SAMARATI_RULES, check_mondrian, check_samarati
 
 
 def _secrets(trees, rows, candidates) -> set[str]:
