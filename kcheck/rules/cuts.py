@@ -8,11 +8,12 @@ from __future__ import annotations
 from collections import Counter
 
 from .partitions import Classes, Part
+from .words import Phrase, phrase
 
 __all__ = ["why_not", "search", "final_break"]
 
 
-def why_not(classes: Classes, part: Part, j: int, hidden: bool) -> str:
+def why_not(classes: Classes, part: Part, j: int, hidden: bool) -> Phrase:
     """Why QI j has no usable cut of the partition (row by row, for a message)."""
     qi, k = classes.qis[j], classes.k
     keys = classes.part_keys(part, j)
@@ -20,24 +21,22 @@ def why_not(classes: Classes, part: Part, j: int, hidden: bool) -> str:
         split = sorted(keys)[(len(keys) - 1) // 2]
         sides = {c: {key > split for key in classes.keys[j][c]} for c in part}
         counts = Counter(key > split for key in keys)
-        at = "median cut" + ("" if hidden else f" (<= {qi.spellings[split]})")
+        at = phrase("at.median", hidden, bound=qi.spellings[split])
     else:
         tree = qi.tree
         node = tree.lca_nodes(set(keys))
         if not tree.children[node] or node in keys:
-            return f"{qi.name}: a row's value is the partition's common ancestor itself"
+            return phrase("why.ancestor", column=qi.name)
         below = tree.depth[node] + 1
         sides = {c: {tree.path[key][below] for key in classes.keys[j][c]} for c in part}
         counts = Counter(tree.path[key][below] for key in keys)
-        at = "cut into the children of the common ancestor"
+        at = phrase("at.children")
     if len(counts) < 2:
-        return f"{qi.name}: the {at} leaves no row above it"
+        return phrase("why.nothing_above", column=qi.name, at=at)
     if min(counts.values()) < k:
-        return f"{qi.name}: the {at} leaves a side of {min(counts.values())} " \
-               f"rows, fewer than k = {k}"
+        return phrase("why.small_side", column=qi.name, at=at, size=min(counts.values()), k=k)
     mixed = [c for c in part if len(sides[c]) > 1]
-    return f"{qi.name}: the {at} splits the class of data row " \
-           f"{classes.first_row[mixed[0]] + 1}"
+    return phrase("why.splits", column=qi.name, at=at, row=classes.first_row[mixed[0]] + 1)
 
 
 def search(classes: Classes, budget: int | None = None) -> tuple[Part | None, bool]:

@@ -10,7 +10,8 @@ from typing import Sequence
 
 from ..tables import Table
 from .lattice import Key, Lattice, Vector, subsequence
-from .release import Broken, shown
+from .release import Broken, broken
+from .words import Phrase, phrase
 
 __all__ = ["Output", "unknown_label", "candidate_levels", "suppressed_row", "suppressed_breaks",
            "excess", "misfit"]
@@ -38,9 +39,9 @@ def unknown_label(lattice: Lattice, output: Output) -> Broken | None:
     if not found:
         return None
     i, j = min(found)
-    return Broken("full-domain", f"data row {i + 1} of the output, column "
-                  f"{lattice.names[j]!r}: the cell{shown(output.cell(i, j), output.hidden)} is "
-                  f"not a label of the column's hierarchy",
+    detail = phrase("cell.not_label", output.hidden, cell=output.cell(i, j))
+    return broken("full-domain", phrase("at.output_row_column", row=i + 1,
+                                        column=lattice.names[j], detail=detail),
                   row=i + 1, column=lattice.names[j])
 
 
@@ -77,17 +78,10 @@ def suppressed_row(lattice: Lattice, output: Output) -> int | None:
 
 def suppressed_breaks(lattice: Lattice, output: Output, i: int) -> list[Broken]:
     """full-domain and deletion, for output row i suppressed with root cells."""
-    roots = "" if output.hidden else " (" + ", ".join(
-        repr(tree.labels[0]) for tree in lattice.trees) + ")"
-    return [Broken("full-domain", f"data row {i + 1} of the output has every QI cell at its "
-                   f"hierarchy's root{roots} and other rows do not: no single vector "
-                   f"generalizes both (a suppressed record is deleted, not released with its "
-                   f"QI cells at the root)",
+    roots = ", ".join(repr(tree.labels[0]) for tree in lattice.trees)
+    return [broken("full-domain", phrase("root", output.hidden, row=i + 1, roots=roots),
                    row=i + 1),
-            Broken("deletion", f"data row {i + 1} of the output is a suppressed record (every "
-                   f"QI cell at the root): it must be deleted (left out of the output), not "
-                   f"released",
-                   row=i + 1)]
+            broken("deletion", phrase("deletion.root", row=i + 1), row=i + 1)]
 
 
 def _level_break(lattice: Lattice, output: Output, j: int, fits: list[tuple[bool, ...]]
@@ -101,21 +95,20 @@ def _level_break(lattice: Lattice, output: Output, j: int, fits: list[tuple[bool
         running &= {s for s, ok in enumerate(fit) if ok}
         if not running:
             break
-    where = f"data row {i + 1} of the output, column {name!r}"
     if not any(fits[i]):
-        return i, Broken("full-domain", f"{where}: the cell{shown(output.cell(i, j), hidden)} "
-                         f"generalizes no raw value of the column at any level",
+        detail = phrase("cell.no_level", hidden, cell=output.cell(i, j))
+        return i, broken("full-domain", phrase("at.output_row_column", row=i + 1, column=name,
+                                               detail=detail),
                          row=i + 1, column=name)
     r = next((r for r in range(i) if not any(a and b for a, b in zip(fits[r], fits[i]))),
              None)
     if r is not None:
-        return i, Broken("full-domain", f"data rows {r + 1} and {i + 1} of the output, "
-                         f"column {name!r}: the cells are at different levels of the "
-                         f"hierarchy ({_levels(fits[r])} and {_levels(fits[i])}), but "
-                         f"full-domain generalization puts a column at one level",
+        return i, broken("full-domain", phrase("levels.apart", first=r + 1, row=i + 1,
+                                               column=name, levels1=_levels(fits[r]),
+                                               levels2=_levels(fits[i])),
                          row=i + 1, column=name)
-    return i, Broken("full-domain", f"{where}: no single level of the hierarchy gives "
-                     f"this cell and every cell above it in the column",
+    return i, broken("full-domain", phrase("at.output_row_column", row=i + 1, column=name,
+                                           detail=phrase("cell.no_level_above")),
                      row=i + 1, column=name)
 
 
@@ -135,10 +128,8 @@ def misfit(lattice: Lattice, output: Output, s: Vector, raw_key: Sequence[Key],
     vector, hidden = lattice.describe(s), output.hidden
     after = aligned[i - 1] + 1 if i else 0
     if out_key[i] in set(raw_key):  # so i > 0: row i could not follow row i - 1
-        return Broken("deletion", f"data row {i + 1} of the output repeats a record or "
-                      f"breaks the raw order: under vector {vector}, no raw data row after "
-                      f"{after} generalizes to its cells (the output releases records in "
-                      f"raw order, each at most once)",
+        return broken("deletion", phrase("deletion.order", row=i + 1, vector=vector,
+                                         after=after),
                       row=i + 1)
     wanted = output.rows[i]
     offset = after if after < lattice.n else 0
@@ -149,14 +140,12 @@ def misfit(lattice: Lattice, output: Output, s: Vector, raw_key: Sequence[Key],
             best, r = same, at
     j = next((j for j, (a, b) in enumerate(zip(raw_key[r], wanted)) if a != b), 0)
     name, label = lattice.names[j], lattice.trees[j].labels[raw_key[r][j]]
-    closest = (f"generalizes to another cell in column {name!r}" if hidden else
-               f"generalizes to {label!r} in column {name!r}, not {output.cell(i, j)!r}")
-    return Broken("full-domain", f"data row {i + 1} of the output matches no raw record "
-                  f"generalized by vector {vector}: the closest, raw data row {r + 1}, "
-                  f"{closest}",
+    closest = phrase("closest", hidden, label=label, column=name, cell=output.cell(i, j))
+    return broken("full-domain", phrase("misfit", row=i + 1, vector=vector, raw_row=r + 1,
+                                        closest=closest),
                   row=i + 1)
 
 
-def _levels(fits: tuple[bool, ...]) -> str:
+def _levels(fits: tuple[bool, ...]) -> Phrase:
     found = [s for s, ok in enumerate(fits) if ok]
-    return f"level{'s' if len(found) > 1 else ''} {', '.join(map(str, found))}"
+    return phrase("levels" if len(found) > 1 else "level", list=", ".join(map(str, found)))

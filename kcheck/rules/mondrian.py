@@ -21,7 +21,8 @@ import math
 from ..tables import Table
 from .cuts import final_break, search, why_not
 from .partitions import Classes, Qi
-from .release import Broken, Release, check_header, check_int, raw_codes, row_list, shown
+from .release import Broken, Release, broken, check_header, check_int, raw_codes, row_list
+from .words import Phrase, phrase
 
 __all__ = ["RULES", "check_mondrian", "numeric_values", "parse_interval"]
 
@@ -37,45 +38,43 @@ def check_mondrian(release: Release, k: int, out: Table, hidden: bool = False) -
     if header is not None:
         return [header]
     qi_pos, other_pos = release.positions()
-    broken = []
+    found = []
     copied = _copied(release, other_pos, out, hidden)
     if copied is not None:
-        broken.append(copied)
+        found.append(copied)
     codes = raw_codes(release)
     cells = [[row[p] for row in out.rows] for p in qi_pos]
     qis = [_qi(release, j, codes[j]) for j in range(len(qi_pos))]
     cover = _cover(release, qis, cells, hidden)
     if cover is not None:
-        broken.append(cover)
+        found.append(cover)
     if not raw.rows:
-        return broken
+        return found
     ids: dict[tuple[str, ...], int] = {}
     keys = zip(*cells) if cells else [()] * len(raw.rows)
     classes = Classes(qis, [ids.setdefault(key, len(ids)) for key in keys], k)
     exact = _exact(classes, cells, hidden)
     if exact is not None:
-        broken.append(exact)
+        found.append(exact)
     c = next((c for c, size in enumerate(classes.sizes) if size < k), None)
     if c is not None:
         members = [r + 1 for r in classes.members[c]]
-        broken.append(Broken("k", f"the class of data row {members[0]} has "
-                              f"{classes.sizes[c]} row(s) (data rows {row_list(members)}), "
-                              f"fewer than k = {k}",
-                             row=members[0]))
+        found.append(broken("k", phrase("k", row=members[0], size=classes.sizes[c],
+                                        rows=row_list(members), k=k),
+                            row=members[0]))
     else:
         cuts = _median_cuts(classes, hidden)
         if cuts is not None:
-            broken.append(cuts)
+            found.append(cuts)
     final = final_break(classes)
     if final is not None:
         c, j = final
-        how = "median cut" if qis[j].numeric else "cut into the children of its LCA"
-        broken.append(Broken("final", f"the class of data row {classes.first_row[c] + 1} "
-                                      f"({classes.sizes[c]} rows) still admits an allowable "
-                                      f"{how} on column {qis[j].name!r} (every part would keep "
-                                      f"at least k = {k} rows), so Mondrian would have cut it",
-                             row=classes.first_row[c] + 1, column=qis[j].name))
-    return broken
+        how = phrase("how.median" if qis[j].numeric else "how.children")
+        found.append(broken("final", phrase("final", row=classes.first_row[c] + 1,
+                                            size=classes.sizes[c], how=how,
+                                            column=qis[j].name, k=k),
+                            row=classes.first_row[c] + 1, column=qis[j].name))
+    return found
 
 
 def numeric_values(texts: list[str]) -> list[float] | None:
@@ -138,10 +137,9 @@ def _copied(release: Release, other_pos: list[int], out: Table, hidden: bool
         c = release.released[p]
         for i, (row, raw_row) in enumerate(zip(out.rows, raw.rows), start=1):
             if row[p] != raw_row[c]:
-                return Broken("columns", f"data row {i}, column {raw.header[c]!r}: the cell"
-                                         f"{shown(row[p], hidden)} differs from the raw "
-                                         f"one{shown(raw_row[c], hidden)}; non-QI cells are "
-                                         f"copied unchanged",
+                detail = phrase("copied.raw", hidden, cell=row[p], raw=raw_row[c])
+                return broken("columns", phrase("at.row_column", row=i, column=raw.header[c],
+                                                detail=detail),
                               row=i, column=raw.header[c])
     return None
 
@@ -170,7 +168,7 @@ def _cover(release: Release, qis: list[Qi], cells: list[list[str]], hidden: bool
            ) -> Broken | None:
     """The first row (then QI) whose cell does not cover its raw value."""
     raw = release.raw
-    found: tuple[int, str, str] | None = None  # (row, message, column)
+    found: tuple[int, Phrase, str] | None = None  # (row, detail, column)
     for j, (c, qi) in enumerate(zip(release.qi_columns, qis)):
         faults: dict[tuple[str, str], str | None] = {}
         for i, (row, cell) in enumerate(zip(raw.rows, cells[j])):
@@ -180,29 +178,23 @@ def _cover(release: Release, qis: list[Qi], cells: list[list[str]], hidden: bool
             if pair not in faults:
                 faults[pair] = _fault(qi, *pair)
             if faults[pair] is not None:
-                why = _uncovered(faults[pair], row[c], cell, hidden)
-                found = (i, f"data row {i + 1}, column {qi.name!r}: the cell"
-                            f"{shown(cell, hidden)} {why}", qi.name)
+                found = (i, _uncovered(faults[pair], row[c], cell, hidden), qi.name)
                 break
-    return None if found is None else Broken("cover", found[1],
-                                             row=found[0] + 1, column=found[2])
+    if found is None:
+        return None
+    i, detail, column = found
+    return broken("cover", phrase("at.row_column", row=i + 1, column=column, detail=detail),
+                  row=i + 1, column=column)
 
 
-def _uncovered(fault: str, raw: str, cell: str, hidden: bool) -> str:
-    if fault == "not-allowed":
-        return "is an interval, but the column is not numeric"
-    if fault == "not-a-cell":
-        return "is neither a label of the column's hierarchy nor an interval [lo-hi]"
-    if fault == "empty":
+def _uncovered(fault: str, raw: str, cell: str, hidden: bool) -> Phrase:
+    """The detail of a cover break: the cell, and why it does not cover `raw`."""
+    key = {"not-allowed": "cover.not_allowed", "not-a-cell": "cover.not_a_cell",
+           "not-finite": "cover.not_finite"}.get(fault, "cover.misses")
+    if fault == "empty":  # lo = hi: a class whose smallest and largest values are equal
         lo, hi = parse_interval(cell) or (0.0, 1.0)
-        if lo == hi:  # a class whose smallest and largest values are equal
-            return (f"is an interval with lo = hi, but an interval needs lo < hi: where the "
-                    f"smallest and largest values are equal, the cell keeps the raw "
-                    f"value{shown(raw, hidden)}")
-        return "is an interval with lo > hi, but an interval needs lo < hi"
-    if fault == "not-finite":
-        return "is an interval without finite bounds lo < hi"
-    return f"does not cover the raw value{shown(raw, hidden)}"
+        key = "cover.equal" if lo == hi else "cover.reversed"
+    return phrase(key, hidden, cell=cell, raw=raw)
 
 
 def _exact(classes: Classes, cells: list[list[str]], hidden: bool) -> Broken | None:
@@ -213,15 +205,15 @@ def _exact(classes: Classes, cells: list[list[str]], hidden: bool) -> Broken | N
                 low, high = classes.low[j][c], classes.high[j][c]
                 expected = qi.spellings[low] if low == high else \
                     f"[{qi.spellings[low]}-{qi.spellings[high]}]"
-                what = "the class's [min-max] range (its value when min = max)"
+                what = phrase("what.range")
             else:
                 expected = qi.tree.labels[classes.lca[j][c]]
-                what = "the lowest common ancestor of the class's values"
+                what = phrase("what.lca")
             cell = cells[j][row]
             if cell != expected:
-                told = f"is not {what}" if hidden else f"is {cell!r}, but {what} is {expected!r}"
-                return Broken("exact", f"the class of data row {row + 1} ({classes.sizes[c]} "
-                                       f"rows), column {qi.name!r}: the cell {told}",
+                return broken("exact", phrase("exact", hidden, row=row + 1,
+                                              size=classes.sizes[c], column=qi.name, cell=cell,
+                                              what=what, expected=expected),
                               row=row + 1, column=qi.name)
     return None
 
@@ -232,15 +224,11 @@ def _median_cuts(classes: Classes, hidden: bool) -> Broken | None:
     if dead is None:
         return None
     if gave_up:
-        return Broken("median-cuts", "no tree of strict median cuts with these classes as "
-                                     "leaves was found within the search's limit")
-    rows = classes.rows(dead)
+        return broken("median-cuts", phrase("cuts.limit"))
     whole = len(dead) == len(classes.sizes)
-    named = "the whole table" if whole else \
-        f"the partition of the classes of data rows " \
-        f"{row_list([classes.first_row[c] + 1 for c in dead])}"
-    reasons = "; ".join(why_not(classes, dead, j, hidden) for j in range(len(classes.qis)))
-    return Broken("median-cuts", f"the classes are not the leaves of a tree of strict median "
-                                 f"cuts: {named} ({rows} rows) has no allowable cut on any QI "
-                                 f"that keeps every class whole ({reasons})",
+    named = phrase("cuts.whole") if whole else \
+        phrase("cuts.part", rows=row_list([classes.first_row[c] + 1 for c in dead]))
+    reasons = tuple(why_not(classes, dead, j, hidden) for j in range(len(classes.qis)))
+    return broken("median-cuts", phrase("cuts", named=named, size=classes.rows(dead),
+                                        reasons=reasons),
                   row=classes.first_row[dead[0]] + 1)

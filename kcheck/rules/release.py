@@ -8,14 +8,15 @@ counts and lattice levels are not cell values and are always shown.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
 from ..hierarchies import Tree
 from ..tables import Table
+from .words import Phrase, phrase, render
 
-__all__ = ["Broken", "Release", "make_release", "check_header", "check_int", "raw_codes",
-           "shown", "row_list"]
+__all__ = ["Broken", "Release", "broken", "make_release", "check_header", "check_int",
+           "raw_codes", "row_list"]
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,17 @@ class Broken:
     row: int | None = None
     column: str | None = None
     raw: bool = False
+    words: Phrase | None = field(default=None, compare=False, repr=False)
+
+    def text(self, language: str = "en") -> str:
+        """The message in `language` ("en": `message`; kcheck.rules.words.LANGUAGES)."""
+        return self.message if self.words is None else render(self.words, language)
+
+
+def broken(rule: str, words: Phrase, row: int | None = None, column: str | None = None,
+           raw: bool = False) -> Broken:
+    """A broken rule whose message is `words` (its English rendering kept as `message`)."""
+    return Broken(rule, render(words), row, column, raw, words)
 
 
 @dataclass(frozen=True)
@@ -88,11 +100,6 @@ def check_int(name: str, value: object, minimum: int | None = None) -> int:
     return number
 
 
-def shown(value: str, hidden: bool) -> str:
-    """' <value>' quoted, or '' for a hidden case."""
-    return "" if hidden else f" {value!r}"
-
-
 def row_list(numbers: Sequence[int], limit: int = 3) -> str:
     """'3', '3, 8', '3, 8, 9, ...': at most `limit` row numbers."""
     shown_numbers = ", ".join(str(int(n)) for n in numbers[:limit])
@@ -105,17 +112,12 @@ def check_header(release: Release, out: Table, rows: int | None, hidden: bool
     number of data rows the output must have (at most len(raw) when None)."""
     expected = release.names
     if out.header != expected:
-        return Broken("columns", f"the header is {out.header}, but the released columns are "
-                                 f"{expected} (in the raw file's order)" if not hidden else
-                      f"the header differs from the released columns {expected} (in the raw "
-                      f"file's order)")
+        return broken("columns", phrase("header", hidden, header=out.header, columns=expected))
     n = len(release.raw.rows)
     if rows is not None and len(out.rows) != rows:
-        return Broken("columns", f"the output has {len(out.rows)} data rows, but the raw file "
-                                 f"has {rows} and every record is released")
+        return broken("columns", phrase("rows.every", found=len(out.rows), rows=rows))
     if rows is None and len(out.rows) > n:
-        return Broken("columns", f"the output has {len(out.rows)} data rows, more than the "
-                                 f"raw file's {n}")
+        return broken("columns", phrase("rows.more", found=len(out.rows), rows=n))
     return None
 
 

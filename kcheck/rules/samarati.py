@@ -22,7 +22,8 @@ from ..tables import Table
 from .fit import (Output, candidate_levels, excess, misfit, suppressed_breaks, suppressed_row,
                   unknown_label)
 from .lattice import Key, Lattice, Vector, subsequence
-from .release import Broken, Release, check_header, check_int, shown
+from .release import Broken, Release, broken, check_header, check_int
+from .words import phrase
 
 __all__ = ["RULES", "check_samarati", "lowest_vectors"]
 
@@ -104,26 +105,25 @@ class _Judge:
     def _judge(self, s: Vector, aligned: list[int], exact: bool) -> list[Broken]:
         """The broken rules when the output selects the raw records `aligned` (raw order),
         generalized by s (`exact`: those records are s's non-outliers)."""
-        lattice, broken = self.lattice, []
+        lattice, found = self.lattice, []
         copied = self._copied(aligned)
         if copied is not None:
-            broken.append(copied)
+            found.append(copied)
         count = lattice.count(s)
         if count > self.max_sup:
-            broken.append(Broken("satisfies", f"the output is generalized by vector "
-                                 f"{lattice.describe(s)}, which leaves {count} outliers "
-                                 f"(records in classes of fewer than k = {self.k}), more than "
-                                 f"max_sup = {self.max_sup}"))
+            found.append(broken("satisfies", phrase("satisfies", vector=lattice.describe(s),
+                                                    count=count, k=self.k,
+                                                    max_sup=self.max_sup)))
         lower = lattice.lowest_satisfying(self.max_sup, sum(s))
         if lower is not None:
             height, better = lower
-            broken.append(Broken("lowest-height", f"the output's vector {lattice.describe(s)} "
-                                 f"has height {sum(s)}, but vector {lattice.describe(better)} "
-                                 f"of height {height} already satisfies k = {self.k} with at "
-                                 f"most max_sup = {self.max_sup} outliers"))
+            found.append(broken("lowest-height", phrase(
+                "lowest", vector=lattice.describe(s), height=sum(s),
+                better=lattice.describe(better), lowest=height, k=self.k,
+                max_sup=self.max_sup)))
         if not exact:
-            broken.append(self._deletion(s, aligned))
-        return broken
+            found.append(self._deletion(s, aligned))
+        return found
 
     def _copied(self, aligned: list[int]) -> Broken | None:
         """The first released non-QI cell that differs from its record's."""
@@ -132,11 +132,10 @@ class _Judge:
             c = self.release.released[p]
             for i, (row, r) in enumerate(zip(self.out.rows, aligned)):
                 if row[p] != raw.rows[r][c]:
-                    return Broken("columns", f"data row {i + 1} of the output, column "
-                                  f"{raw.header[c]!r}: the cell{shown(row[p], self.hidden)} "
-                                  f"differs from its record's (raw data row {r + 1})"
-                                  f"{shown(raw.rows[r][c], self.hidden)}; non-QI cells are "
-                                  f"copied unchanged",
+                    detail = phrase("copied.record", self.hidden, cell=row[p], raw_row=r + 1,
+                                    raw=raw.rows[r][c])
+                    return broken("columns", phrase("at.output_row_column", row=i + 1,
+                                                    column=raw.header[c], detail=detail),
                                   row=i + 1, column=raw.header[c])
         return None
 
@@ -150,11 +149,9 @@ class _Judge:
         vector = self.lattice.describe(s)
         if kept[r]:
             i = bisect_left(aligned, r) + 1
-            return Broken("deletion", f"raw data row {r + 1} is an outlier of vector {vector} "
-                          f"(its class has fewer than k = {self.k} records) and must be "
-                          f"deleted, but it is released as data row {i} of the output",
+            return broken("deletion", phrase("deletion.kept", raw_row=r + 1, vector=vector,
+                                             k=self.k, row=i),
                           row=r + 1, raw=True)
-        return Broken("deletion", f"raw data row {r + 1} is in a class of at least k = "
-                      f"{self.k} records under vector {vector}, so it must be released, but "
-                      f"the output leaves it out",
+        return broken("deletion", phrase("deletion.left_out", raw_row=r + 1, k=self.k,
+                                         vector=vector),
                       row=r + 1, raw=True)
