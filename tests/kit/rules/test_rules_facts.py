@@ -5,8 +5,7 @@ small tables of test_rules_properties, and on a hand-computed example."""
 from __future__ import annotations
 
 import pytest
-from rules_brute import release_of, samarati_outputs
-from test_rules_properties import _samarati_case
+from test_rules_properties import samarati_release
 from test_rules_samarati import FIVE, FOUR
 
 from kcheck.rules import lowest_vectors
@@ -15,10 +14,7 @@ from kcheck.rules.lattice import Lattice
 
 @pytest.mark.parametrize("seed", range(60))
 def test_the_lowest_vectors_are_the_brute_force_ones(seed: int) -> None:
-    _, trees, rows, q, released, k, max_sup = _samarati_case(seed)
-    header = [t.name for t in trees] + ["s", "e"]
-    release = release_of(trees, header, rows, list(range(q)), released)
-    outputs = samarati_outputs(trees, rows, list(range(q)), released, k)
+    *_, k, max_sup, release, outputs = samarati_release(seed)
     good = [s for s, (outliers, *_) in outputs.items() if outliers <= max_sup]
     found = lowest_vectors(release, k, max_sup)
     if not good:
