@@ -4,8 +4,9 @@ and `judge = "rules"` parts: the USTC lab), made at bundle time from the course'
 Such a course's students get, instead of the kit's default-contract tests of those functions
 (test_public_<marker>.py, test_public_api.py and the data only they use):
 
-  - tests/public/test_public_rules.py and its helpers (rules_cases.py, rules_samarati.py,
-    rules_mondrian.py: standard library only), which the other courses never get;
+  - tests/public/test_public_rules.py and its helper rules_cases.py (standard library only),
+    which the other courses never get, judging the outputs by kcheck.rules: the bundle ships
+    kcheck/ as it is (its rules/ too), the grader's own rule sets, never a rewritten copy;
   - tests/public/data/rules/: a few small row subsets of the course's public dataset, drawn
     deterministically (SUBSETS), the full public file gzip-compressed (the adult-size cases
     of the rubric), each part's DGH folder holding exactly its QIs' hierarchy files (the
@@ -27,11 +28,12 @@ from kcheck.tables import Table as CheckedTable
 
 from ..contract import DGH_DIR, RAW_FILE
 from ..errors import UserError
-from ..paths import PUBLIC_TESTS
+from ..paths import KIT_ROOT, PUBLIC_TESTS
 from ..rubric import Part, Rubric
 from ..zipfiles import Entry
 from .course_files import marker
 from .materials.course import view
+from .own_selfcheck import KCHECK, own_cases
 
 PUBLIC = Path(PUBLIC_TESTS).as_posix() + "/"
 OWN_TEST = PUBLIC + "test_public_rules.py"
@@ -109,8 +111,24 @@ def _samarati_facts(raw: Table, folder: Path, part: Part, fmt: str, sensitive: s
     return {"height": height, "vectors": sorted(in_part_order(s) for s in vectors)}
 
 
+def kcheck_entries(rubric: Rubric, root: Path = KIT_ROOT) -> list[Entry]:
+    """kcheck/ as it is, its subpackages too (the rules self-check imports kcheck.rules);
+    its top-level modules only when own_selfcheck does not ship them already (a course with
+    functions of its own)."""
+    package = root / KCHECK
+    files = sorted(p for p in package.rglob("*.py") if "__pycache__" not in p.parts)
+    if own_cases(rubric):
+        files = [p for p in files if p.parent != package]
+    if not (package / "rules" / "__init__.py").is_file():
+        raise UserError(f"cannot bundle: {package} holds no kcheck/rules (the rule sets the "
+                        f"course's rule-judged parts are judged with)")
+    return [Entry(f"{KCHECK}/{p.relative_to(package).as_posix()}", p.read_bytes())
+            for p in files]
+
+
 def rules_entries(rubric: Rubric) -> list[Entry]:
-    """The rules self-check's data files (DATA), [] for a course without rule parts."""
+    """The rules self-check's data files (DATA) and kcheck/, [] for a course without rule
+    parts."""
     parts = rule_parts(rubric)
     if not parts:
         return []
@@ -166,7 +184,8 @@ def rules_entries(rubric: Rubric) -> list[Entry]:
                         for a, why in bad]
     files["cases.json"] = (json.dumps({"cases": cases, "rejects": rejects}, indent=1,
                                       sort_keys=True) + "\n").encode("utf-8")
-    return [Entry(DATA + name, data) for name, data in sorted(files.items())]
+    return [Entry(DATA + name, data) for name, data in sorted(files.items())] + \
+        kcheck_entries(rubric)
 
 
-__all__ = ["OWN_TEST", "kept_paths", "rule_parts", "rules_entries"]
+__all__ = ["OWN_TEST", "kept_paths", "rule_parts", "rules_entries", "kcheck_entries"]
