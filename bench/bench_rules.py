@@ -10,9 +10,9 @@ marital_status in four groups) built in memory. Samarati: QIs age, sex, race,
 marital_status, k = 10, max_sup = 20; the right answer is the first satisfying vector of the
 lowest height. Mondrian: QIs age and education_num (and a second run with sex as a
 categorical QI), k = 10; the right answer is the kit's reference (reference.mondrian).
-Printed: the median CPU time (time.process_time: the machine may be shared) of R calls of each checker on a right
-answer and on wrong ones, with the first message (cut at 200 characters). Nothing is
-asserted.
+Printed: the median CPU time (time.process_time: the machine may be shared) of R calls of
+each checker on a right answer and on wrong ones, with the first message (cut at 200
+characters). Nothing is asserted.
 """
 from __future__ import annotations
 
