@@ -16,6 +16,7 @@ Such a course's students get, instead of the kit's default-contract tests of tho
 """
 from __future__ import annotations
 
+import ast
 import gzip
 import json
 import random
@@ -112,18 +113,42 @@ def _samarati_facts(raw: Table, folder: Path, part: Part, fmt: str, sensitive: s
 
 
 def kcheck_entries(rubric: Rubric, root: Path = KIT_ROOT) -> list[Entry]:
-    """kcheck/ as it is, its subpackages too (the rules self-check imports kcheck.rules);
-    its top-level modules only when own_selfcheck does not ship them already (a course with
-    functions of its own)."""
+    """kcheck/rules/ and the kcheck modules it imports, byte for byte: the grader's own rule
+    sets, never a rewritten copy. kcheck/__init__.py stays out (kcheck is then a namespace
+    package): it names every judge, and a rules course's bundle holds no word of a part it
+    does not grade. A course with functions of its own gets kcheck's top-level modules from
+    own_selfcheck already."""
     package = root / KCHECK
-    files = sorted(p for p in package.rglob("*.py") if "__pycache__" not in p.parts)
-    if own_cases(rubric):
-        files = [p for p in files if p.parent != package]
-    if not (package / "rules" / "__init__.py").is_file():
+    rules = package / "rules"
+    if not (rules / "__init__.py").is_file():
         raise UserError(f"cannot bundle: {package} holds no kcheck/rules (the rule sets the "
                         f"course's rule-judged parts are judged with)")
+    files = sorted(p for p in rules.rglob("*.py") if "__pycache__" not in p.parts)
+    todo = list(files)
+    while todo:
+        for path in _relative_imports(todo.pop(), package):
+            if path not in files:
+                files.append(path)
+                todo.append(path)
+    if own_cases(rubric):
+        files = [p for p in files if p.parent != package]
     return [Entry(f"{KCHECK}/{p.relative_to(package).as_posix()}", p.read_bytes())
-            for p in files]
+            for p in sorted(files)]
+
+
+def _relative_imports(path: Path, package: Path) -> list[Path]:
+    """The modules of `package` that `path` imports relatively (`from ..tables import ...`)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_bytes(), filename=str(path))):
+        if isinstance(node, ast.ImportFrom) and node.level and node.module:
+            base = path.parent
+            for _ in range(node.level - 1):
+                base = base.parent
+            target = base.joinpath(*node.module.split("."))
+            module = target / "__init__.py" if target.is_dir() else target.with_suffix(".py")
+            if module.is_file() and package in module.parents:
+                found.append(module)
+    return found
 
 
 def rules_entries(rubric: Rubric) -> list[Entry]:

@@ -36,16 +36,16 @@ def shipped() -> dict[str, bytes]:
     return {e.name[len(DATA):]: e.data for e in rules_entries(rubric) if e.name.startswith(DATA)}
 
 
-def test_a_rules_course_gets_kcheck_as_it_is() -> None:
-    """The self-check judges with kcheck.rules: the bundle carries every kcheck module
-    byte for byte (rules/ included), and no checker of its own."""
+def test_a_rules_course_gets_kcheck_rules_as_it_is() -> None:
+    """The self-check judges with kcheck.rules: the bundle carries kcheck/rules/ and the
+    kcheck modules it imports byte for byte, no kcheck/__init__.py (it names every judge),
+    and no checker of its own."""
     top = {e.name: e.data for e in bundle.collect(REPO, "", USTC)}
-    package = sorted(p for p in (REPO / "kcheck").rglob("*.py") if "__pycache__" not in p.parts)
-    assert any(p.parent.name == "rules" for p in package)
-    for path in package:
-        assert top[path.relative_to(REPO).as_posix()] == path.read_bytes(), path
-    assert sorted(n for n in top if n.startswith("kcheck/")) == \
-        sorted(p.relative_to(REPO).as_posix() for p in package)
+    shipped = sorted(n for n in top if n.startswith("kcheck/"))
+    rules = sorted(p.relative_to(REPO).as_posix() for p in (REPO / "kcheck" / "rules").glob("*.py"))
+    assert shipped == sorted(rules + ["kcheck/hierarchies.py", "kcheck/tables.py"])
+    for name in shipped:
+        assert top[name] == (REPO / name).read_bytes(), name
     assert not any(n.startswith("tests/public/rules_") and n != "tests/public/rules_cases.py"
                    for n in top)
 
