@@ -15,6 +15,6 @@ smallest member that still differs, within a per-function budget; the gradebook
   probe.py   one student call on a member, in the sandbox session, against the budget
   hook.py    what the case runner calls: pick the functions, search, store in the result
   rules_search.py  a rule-judged part's search (the course's own pool, smallest member
-             first, each output judged by the rules: kanon/rules)
+             first, each output judged by the rules: kcheck/rules)
 """
 __all__ = ["hook", "pool", "probe", "rules_search", "search"]
