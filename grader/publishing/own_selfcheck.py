@@ -149,10 +149,12 @@ def own_entries(rubric: Rubric, root: Path) -> list[Entry]:
 
 
 def kcheck_entries(root: Path) -> list[Entry]:
-    """kcheck/ as it is: the checker the self-check judges every output with (the grader's)."""
+    """kcheck/ as it is, its subpackages (rules/) included: the checker the self-check judges
+    every output with (the grader's), the same files in every course's bundle."""
     package = root / KCHECK
-    modules = sorted(p for p in package.glob("*.py"))
+    modules = sorted(p for p in package.rglob("*.py") if "__pycache__" not in p.parts)
     if not modules:
         raise UserError(f"cannot bundle: {package} holds no kcheck modules (the checker the "
                         f"self-check judges outputs with)")
-    return [Entry(f"{KCHECK}/{p.name}", p.read_bytes()) for p in modules]
+    return [Entry(f"{KCHECK}/{p.relative_to(package).as_posix()}", p.read_bytes())
+            for p in modules]

@@ -10,13 +10,12 @@ Such a course's students get, instead of the kit's default-contract tests of tho
   - tests/public/data/rules/: a few small row subsets of the course's public dataset, drawn
     deterministically (SUBSETS), the full public file gzip-compressed (the adult-size cases
     of the rubric), each part's DGH folder holding exactly its QIs' hierarchy files (the
-    course's format; the bundle's own DGHs/<part>/ when it has them), and cases.json: per case its arguments, its released columns and, for
-    Samarati, the facts the staff computed with kcheck/rules (the lowest satisfying height and
+    course's format; the bundle's own DGHs/<part>/ when it has them), and cases.json: per
+    case its arguments, its released columns and, for Samarati, the facts the staff computed with kcheck/rules (the lowest satisfying height and
     every satisfying vector of that height): the search itself is not shipped.
 """
 from __future__ import annotations
 
-import ast
 import gzip
 import json
 import random
@@ -29,12 +28,11 @@ from kcheck.tables import Table as CheckedTable
 
 from ..contract import DGH_DIR, RAW_FILE
 from ..errors import UserError
-from ..paths import KIT_ROOT, PUBLIC_TESTS
+from ..paths import PUBLIC_TESTS
 from ..rubric import Part, Rubric
 from ..zipfiles import Entry
 from .course_files import marker
 from .materials.course import view
-from .own_selfcheck import KCHECK, own_cases
 
 PUBLIC = Path(PUBLIC_TESTS).as_posix() + "/"
 OWN_TEST = PUBLIC + "test_public_rules.py"
@@ -112,48 +110,9 @@ def _samarati_facts(raw: Table, folder: Path, part: Part, fmt: str, sensitive: s
     return {"height": height, "vectors": sorted(in_part_order(s) for s in vectors)}
 
 
-def kcheck_entries(rubric: Rubric, root: Path = KIT_ROOT) -> list[Entry]:
-    """kcheck/rules/ and the kcheck modules it imports, byte for byte: the grader's own rule
-    sets, never a rewritten copy. kcheck/__init__.py stays out (kcheck is then a namespace
-    package): it names every judge, and a rules course's bundle holds no word of a part it
-    does not grade. A course with functions of its own gets kcheck's top-level modules from
-    own_selfcheck already."""
-    package = root / KCHECK
-    rules = package / "rules"
-    if not (rules / "__init__.py").is_file():
-        raise UserError(f"cannot bundle: {package} holds no kcheck/rules (the rule sets the "
-                        f"course's rule-judged parts are judged with)")
-    files = sorted(p for p in rules.rglob("*.py") if "__pycache__" not in p.parts)
-    todo = list(files)
-    while todo:
-        for path in _relative_imports(todo.pop(), package):
-            if path not in files:
-                files.append(path)
-                todo.append(path)
-    if own_cases(rubric):
-        files = [p for p in files if p.parent != package]
-    return [Entry(f"{KCHECK}/{p.relative_to(package).as_posix()}", p.read_bytes())
-            for p in sorted(files)]
-
-
-def _relative_imports(path: Path, package: Path) -> list[Path]:
-    """The modules of `package` that `path` imports relatively (`from ..tables import ...`)."""
-    found = []
-    for node in ast.walk(ast.parse(path.read_bytes(), filename=str(path))):
-        if isinstance(node, ast.ImportFrom) and node.level and node.module:
-            base = path.parent
-            for _ in range(node.level - 1):
-                base = base.parent
-            target = base.joinpath(*node.module.split("."))
-            module = target / "__init__.py" if target.is_dir() else target.with_suffix(".py")
-            if module.is_file() and package in module.parents:
-                found.append(module)
-    return found
-
-
 def rules_entries(rubric: Rubric) -> list[Entry]:
-    """The rules self-check's data files (DATA) and kcheck/, [] for a course without rule
-    parts."""
+    """The rules self-check's data files (DATA), [] for a course without rule parts (kcheck/,
+    rules/ included, is every course's: own_selfcheck.kcheck_entries)."""
     parts = rule_parts(rubric)
     if not parts:
         return []
@@ -209,8 +168,7 @@ def rules_entries(rubric: Rubric) -> list[Entry]:
                         for a, why in bad]
     files["cases.json"] = (json.dumps({"cases": cases, "rejects": rejects}, indent=1,
                                       sort_keys=True) + "\n").encode("utf-8")
-    return [Entry(DATA + name, data) for name, data in sorted(files.items())] + \
-        kcheck_entries(rubric)
+    return [Entry(DATA + name, data) for name, data in sorted(files.items())]
 
 
-__all__ = ["OWN_TEST", "kept_paths", "rule_parts", "rules_entries", "kcheck_entries"]
+__all__ = ["OWN_TEST", "kept_paths", "rule_parts", "rules_entries"]
