@@ -3,8 +3,9 @@
 The course's rubric (--course, default grader/rubric.toml) decides what students get:
 skeleton.py and HANDOUT.md are assembled for it from the section sources
 (grader.publishing.materials), and of the public tests and their data only those of the parts
-it grades are shipped (tests/public/data/index.json names each file's users), cut to those
-parts (grader.publishing.course_files: no other part's cases, names or data file names). The
+it grades are shipped (tests/public/data/index.json names each file's users), their data cut
+to those parts (grader.publishing.course_files: no other part's cases, names or data file
+names; the tests' Python as it is). The
 other files come from an explicit allow-list (ALLOW, plus the public tests' own helper modules, found by
 following their imports) and generated files (requirements.txt with the rubric's allowed
 packages, pytest.ini, tests/public/course.json from the rubric; for a course in another
@@ -128,7 +129,7 @@ def collect(root: Path, folder: str = DEFAULT_FOLDER, course: Path | None = None
     seeds = [p for p in paths if p.suffix == ".py" and p.parent == root / PUBLIC_TESTS]
     paths.update(public_helpers(root, seeds))
     entries = [Entry(p.relative_to(root).as_posix(), p.read_bytes()) for p in paths]
-    entries = course_entries(entries, root, frozenset(view(rubric).names))
+    entries = course_entries(entries, frozenset(view(rubric).names))
     entries += rules_entries(rubric)
     entries += own_selfcheck.own_entries(rubric, root)  # kcheck/ and their public cases
     entries = with_course_data(entries, rubric)  # a course's own public dataset, if it has one

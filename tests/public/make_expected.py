@@ -84,12 +84,8 @@ def data_users() -> dict[str, list[str]]:
                      if f not in ("entropy_l", "t_closeness")))  # test_refuses_to_overwrite
     need("data/expected/costs.json", *costs)
     need("data/expected/measures.json", "entropy_l", "t_closeness")
-    need("test_public_costs.py", *costs)
     need("test_public_api.py", ALL)
-    for function, short in SHORT.items():
-        if function not in costs:
-            need(f"test_public_{short}.py", *sorted({user(function, v) for v in (None, "lm-only")
-                                                     if function in VARIANT_FUNCTIONS or not v}))
+    need("test_public_functions.py", ALL)  # its tests: those of data/functions.json
     return {path: sorted(who) for path, who in sorted(users.items())}
 
 
