@@ -8,7 +8,7 @@ gets the table and the cases of the functions it grades (course_cases below)
 
 Per function: `marker` (the name of its tests and of `pytest -k`), `kind` (anonymizer, cost,
 measure), `signature`, `optional` (beyond the default homework: its signature and
-raw-file tests are its own), `extra` (an anonymizer's fifth parameter), `example` (the
+raw-file tests are its own), `checks` (the generic tests it gets, CHECKS), `extra` (an anonymizer's fifth parameter), `example` (the
 values between DGH_folder and output_file of the raw-file test), `intervals` (numeric QI
 cells may be [lo-hi]), `property` (the test checking the output's privacy property: its name
 and the kanon_check checks it runs, each with the run's fields it takes).
@@ -51,12 +51,28 @@ def _kind(function: str) -> str:
     return "cost" if function in COST_FUNCTIONS else "anonymizer"
 
 
-def _entry(function: str) -> dict:
+CHECKS = {"anonymizer": ["property", "expected", "bad_calls"], "cost": ["value", "bad_cells"],
+          "measure": ["signature", "value", "bad_calls"]}
+"""The generic tests each kind of function gets (an optional anonymizer also `signature` and
+`raw_file`); a function the course's rules judge gets ["rules"] (test_public_rules.py)."""
+
+
+def _checks(function: str, kind: str, by_rules: bool) -> list[str]:
+    if by_rules:
+        return ["rules"]
+    if kind == "anonymizer" and function in OPTIONAL_FUNCTIONS:
+        return ["signature", *CHECKS[kind], "raw_file"]
+    return CHECKS[kind]
+
+
+def _entry(function: str, by_rules: bool) -> dict:
     params = SIGNATURES[function]
-    entry: dict = {"marker": MARKERS.get(function, function), "kind": _kind(function),
+    kind = _kind(function)
+    entry: dict = {"marker": MARKERS.get(function, function), "kind": kind,
                    "signature": f"({', '.join(params)})",
-                   "optional": function in OPTIONAL_FUNCTIONS}
-    if entry["kind"] == "anonymizer":
+                   "optional": function in OPTIONAL_FUNCTIONS,
+                   "checks": _checks(function, kind, by_rules)}
+    if kind == "anonymizer":
         values = params[params.index("DGH_folder") + 1:params.index("output_file")]
         entry["extra"] = values[1] if len(values) > 1 else None
         entry["example"] = [EXAMPLE_VALUES[v] for v in values]
@@ -65,13 +81,17 @@ def _entry(function: str) -> dict:
     return entry
 
 
-def function_table(functions: list[str] | tuple[str, ...] | frozenset[str]) -> dict:
-    """The self-check's table of `functions` (the kit's among them, in the handout's order)."""
-    return {"functions": {f: _entry(f) for f in GRADABLE if f in functions}}
+Names = list[str] | tuple[str, ...] | frozenset[str]
 
 
-def functions_json(functions: list[str] | tuple[str, ...] | frozenset[str] = GRADABLE) -> str:
-    return cases_json(function_table(functions))
+def function_table(functions: Names, by_rules: Names = ()) -> dict:
+    """The self-check's table of `functions` (the kit's among them, in the handout's order);
+    those of `by_rules` are judged by the course's rules."""
+    return {"functions": {f: _entry(f, f in by_rules) for f in GRADABLE if f in functions}}
+
+
+def functions_json(functions: Names = GRADABLE, by_rules: Names = ()) -> str:
+    return cases_json(function_table(functions, by_rules))
 
 
 def write_functions_file(kit_root: Path) -> Path:

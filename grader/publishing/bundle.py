@@ -36,7 +36,7 @@ from ..grading.fingerprint import FINGERPRINT_FILE, file_text, fingerprint
 from ..courses.folder import resolve
 from ..grading.term_view import apply_term
 from .course_files import course_entries
-from .rules_selfcheck import kept_paths, rules_entries
+from .rules_selfcheck import kept_paths, rule_parts, rules_entries
 from . import own_selfcheck
 from .materials import course_materials, public_users, view, wanted
 from .student_readme import language_entries
@@ -129,7 +129,9 @@ def collect(root: Path, folder: str = DEFAULT_FOLDER, course: Path | None = None
     seeds = [p for p in paths if p.suffix == ".py" and p.parent == root / PUBLIC_TESTS]
     paths.update(public_helpers(root, seeds))
     entries = [Entry(p.relative_to(root).as_posix(), p.read_bytes()) for p in paths]
-    entries = course_entries(entries, frozenset(view(rubric).names))
+    kit = frozenset(f.name for f in view(rubric).functions if not f.own)  # own: own_selfcheck
+    entries = course_entries(entries, frozenset(view(rubric).names), kit,
+                             frozenset(p.function for p in rule_parts(rubric)))
     entries += rules_entries(rubric)
     entries += own_selfcheck.own_entries(rubric, root)  # kcheck/ and their public cases
     entries = with_course_data(entries, rubric)  # a course's own public dataset, if it has one

@@ -55,24 +55,31 @@ def renames(names: list[str], graded: frozenset[str]) -> dict[str, str]:
     return found
 
 
-def _course_data(entry: Entry, graded: frozenset[str], renamed: dict[str, str]) -> bytes:
+def _course_data(entry: Entry, kit: frozenset[str], by_rules: frozenset[str],
+                 renamed: dict[str, str]) -> bytes:
     """The course's own functions.json or cases.json (any other entry as it is)."""
     if entry.name == FUNCTIONS_FILE.as_posix():
-        return functions_json(graded).encode("utf-8")
+        return functions_json(kit, by_rules).encode("utf-8")
     if entry.name != CASES_FILE.as_posix():
         return entry.data
-    text = cases_json(course_cases(json.loads(entry.data), graded))
+    text = cases_json(course_cases(json.loads(entry.data), kit - by_rules))
     for old, new in renamed.items():
         text = text.replace(f'"{PurePosixPath(old).name}"', f'"{PurePosixPath(new).name}"')
     return text.encode("utf-8")
 
 
-def course_entries(entries: list[Entry], graded: frozenset[str]) -> list[Entry]:
-    """The bundle's entries (paths relative to the bundle folder) made the course's own."""
+def course_entries(entries: list[Entry], graded: frozenset[str],
+                   kit: frozenset[str] | None = None,
+                   by_rules: frozenset[str] = frozenset()) -> list[Entry]:
+    """The bundle's entries (paths relative to the bundle folder) made the course's own:
+    `graded` its functions, `kit` those of them the kit's contracts define (default: all;
+    a course's own functions have a self-check of their own), `by_rules` those its rules
+    self-check judges (in the table, without generic tests or cases)."""
     entries = [e for e in entries if e.name != INDEX]
     renamed = renames([e.name for e in entries], graded)
-    return [Entry(renamed.get(e.name, e.name), _course_data(e, graded, renamed), e.executable)
-            for e in entries]
+    kit = graded if kit is None else kit
+    return [Entry(renamed.get(e.name, e.name), _course_data(e, kit, by_rules, renamed),
+                  e.executable) for e in entries]
 
 
 __all__ = ["NEUTRAL", "course_entries", "marker", "renames"]

@@ -8,10 +8,11 @@ every function of data/functions.json, the tests its kind gets, named after the 
   a measure      test_NAME[...], test_NAME_rejects_bad_input[...]
 
 A function beyond the default homework also gets test_NAME_signature (and an anonymizer
-test_NAME_refuses_to_overwrite_the_raw_file); the others' are in test_public_api.py. Such a
-function's tests run when your course grades it (tests/public/course.json); in a folder
-holding every part's tests, they also run when your file defines it, and are skipped
-otherwise.
+test_NAME_refuses_to_overwrite_the_raw_file); the others' are in test_public_api.py. Which
+tests a function gets is data too: its `checks` in data/functions.json. The tests of a
+function beyond the default homework run when your course grades it
+(tests/public/course.json); in a folder holding every part's tests, they also run when your
+file defines it, and are skipped otherwise.
 """
 from __future__ import annotations
 
@@ -43,13 +44,10 @@ def signature_test(function: str) -> Callable:
     return test
 
 
-def anonymizer_tests(function: str, spec: dict) -> dict[str, Callable]:
-    """The tests of an anonymizer: its output's property, its match with the reference, its
-    bad calls (and, beyond the default homework, its signature and the raw file)."""
+def anonymizer_tests(function: str, spec: dict) -> dict[str, tuple[str, Callable]]:
+    """The tests an anonymizer may get, by check: its signature, its output's property, its
+    match with the reference, its bad calls, its refusal to overwrite the raw file."""
     name = spec["marker"]
-    tests: dict[str, Callable] = {}
-    if spec["optional"]:
-        tests[f"test_{name}_signature"] = signature_test(function)
 
     @pytest.mark.parametrize("run", runs(function))
     def test_property(run, runner):
@@ -63,23 +61,23 @@ def anonymizer_tests(function: str, spec: dict) -> dict[str, Callable]:
     def test_rejects_bad_input(bad, runner):
         runner.check_bad_call(bad)
 
-    tests[f"test_{name}_{spec['property']['test']}"] = test_property
-    tests[f"test_{name}_matches_reference"] = test_matches_reference
-    tests[f"test_{name}_rejects_bad_input"] = test_rejects_bad_input
-    if spec["optional"]:
-        @RAW_FILE_TEST
-        def test_refuses_to_overwrite_the_raw_file(runner):
-            runner.check_rejects(function, "jobsex", ["adult-hw1.csv", "DGHs", *spec["example"],
-                                                      "adult-hw1.csv"],
-                                 _("output_file is the raw dataset file itself"))
-        tests[f"test_{name}_refuses_to_overwrite_the_raw_file"] = \
-            test_refuses_to_overwrite_the_raw_file
-    return tests
+    @RAW_FILE_TEST
+    def test_refuses_to_overwrite_the_raw_file(runner):
+        runner.check_rejects(function, "jobsex", ["adult-hw1.csv", "DGHs", *spec["example"],
+                                                  "adult-hw1.csv"],
+                             _("output_file is the raw dataset file itself"))
+
+    return {"signature": (f"test_{name}_signature", signature_test(function)),
+            "property": (f"test_{name}_{spec['property']['test']}", test_property),
+            "expected": (f"test_{name}_matches_reference", test_matches_reference),
+            "bad_calls": (f"test_{name}_rejects_bad_input", test_rejects_bad_input),
+            "raw_file": (f"test_{name}_refuses_to_overwrite_the_raw_file",
+                         test_refuses_to_overwrite_the_raw_file)}
 
 
-def cost_tests(function: str, spec: dict) -> dict[str, Callable]:
-    """The tests of a cost: its value on each anonymized input, its refusal of an invalid
-    cell."""
+def cost_tests(function: str, spec: dict) -> dict[str, tuple[str, Callable]]:
+    """The tests a cost may get, by check: its value on each anonymized input, its refusal
+    of an invalid cell."""
     cases = [pytest.param(c, id=c.id, marks=_timeout(c.case)) for c in COSTS]
     bad = [pytest.param(case, file, column, id=f"{case}-{file.removesuffix('.csv')}",
                         marks=_timeout(case)) for case, file, column in BAD_COSTS]
@@ -94,13 +92,14 @@ def cost_tests(function: str, spec: dict) -> dict[str, Callable]:
                              _("a cell is not a generalization of its raw value"), column,
                              extra_file=CASES / case / name)
 
-    return {f"test_{spec['marker']}": test_value,
-            f"test_{spec['marker']}_rejects_invalid_cell": test_rejects_invalid_cell}
+    return {"value": (f"test_{spec['marker']}", test_value),
+            "bad_cells": (f"test_{spec['marker']}_rejects_invalid_cell",
+                          test_rejects_invalid_cell)}
 
 
-def measure_tests(function: str, spec: dict) -> dict[str, Callable]:
-    """The tests of a privacy measure: its signature, its value on each anonymized input, its
-    bad calls."""
+def measure_tests(function: str, spec: dict) -> dict[str, tuple[str, Callable]]:
+    """The tests a privacy measure may get, by check: its signature, its value on each
+    anonymized input, its bad calls."""
     name = spec["marker"]
     cases = [pytest.param(c, id=c.id, marks=_timeout(c.input.case))
              for c in MEASURES if c.function == function]
@@ -118,19 +117,23 @@ def measure_tests(function: str, spec: dict) -> dict[str, Callable]:
         runner.check_rejects(function, case, ["adult-hw1.csv", name, "DGHs", *args], reason,
                              column, extra_file=CASES / case / name)
 
-    return {f"test_{name}_signature": signature_test(function), f"test_{name}": test_value,
-            f"test_{name}_rejects_bad_input": test_rejects_bad_input}
+    return {"signature": (f"test_{name}_signature", signature_test(function)),
+            "value": (f"test_{name}", test_value),
+            "bad_calls": (f"test_{name}_rejects_bad_input", test_rejects_bad_input)}
 
 
 KINDS = {"anonymizer": anonymizer_tests, "cost": cost_tests, "measure": measure_tests}
 
 
 def all_tests() -> dict[str, Callable]:
-    """Every function's tests by name, each marked with its function's marker."""
+    """Every function's tests by name: the checks data/functions.json gives it (a function
+    your course's rules judge has test_public_rules.py's instead), each marked with its
+    function's marker."""
     tests: dict[str, Callable] = {}
     for function, spec in FUNCTIONS.items():
         marker = getattr(pytest.mark, spec["marker"])
-        for name, test in KINDS[spec["kind"]](function, spec).items():
+        made = KINDS[spec["kind"]](function, spec) if spec["kind"] in KINDS else {}
+        for name, test in (made[check] for check in spec["checks"] if check in made):
             test.__name__ = test.__qualname__ = name
             tests[name] = marker(test)
     return tests

@@ -35,11 +35,15 @@ def test_the_table_says_what_each_function_gets() -> None:
     assert list(table) == ["cost_MD", "samarati", "kaca"]  # the handout's order
     assert table["cost_MD"] == {"marker": "cost_MD", "kind": "cost", "optional": False,
                                 "signature": "(raw_dataset_file, anonymized_dataset_file, "
-                                             "DGH_folder)"}
+                                             "DGH_folder)", "checks": ["value", "bad_cells"]}
     assert table["samarati"]["extra"] == "max_sup" and table["samarati"]["example"] == [2, 0]
     assert table["samarati"]["property"]["checks"] == [["check_suppressed_k", "k", "extra"]]
+    assert table["samarati"]["checks"] == ["property", "expected", "bad_calls"]
     assert table["kaca"]["optional"] and table["kaca"]["example"] == [2]
-    assert function_table(["mondrian"])["functions"]["mondrian"]["intervals"] is True
+    assert table["kaca"]["checks"] == ["signature", "property", "expected", "bad_calls",
+                                       "raw_file"]
+    mondrian = function_table(["mondrian"], by_rules=["mondrian"])["functions"]["mondrian"]
+    assert mondrian["intervals"] is True and mondrian["checks"] == ["rules"]
 
 
 def test_the_generic_modules_name_no_function() -> None:
@@ -88,12 +92,14 @@ def test_a_bundle_differs_from_the_kit_by_data_alone() -> None:
                Entry(f"{data}functions.json", functions_json().encode()),
                Entry(f"{data}cases.json", cases_json(CASES).encode()),
                Entry(f"{data}expected/mondrian-adult-k8.csv.gz", b"z")]
-    graded = frozenset({"cost_MD", "cost_LM"})
-    out = {e.name: e.data for e in course_entries(entries, graded)}
+    graded = frozenset({"cost_MD", "cost_LM", "samarati", "own_function"})
+    kit = graded - {"own_function"}
+    out = {e.name: e.data for e in course_entries(entries, graded, kit, frozenset({"samarati"}))}
     assert out["tests/public/conftest.py"] == b"import x\n"
     assert f"{data}index.json" not in out
     assert out[f"{data}expected/anonymized-adult-k8.csv.gz"] == b"z"
-    assert json.loads(out[f"{data}functions.json"]) == function_table(graded)
+    assert json.loads(out[f"{data}functions.json"]) == function_table(kit, ["samarati"])
     cases = json.loads(out[f"{data}cases.json"])
     assert cases["inputs"]["b"]["anonymized"] == "anonymized-adult-k8.csv.gz"
+    assert cases["runs"] == cases["bad_calls"] == []  # samarati's: the rules self-check's
     assert "mondrian" not in out[f"{data}cases.json"].decode()
