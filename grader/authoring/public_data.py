@@ -7,11 +7,12 @@ gets the table and the cases of the functions it grades (course_cases below)
 (grader.publishing.course_files).
 
 Per function: `marker` (the name of its tests and of `pytest -k`), `kind` (anonymizer, cost,
-measure), `signature`, `optional` (beyond the default homework: its signature and
-raw-file tests are its own), `checks` (the generic tests it gets, CHECKS), `extra` (an anonymizer's fifth parameter), `example` (the
-values between DGH_folder and output_file of the raw-file test), `intervals` (numeric QI
-cells may be [lo-hi]), `property` (the test checking the output's privacy property: its name
-and the kanon_check checks it runs, each with the run's fields it takes).
+measure), `signature`, `optional` (beyond the default homework: its signature and raw-file
+tests are its own), `checks` (the generic tests it gets, CHECKS), `extra` (an anonymizer's
+fifth parameter), `example` (the values between DGH_folder and output_file of the raw-file
+test), `intervals` (numeric QI cells may be [lo-hi]), `property` (the test checking the
+output's privacy property: its name and the kanon_check checks it runs, each with the run's
+fields it takes).
 """
 from __future__ import annotations
 
@@ -21,8 +22,8 @@ from pathlib import Path
 from ..contract import COST_FUNCTIONS, GRADABLE, OPTIONAL_FUNCTIONS, SIGNATURES
 from ..grading.compare import INTERVALS
 
-__all__ = ["CASES_FILE", "FUNCTIONS_FILE", "MARKERS", "cases_json", "course_cases", "function_table",
-           "functions_json", "write_functions_file"]
+__all__ = ["CASES_FILE", "FUNCTIONS_FILE", "MARKERS", "cases_json", "course_cases",
+           "function_table", "functions_json", "write_functions_file"]
 
 FUNCTIONS_FILE = Path("tests") / "public" / "data" / "functions.json"
 CASES_FILE = Path("tests") / "public" / "data" / "cases.json"

@@ -3,8 +3,9 @@
     python tests/public/make_expected.py          # rewrite data/expected/
     python tests/public/make_expected.py --check  # exit 1 when a stored file is stale
 
-Each Run of public_cases.py runs the reference in a fresh folder holding the case as
-`adult-hw1.csv` and `DGHs` (as the tests and the grader do); its output is stored as
+Each Run of data/cases.json (read by public_cases.py) runs the reference in a fresh folder
+holding the case as `adult-hw1.csv` and `DGHs` (as the tests and the grader do); its output
+is stored as
 data/expected/<function>-<case>-k<k>[...].csv (gzip-compressed, with a fixed header, for the
 adult case). costs.json holds cost_MD and cost_LM of every CostCase, measures.json entropy_l
 and t_closeness of every MeasureCase (optional parts). data/index.json says which course
