@@ -12,8 +12,10 @@
   regen           expected outputs by running the staff solution (the only place the
                   grader does), and the manifest
   course_file     the students' course file (what a bundle says of the course)
+  public_data     the public tests' table of functions (markers, signatures, checks) from
+                  the contracts, and their cases cut to a course
 
 Stands on grading (expected outputs, term views, the shrink pool's format) and the core.
 """
 __all__ = ["casegen", "course_file", "course_runs", "model_draw", "pool", "privacy_inputs",
-           "regen", "rules_pool", "terms"]
+           "public_data", "regen", "rules_pool", "terms"]

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from ..rubric import Rubric
+from .public_data import write_functions_file
 
 COURSE_FILE = Path("tests") / "public" / "course.json"
 
@@ -37,7 +38,9 @@ def course_json(rubric: Rubric) -> str:
 
 
 def write_course_file(rubric: Rubric, kit_root: Path) -> Path:
-    """Write the committed copy (tests/public/course.json) from `rubric`."""
+    """Write the committed copy (tests/public/course.json) from `rubric`, and the public
+    tests' table of functions (tests/public/data/functions.json) from the contracts."""
     path = kit_root / COURSE_FILE
     path.write_text(course_json(rubric), encoding="utf-8")
+    write_functions_file(kit_root)
     return path

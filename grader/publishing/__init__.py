@@ -4,8 +4,8 @@
   materials/  the course's HANDOUT.md and skeleton.py from section sources (`materials`)
   bundle      the students' zip (`bundle`): materials, public tests and data
   course_data  the dataset at a bundle's top level: the kit's, or the course's own
-  course_files  the bundle's public tests cut to the course's parts (renamed data files too)
-  source_filter  Python sources cut to a course's parts, layout and comments kept
+  course_files  the bundle's public tests' data cut to the course's parts (renamed data
+              files too); their Python ships as it is
   rules_selfcheck  a rules-judged course's own self-check: cases from its public data, the
               staff's Samarati facts (the lowest height and its satisfying vectors)
   own_selfcheck  a course's own functions' self-check: their public cases as data, kcheck/
@@ -21,5 +21,4 @@ Stands on every package below it (courses, authoring, grading, gradebook, the sa
 package list) and on grader.zipfiles for deterministic zips.
 """
 __all__ = ["autograde", "bundle", "course_data", "course_files", "gradescope", "languages", "leaks",
-           "materials", "own_selfcheck", "pool_files", "rules_selfcheck", "source_filter",
-           "student_readme"]
+           "materials", "own_selfcheck", "pool_files", "rules_selfcheck", "student_readme"]

@@ -3,8 +3,9 @@
 The course's rubric (--course, default grader/rubric.toml) decides what students get:
 skeleton.py and HANDOUT.md are assembled for it from the section sources
 (grader.publishing.materials), and of the public tests and their data only those of the parts
-it grades are shipped (tests/public/data/index.json names each file's users), cut to those
-parts (grader.publishing.course_files: no other part's cases, names or data file names). The
+it grades are shipped (tests/public/data/index.json names each file's users), their data cut
+to those parts (grader.publishing.course_files: no other part's cases, names or data file
+names; the tests' Python as it is). The
 other files come from an explicit allow-list (ALLOW, plus the public tests' own helper modules, found by
 following their imports) and generated files (requirements.txt with the rubric's allowed
 packages, pytest.ini, tests/public/course.json from the rubric; for a course in another
@@ -35,7 +36,7 @@ from ..grading.fingerprint import FINGERPRINT_FILE, file_text, fingerprint
 from ..courses.folder import resolve
 from ..grading.term_view import apply_term
 from .course_files import course_entries
-from .rules_selfcheck import kept_paths, rules_entries
+from .rules_selfcheck import kept_paths, rule_parts, rules_entries
 from . import own_selfcheck
 from .materials import course_materials, public_users, view, wanted
 from .student_readme import language_entries
@@ -128,7 +129,9 @@ def collect(root: Path, folder: str = DEFAULT_FOLDER, course: Path | None = None
     seeds = [p for p in paths if p.suffix == ".py" and p.parent == root / PUBLIC_TESTS]
     paths.update(public_helpers(root, seeds))
     entries = [Entry(p.relative_to(root).as_posix(), p.read_bytes()) for p in paths]
-    entries = course_entries(entries, root, frozenset(view(rubric).names))
+    kit = frozenset(f.name for f in view(rubric).functions if not f.own)  # own: own_selfcheck
+    entries = course_entries(entries, frozenset(view(rubric).names), kit,
+                             frozenset(p.function for p in rule_parts(rubric)))
     entries += rules_entries(rubric)
     entries += own_selfcheck.own_entries(rubric, root)  # a course's own functions' cases
     entries += own_selfcheck.kcheck_entries(root)  # every course: the self-check's checker

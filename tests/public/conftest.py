@@ -1,7 +1,7 @@
 """Public self-check: loads your solution once and runs the public cases against it.
 
     pytest                         # checks skeleton.py next to the tests/ folder
-    pytest -k clustering           # only one function's tests
+    pytest -k NAME                 # only one function's tests (HANDOUT.md names them)
     pytest --solution path/to/x.py # another file (or a package folder); also KANON_SOLUTION
     pytest --in-process -k NAME -s # calls in pytest's own process, for a debugger (below)
 
@@ -48,8 +48,8 @@ from kanon_options import pytest_cmdline_main  # noqa: E402,F401 (one process, e
 from messages import _  # noqa: E402
 from solution_import import import_failure, import_solution  # noqa: E402
 from student_calls import Answer, InProcess, Worker, exports  # noqa: E402
-from public_cases import (ADULT, INTERVALS, OPTIONAL, ROOT, SHORT, BadCall,  # noqa: E402
-                          CostCase, Run, case_files)
+from public_cases import (ADULT, FUNCTIONS, INTERVALS, OPTIONAL, ROOT, SHORT,  # noqa: E402
+                          BadCall, CostCase, Run, case_files)
 
 collect_ignore = [] if (HERE / "data" / "rules" / "cases.json").is_file() else [
     "test_public_rules.py"]  # its cases come only with a course judged by its rules
@@ -375,17 +375,14 @@ class Runner:
         TIMES.append((function, what, rows, seconds, course_rules.cpu_limit(function, rows)))
 
     def check_property(self, run: Run) -> None:
-        """The output is a valid generalization with the function's privacy property."""
+        """The output is a valid generalization with the function's privacy property (the
+        checks data/functions.json names)."""
         out = self.output(run)
         raw = self.table(run.case)
         problem = check.check_valid(raw, out.header, out.rows, intervals=run.function in INTERVALS)
-        if problem is None:
-            if run.function == "samarati":
-                problem = check.check_suppressed_k(raw, out.rows, run.k, run.extra)
-            else:
-                problem = check.check_k(raw, out.rows, run.k)
-        if problem is None and run.function == "bottomup_anonymizer":
-            problem = check.check_l(raw, out.rows, run.extra)
+        for name, *fields in FUNCTIONS[run.function]["property"]["checks"]:  # data/functions.json
+            if problem is None:
+                problem = getattr(check, name)(raw, out.rows, *(getattr(run, f) for f in fields))
         if problem:
             pytest.fail(_("{what}: {problem}").format(what=run.describe(), problem=problem),
                         pytrace=False)
@@ -407,8 +404,8 @@ class Runner:
                         pytrace=False)
 
     def check_cost(self, name: str, case: CostCase, expected: float, args: tuple = ()) -> None:
-        """cost_MD / cost_LM (or an optional privacy measure, with `args` after the DGH
-        folder) of a stored anonymized file, within 1e-6 relative."""
+        """A cost (or an optional privacy measure, with `args` after the DGH folder) of a
+        stored anonymized file, within 1e-6 relative."""
         if name in OPTIONAL:
             self.applies(name)
         folder = self.tmp.mktemp(f"{name}-{case.id}")

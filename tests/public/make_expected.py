@@ -3,8 +3,9 @@
     python tests/public/make_expected.py          # rewrite data/expected/
     python tests/public/make_expected.py --check  # exit 1 when a stored file is stale
 
-Each Run of public_cases.py runs the reference in a fresh folder holding the case as
-`adult-hw1.csv` and `DGHs` (as the tests and the grader do); its output is stored as
+Each Run of data/cases.json (read by public_cases.py) runs the reference in a fresh folder
+holding the case as `adult-hw1.csv` and `DGHs` (as the tests and the grader do); its output
+is stored as
 data/expected/<function>-<case>-k<k>[...].csv (gzip-compressed, with a fixed header, for the
 adult case). costs.json holds cost_MD and cost_LM of every CostCase, measures.json entropy_l
 and t_closeness of every MeasureCase (optional parts). data/index.json says which course
@@ -84,12 +85,8 @@ def data_users() -> dict[str, list[str]]:
                      if f not in ("entropy_l", "t_closeness")))  # test_refuses_to_overwrite
     need("data/expected/costs.json", *costs)
     need("data/expected/measures.json", "entropy_l", "t_closeness")
-    need("test_public_costs.py", *costs)
     need("test_public_api.py", ALL)
-    for function, short in SHORT.items():
-        if function not in costs:
-            need(f"test_public_{short}.py", *sorted({user(function, v) for v in (None, "lm-only")
-                                                     if function in VARIANT_FUNCTIONS or not v}))
+    need("test_public_functions.py", ALL)  # its tests: those of data/functions.json
     return {path: sorted(who) for path, who in sorted(users.items())}
 
 

@@ -2,10 +2,7 @@
 import pytest
 
 from messages import _
-from public_cases import ANONYMIZERS, SIGNATURES, per_function
-
-EXAMPLE_ARGS = {"random_anonymizer": [2, 0], "clustering_anonymizer": [2],
-                "bottomup_anonymizer": [2, 1], "samarati": [2, 0], "mondrian": [2]}
+from public_cases import ANONYMIZERS, FUNCTIONS, SIGNATURES, per_function
 
 
 @pytest.mark.timeout(120)
@@ -22,6 +19,6 @@ def test_signature(name, solution, runner):
 @pytest.mark.parametrize("name", per_function(ANONYMIZERS))
 def test_refuses_to_overwrite_the_raw_file(name, runner):
     runner.applies(name, any_variant=True)
-    runner.check_rejects(name, "jobsex", ["adult-hw1.csv", "DGHs", *EXAMPLE_ARGS[name],
+    runner.check_rejects(name, "jobsex", ["adult-hw1.csv", "DGHs", *FUNCTIONS[name]["example"],
                                           "adult-hw1.csv"],
                          _("output_file is the raw dataset file itself"))

@@ -12,6 +12,7 @@ import csv
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from ...authoring.public_data import MARKERS
 from ...contract import DGH_DIR, OPTIONAL_FUNCTIONS, VARIANTS
 from ...parts import FunctionContract
 from ...rubric import Rubric
@@ -27,10 +28,9 @@ CLI_NAMES = {"random_anonymizer": "random", "clustering_anonymizer": "clustering
 SIXTH = {"random_anonymizer": ("s", 0), "bottomup_anonymizer": ("l", 1),
          "samarati": ("max_sup", 0)}
 """Anonymizers with a fifth parameter -> (its name, the command line's default)."""
-SELF_CHECK_MARKERS = {"random_anonymizer": "random", "clustering_anonymizer": "clustering",
-                      "bottomup_anonymizer": "bottomup", "topdown_anonymizer": "topdown",
-                      "topdown_greedy": "greedy"}
-"""Functions whose `pytest -k` name is not the function's own (tests/public/public_cases)."""
+SELF_CHECK_MARKERS = MARKERS
+"""Functions whose `pytest -k` name is not the function's own (tests/public/data/functions.json,
+grader.authoring.public_data)."""
 GROUPS = {"cost_MD": "costs", "cost_LM": "costs", "entropy_l": "measures",
           "t_closeness": "measures"}
 """Functions presented under a shared heading (its rules written once, in the group's

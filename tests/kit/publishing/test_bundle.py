@@ -67,7 +67,7 @@ HEAD = MATERIALS / "skeleton" / "head.py.txt"  # the first section source of ske
 # ------------------------------------------------------------------------------ contents
 
 
-DEFAULT_TESTS = ("api", "costs", "random", "clustering", "bottomup", "samarati", "mondrian")
+DEFAULT_TESTS = ("api", "functions")
 OTHER_PARTS = ("topdown", "datafly", "greedy", "kaca", "entropy_l", "t_closeness",
                "clustering-lm-only")  # optional parts and variants: not the default course's
 MEASURE_CASES = ("disease", "disease-codes")  # used by the privacy measures' tests only
@@ -86,8 +86,10 @@ def test_bundle_holds_exactly_the_allow_listed_files(repo: Path, student_zip: Pa
                  if p.is_file() and p.relative_to(public / "cases").parts[0] not in
                  MEASURE_CASES}
     expected |= {f"tests/public/test_public_{name}.py" for name in DEFAULT_TESTS}
-    expected |= {"tests/public/conftest.py", "tests/public/course.json"}
-    expected |= {f"kcheck/{p.name}" for p in (repo / "kcheck").glob("*.py")}  # as it is
+    expected |= {"tests/public/conftest.py", "tests/public/course.json",
+                 "tests/public/data/functions.json", "tests/public/data/cases.json"}
+    expected |= {f"kcheck/{p.relative_to(repo / 'kcheck').as_posix()}"  # as it is
+                 for p in (repo / "kcheck").rglob("*.py") if "__pycache__" not in p.parts}
     expected |= {f"tests/public/data/counterexamples/{f}.json" for f in (  # pool_files.py
         "cost_MD", "cost_LM", "random_anonymizer", "clustering_anonymizer",
         "bottomup_anonymizer", "samarati", "mondrian")}
@@ -98,6 +100,14 @@ def test_bundle_holds_exactly_the_allow_listed_files(repo: Path, student_zip: Pa
                and not n.startswith("tests/public/test_") for n in extra), extra
     assert not any(n.split("/")[0] in ("reference", "grader") for n in inside)
     assert not any("__pycache__" in n or n.endswith(".pyc") for n in inside)
+    with zipfile.ZipFile(student_zip) as archive:  # the tests' Python as it is, data cut
+        for name in sorted(n for n in inside if n.startswith("tests/public/") and
+                           n.endswith(".py")):
+            assert archive.read(f"{FOLDER}/{name}") == (repo / name).read_bytes(), name
+        functions = json.loads(archive.read(f"{FOLDER}/tests/public/data/functions.json"))
+    assert list(functions["functions"]) == ["cost_MD", "cost_LM", "random_anonymizer",
+                                            "clustering_anonymizer", "bottomup_anonymizer",
+                                            "samarati", "mondrian"]
 
 
 def test_public_data_index_is_fresh(repo: Path) -> None:
@@ -113,8 +123,9 @@ def test_public_data_index_is_fresh(repo: Path) -> None:
         sys.path.remove(str(repo / "tests" / "public"))
     assert users["test_public_api.py"] == ["*"]
     assert users["data/expected/mondrian-adult-k8.csv.gz"] == ["cost_LM", "cost_MD", "mondrian"]
-    assert users["test_public_clustering.py"] == ["clustering_anonymizer:default",
-                                                  "clustering_anonymizer:lm-only"]
+    assert users["test_public_functions.py"] == ["*"]  # its tests come from the data
+    assert users["data/expected/clustering-lm-only-world-k4.csv"] == [
+        "clustering_anonymizer:lm-only"]
     assert users["data/cases/disease"] == ["entropy_l", "t_closeness"]
 
 

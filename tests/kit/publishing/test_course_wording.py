@@ -47,6 +47,10 @@ OWNED: dict[str, tuple[str, ...]] = {
     r"entropy": ("entropy_l",),
     r"t-close|t_close|earth mover|\bEMD\b": ("t_closeness",),
 }
+SHARED = ("tests/public/kanon_check.py", "kcheck/")
+"""The checker every course's self-check shares, shipped as it is (issue 39, item 2: bundles
+differ by data alone): its code names every rule it can check. What it tells students is
+read below all the same, in the self-check's output."""
 ELSEWHERE = [  # another term or course, the kit's decision history, a staff-only tool
     r"\b(fall|spring|summer|winter) (19|20)\d\d\b", r"\bother (courses?|terms?|years?)\b",
     r"\b(another|previous|last|older|earlier) (course|term|year|semester)",
@@ -93,7 +97,7 @@ def _hits(pattern: str, text: str) -> list[str]:
 def test_no_word_of_a_part_the_course_does_not_grade(texts: dict) -> None:
     graded = texts["graded"]
     found = {(name, pattern): _hits(pattern, text)[:2]
-             for name, text in texts["texts"].items()
+             for name, text in texts["texts"].items() if not name.startswith(SHARED)
              for pattern, owners in OWNED.items() if not graded & set(owners)}
     assert not {k: v for k, v in found.items() if v}
 

@@ -56,9 +56,13 @@ def test_only_a_rules_course_gets_the_rules_self_check() -> None:
         assert rule_parts(rubric) == [] and rules_entries(rubric) == []
         names = {e.name for e in bundle.collect(REPO, "", REPO / "courses" / course)}
         assert OWN_TEST not in names and not any(n.startswith(DATA) for n in names)
-    names = {e.name for e in bundle.collect(REPO, "", USTC)}
+    entries = {e.name: e.data for e in bundle.collect(REPO, "", USTC)}
+    names = set(entries)
     public = sorted(n for n in names if n.startswith("tests/public/test_"))
-    assert public == [OWN_TEST]  # no default-contract test of samarati, mondrian, the API
+    assert public == ["tests/public/test_public_functions.py", OWN_TEST]  # not the API's
+    functions = json.loads(entries["tests/public/data/functions.json"])["functions"]
+    assert {f: spec["checks"] for f, spec in functions.items()} == {
+        "samarati": ["rules"], "mondrian": ["rules"]}  # no default-contract generic test
     assert not any(n.startswith(("tests/public/data/cases/", "tests/public/data/expected/"))
                    for n in names)
 

@@ -91,14 +91,15 @@ def test_adult_size_tests_go_last_in_their_file() -> None:
     items = [SimpleNamespace(nodeid=f"tests/public/{file}::{name}", params=params)
              for file, name, params in [
                  ("test_public_api.py", "test_signature[cost_MD]", {}),
-                 ("test_public_costs.py", "test_cost_MD[jobsex]", {"case": small}),
-                 ("test_public_costs.py", "test_cost_MD[adult-levels]", {"case": adult}),
-                 ("test_public_costs.py", "test_cost_LM[jobsex]", {"case": small}),
-                 ("test_public_costs.py", "test_cost_LM[adult-levels]", {"case": adult}),
-                 ("test_public_costs.py", "test_cost_MD_rejects[world]", {"case": "world"}),
-                 ("test_public_random.py", "test_random[adult]", {"run": RUNS[3]}),
-                 ("test_public_random.py", "test_random[jobsex]", {"run": RUNS[0]})]]
+                 ("test_public_functions.py", "test_cost_MD[jobsex]", {"case": small}),
+                 ("test_public_functions.py", "test_cost_MD[adult-levels]", {"case": adult}),
+                 ("test_public_functions.py", "test_cost_LM[jobsex]", {"case": small}),
+                 ("test_public_functions.py", "test_cost_LM[adult-levels]", {"case": adult}),
+                 ("test_public_functions.py", "test_cost_MD_rejects[world]", {"case": "world"}),
+                 ("test_public_functions.py", "test_random[adult]", {"run": RUNS[3]}),
+                 ("test_public_functions.py", "test_random[jobsex]", {"run": RUNS[0]})]]
     ordered = [item.nodeid.split("::")[1] for item in adult_last(items, lambda i: i.params)]
     assert ordered == ["test_signature[cost_MD]", "test_cost_MD[jobsex]", "test_cost_LM[jobsex]",
-                       "test_cost_MD_rejects[world]", "test_cost_MD[adult-levels]",
-                       "test_cost_LM[adult-levels]", "test_random[jobsex]", "test_random[adult]"]
+                       "test_cost_MD_rejects[world]", "test_random[jobsex]",
+                       "test_cost_MD[adult-levels]", "test_cost_LM[adult-levels]",
+                       "test_random[adult]"]

@@ -138,7 +138,7 @@ def test_adult_size_cases_wait_for_the_small_ones(run) -> None:
     assert ("cost_LM on case 'adult-levels': not run, because test_cost_LM[world-raw] failed "
             "and the self-check runs cost_LM on adult-hw1.csv only once its small cases "
             "pass") in not_run(out)
-    ran = outcomes(out, "")  # every test of test_public_costs.py, in order
+    ran = outcomes(out, "")  # every test, in order
     costs = [t for t in ran if t.startswith(("test_cost_MD", "test_cost_LM"))]
     first_adult = min(i for i, t in enumerate(costs) if "adult" in t)
     assert all("adult" in t for t in costs[first_adult:])  # after the file's small cases

@@ -24,12 +24,12 @@ from mutants import MUTANTS, VARIANT_SOLUTION, Mutant, apply
 ROOT = Path(__file__).resolve().parents[3]
 PUBLIC = ROOT / "tests" / "public"
 NOT_GRADED = ("test_public_api.py::test_signature",  # pass on the untouched skeleton
-              "test_public_topdown.py::test_topdown_signature",
-              "test_public_datafly.py::test_datafly_signature",
-              "test_public_entropy_l.py::test_entropy_l_signature",
-              "test_public_t_closeness.py::test_t_closeness_signature",
-              "test_public_greedy.py::test_greedy_signature",
-              "test_public_kaca.py::test_kaca_signature")
+              "test_public_functions.py::test_topdown_signature",
+              "test_public_functions.py::test_datafly_signature",
+              "test_public_functions.py::test_entropy_l_signature",
+              "test_public_functions.py::test_t_closeness_signature",
+              "test_public_functions.py::test_greedy_signature",
+              "test_public_functions.py::test_kaca_signature")
 OPTIONAL_MARKS = ("topdown", "datafly", "entropy_l", "t_closeness", "greedy", "kaca",
                   "lm-only")  # optional parts and variants the default course skips
 # No cache files in the tree; unrelated plugins that may be installed would double each
