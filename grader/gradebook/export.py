@@ -19,6 +19,7 @@ import statistics
 from pathlib import Path
 
 from kanon.files import atomic_write_text, dump_json
+from kcheck.text import Message, render
 
 from ..grading.fingerprint import fingerprint as course_fingerprint, summary_line
 from ..grading.intake import lms_identity
@@ -120,10 +121,14 @@ def feedback_md(record: dict | StudentRecord, rubric: Rubric) -> str:
 
 
 def case_head(case: CaseRecord, head: str, language: str, _=str) -> str:
-    """A case's message in the course's language: a kcheck judge's from its message as data
-    (grader.grading.judges.render_ref), any other translated from the record's English."""
-    if case.message_ref and head == case.message.split("\n")[0]:
-        return render_ref(case.message_ref, language, case.hidden)
+    """A case's message in the course's language, from its message as data: a kcheck judge's
+    (grader.grading.judges.render_ref) or a kcheck.text Message (its `id`); a record without
+    data is translated from its English (the pattern layer)."""
+    ref = case.message_ref
+    if ref and head == case.message.split("\n")[0]:
+        if "id" in ref:
+            return render(Message.from_json(ref), _)
+        return render_ref(ref, language, case.hidden)
     return translate(head, _)
 
 

@@ -62,7 +62,8 @@ class CaseRecord:
     cpu_seconds: float | None = None
     time_limit: float | None = None
     privacy: str | None = None  # k and l the output reached (no points; anonymizers only)
-    message_ref: dict | None = None  # a kcheck judge's message as data: rendered per language
+    message_ref: dict | None = None  # the message as data, rendered per language: a kcheck
+    # judge's verdict ("rule": grader.grading.judges), or a kcheck.text Message's ("id")
     extra: dict[str, Any] = field(default_factory=dict)  # keys this type does not know
     absent: tuple[str, ...] = field(default=(), compare=False, repr=False)  # not in its JSON
 
