@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from kcheck.text import Message
+
 from ..rubric import Case
 from .statuses import Status
 
@@ -33,8 +35,16 @@ class Plan:
     """How to run one case: under `limit` CPU seconds, or not at all (`skip`, the message)."""
 
     limit: float
-    skip: str = ""
-    note: str = ""  # said in the case's feedback when its limit was shortened by a probe
+    skipped: Message | None = None  # why it is not run
+    noted: Message | None = None  # said in the case's feedback when its limit was shortened
+
+    @property
+    def skip(self) -> str:
+        return "" if self.skipped is None else self.skipped.english()
+
+    @property
+    def note(self) -> str:
+        return "" if self.noted is None else self.noted.english()
 
 
 @dataclass
@@ -49,16 +59,18 @@ class TimePolicy:
         seen = self.timeouts.get(case.function, [])
         if len(seen) >= 2:
             first, second = seen[0], seen[1]
-            return Plan(own_limit, skip=(
-                f"not run: `{case.function}` ran out of time twice (on the cases "
-                f"\"{first.name}\" ({first.rows} rows) and \"{second.name}\" ({second.rows} "
-                f"rows)), so its later cases, on datasets as large or larger, are skipped"))
+            return Plan(own_limit, skipped=Message(
+                "not run: `{function}` ran out of time twice (on the cases \"{first}\" ({rows1} "
+                "rows) and \"{second}\" ({rows2} rows)), so its later cases, on datasets as "
+                "large or larger, are skipped", function=case.function, first=first.name,
+                rows1=first.rows, second=second.name, rows2=second.rows))
         if not seen or seen[0].limit >= own_limit:
             return Plan(own_limit)
         first = seen[0]
-        return Plan(first.limit, note=(
-            f"ran under a shortened limit of {first.limit:g} s after an earlier timeout (on "
-            f"the case \"{first.name}\"; this case's own limit is {own_limit:g} s)"))
+        return Plan(first.limit, noted=Message(
+            "ran under a shortened limit of {limit} s after an earlier timeout (on the case "
+            "\"{name}\"; this case's own limit is {own} s)", limit=f"{first.limit:g}",
+            name=first.name, own=f"{own_limit:g}"))
 
     def record(self, case: Case, rows: int, limit: float, status: Status) -> None:
         """Remember the case's outcome (only timeouts matter)."""

@@ -173,3 +173,38 @@ def test_exact_verdicts_render_as_the_pattern_layer_did(function, hidden) -> Non
         assert not hidden or not list(verbatim_params(verdict.said)) or \
             "column" in verdict.said.english()  # a hidden case: a column's name at most
     assert made >= 6
+
+
+def _as_before(said: Message, english: str) -> None:
+    """`said` is `english` (the record's sentence as it was) and renders in Chinese as the
+    pattern layer rendered that sentence."""
+    assert said.english() == english
+    assert render(said, ZH) == translate(english, ZH)
+
+
+def test_the_time_policys_plans_keep_their_data() -> None:
+    from grader.grading.statuses import Status
+    from grader.grading.time_policy import TimePolicy
+    policy = TimePolicy()
+    case = type("Case", (), {"function": "mondrian", "name": "200 rows, k=10"})()
+    policy.record(case, 200, 10.0, Status.TIMEOUT)
+    noted = policy.plan(case, 20.0)
+    _as_before(noted.noted, noted.note)
+    assert noted.skipped is None and noted.skip == ""
+    policy.record(case, 300, 10.0, Status.TIMEOUT)
+    skipped = policy.plan(case, 20.0)
+    _as_before(skipped.skipped, skipped.skip)
+    assert "200 rows, k=10" in render(skipped.skipped, ZH)
+
+
+@pytest.mark.parametrize("outcome", [
+    CallOutcome("timeout"), CallOutcome("timeout", error={"wall": True}),
+    CallOutcome("exit", error={"code": 2}), CallOutcome("memory"),
+    CallOutcome("crash", error={"signal": "SIGKILL"}),
+    CallOutcome("exception", error={"type": "ValueError", "message": "bad: x"})])
+def test_import_problems_keep_their_data(outcome) -> None:
+    from grader.grading.session_keeper import describe_import, describe_import_message
+    said = describe_import_message(outcome, 10.0)
+    _as_before(said, describe_import(outcome, 10.0))
+    _as_before(Message("your file could not be imported: {problem}", problem=said),
+               f"your file could not be imported: {said}")
