@@ -19,7 +19,6 @@ import statistics
 from pathlib import Path
 
 from kanon.files import atomic_write_text, dump_json
-from kcheck.text import Message, render
 
 from ..grading.fingerprint import fingerprint as course_fingerprint, summary_line
 from ..grading.intake import lms_identity
@@ -29,7 +28,7 @@ from ..grading.statuses import SUBMISSION_ORDER
 from ..grading.term_view import apply_term
 from ..catalogs import translator
 from ..rubric import Rubric
-from .case_text import HIDDEN_FEEDBACK, case_title, fence, shown, time_text
+from .case_text import HIDDEN_FEEDBACK, case_title, fence, in_language, shown, time_text
 from .shares import shares as _shares, test_score as _test_score
 from ..grading.judges import render_ref
 from . import counterexample
@@ -108,7 +107,7 @@ def feedback_md(record: dict | StudentRecord, rubric: Rubric) -> str:
             lines.append(f"  {case_head(case, head, rubric.language, _)}")
             if case.privacy:
                 lines.append("  " + _("Privacy of your output (no points): {privacy}.")
-                             .format(privacy=translate(case.privacy, _)))
+                             .format(privacy=in_language(case.privacy, case.privacy_ref, _)))
             if rest:
                 lines += ["", "  " + _("Traceback (your code):"), ""] + [
                     "  " + line for line in fence(rest).splitlines()] + [""]
@@ -125,11 +124,9 @@ def case_head(case: CaseRecord, head: str, language: str, _=str) -> str:
     (grader.grading.judges.render_ref) or a kcheck.text Message (its `id`); a record without
     data is translated from its English (the pattern layer)."""
     ref = case.message_ref
-    if ref and head == case.message.split("\n")[0]:
-        if "id" in ref:
-            return render(Message.from_json(ref), _)
+    if ref and "id" not in ref and head == case.message.split("\n")[0]:
         return render_ref(ref, language, case.hidden)
-    return translate(head, _)
+    return in_language(head, ref, _)
 
 
 def _pending(record: StudentRecord, rubric: Rubric, _=str) -> str:
@@ -172,7 +169,7 @@ def gradescope_json(record: dict | StudentRecord, rubric: Rubric) -> str:
         output += "\n\n" + _("Time: {time}.").format(time=time_text(case, _)) \
             if time_text(case) else ""
         output += "\n\n" + _("Privacy of your output (no points): {privacy}.").format(
-            privacy=translate(case.privacy, _)) if case.privacy else ""
+            privacy=in_language(case.privacy, case.privacy_ref, _)) if case.privacy else ""
         if printed:
             output += f"\n\n{_('Printed:')}\n\n" + fence(printed)
         output += counterexample.case_text(record, rubric, case)

@@ -134,11 +134,12 @@ class CaseRunner:
         entry = case_result(rubric, case, status, message, output=shown, fraction=fraction,
                             seconds=round(outcome.seconds, 4), time_limit=limit,
                             cpu_seconds=None if cpu is None else round(cpu, 2), ref=ref)
-        entry.privacy = privacy if status != Status.FORBIDDEN else None
+        if privacy is not None and status != Status.FORBIDDEN:
+            entry.privacy, entry.privacy_ref = privacy.english(), privacy.to_json()
         return entry
 
     def _judge(self, case: Case, outcome, cwd: Path, limit: float
-               ) -> tuple[Judgement, str | None]:
+               ) -> tuple[Judgement, Message | None]:
         """Read what the call wrote (never following links), then judge it; with the output's
         privacy summary (k and l reached, no points) when it is a readable table, except on a
         hidden case of a part judged by rules (its feedback: the verdict, the broken rules'
@@ -155,7 +156,7 @@ class CaseRunner:
         privacy = None
         if (produced.data is not None and facts.expected.kind == "table" and judged_on_kanon(case)
                 and (not facts.hidden or JUDGES[facts.judge].hidden_summary)):
-            privacy = privacy_summary.summarize(
+            privacy = privacy_summary.summarize_message(
                 produced.data, case_data(ctx.rubric, case),
                 suppression=case.function == "samarati",
                 distinct_l=privacy_summary.shows_l(p.function for p in ctx.rubric.parts))

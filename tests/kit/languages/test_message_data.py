@@ -208,3 +208,27 @@ def test_import_problems_keep_their_data(outcome) -> None:
     _as_before(said, describe_import(outcome, 10.0))
     _as_before(Message("your file could not be imported: {problem}", problem=said),
                f"your file could not be imported: {said}")
+
+
+def test_privacy_summaries_keep_their_data() -> None:
+    from grader.grading.privacy_summary import summary_message, summary_of
+    rows = [["a", "x"], ["a", "y"], ["b", "x"], ["b", "x"], ["b", "y"], ["*", "z"]]
+    for sensitive in (None, 1):
+        for suppressed in (None, ("*",), ("a",)):
+            _as_before(summary_message(rows, [0], sensitive, suppressed),
+                       summary_of(rows, [0], sensitive, suppressed))
+    _as_before(summary_message([["a"], ["a"]], [0], None), "k reached: 2 (1 class of 2 rows)")
+    _as_before(summary_message([["a"], ["a"], ["b"], ["b"], ["*"]], [0], None, ("*",)),
+               "k reached: 2 (2 classes of 2 rows), 1 row suppressed")
+
+
+def test_the_feedback_renders_a_cases_privacy_from_its_data() -> None:
+    from grader.gradebook.case_text import in_language
+    said = Message("{summary}, {n} rows deleted", n=8, summary=Message(
+        "k reached: {k} (1 class of {size} rows)", k=492, size=492))
+    text = "k reached: 492 (1 class of 492 rows), 8 rows deleted"
+    assert in_language(text, said.to_json(), ZH) == "达到的 k：492（1 个等价类，492 行），删除了 8 行"
+    assert in_language(text, said.to_json(), EN) == text
+    assert in_language(text, None, ZH) == translate(text, ZH)  # a record without data
+    other = Message("k reached: {k} (1 class of {size} rows)", k=1, size=1).to_json()
+    assert in_language(text, other, ZH) == translate(text, ZH)  # data of another sentence
