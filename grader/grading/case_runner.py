@@ -101,36 +101,14 @@ class CaseRunner:
             verdict, privacy = self._judge(case, outcome, cwd, limit)
         finally:
             shutil.rmtree(cwd, ignore_errors=True)
-        status, message, fraction = verdict.status, verdict.message, verdict.fraction
-        said = (Message.from_json(verdict.ref) if verdict.ref and "id" in verdict.ref
-                else None)  # the message's first line as data (kcheck.text)
-        if outcome.leftover:
-            many = outcome.leftover > 1
-            left = (Message("your code left {n} processes running after the call returned; "
-                            "they were killed", n=outcome.leftover) if many else
-                    Message("your code left {n} process running after the call returned; it "
-                            "was killed", n=outcome.leftover))
-            one_line = "\n" not in message
-            message += f"{'; ' if message else ''}{left}"
-            said = (said if not one_line or said is None else
-                    Message("{first}; {second}", first=said, second=left) if verdict.message
-                    else left)
+        status, fraction = verdict.status, verdict.fraction
         if outcome.forbidden:
             result.forbid(outcome.forbidden, f"in case {case.id}")
             status, fraction = Status.FORBIDDEN, 0.0
-            said = Message("tried to open the grader's own files; the access was refused, "
-                           "recorded in the grade record, and this case earns no points")
-            message = said.english()
+        message, ref = case_message(verdict, outcome.leftover, bool(outcome.forbidden), plan)
         # what the call printed may quote a hidden case's data: never kept (nor in the record)
         shown = "" if status in SCORED or case.hidden else self.keeper.scrub(outcome.output)
-        if plan.noted is not None:
-            message = f"{plan.note}: {message}"
-            said = None if said is None else Message("{note}: {message}", note=plan.noted,
-                                                     message=said)
         cpu = outcome.cpu_seconds
-        ref = verdict.ref if message == verdict.message else None  # a kcheck judge's
-        if said is not None and said.english() == message.partition("\n")[0]:
-            ref = said.to_json()
         entry = case_result(rubric, case, status, message, output=shown, fraction=fraction,
                             seconds=round(outcome.seconds, 4), time_limit=limit,
                             cpu_seconds=None if cpu is None else round(cpu, 2), ref=ref)
@@ -161,6 +139,38 @@ class CaseRunner:
                 suppression=case.function == "samarati",
                 distinct_l=privacy_summary.shows_l(p.function for p in ctx.rubric.parts))
         return verdict, privacy
+
+
+def case_message(verdict: Judgement, leftover: int, forbidden: bool, plan: Plan
+                 ) -> tuple[str, dict | None]:
+    """A case's message: the verdict's, then the processes the call left running, or the
+    refused access to the grader's files; after a shortened limit's note. With its first
+    line as data (a kcheck.text Message's JSON, or a kcheck judge's verdict left unchanged)."""
+    message = verdict.message
+    said = (Message.from_json(verdict.ref) if verdict.ref and "id" in verdict.ref
+            else None)  # the message's first line as data (kcheck.text)
+    if leftover:
+        left = (Message("your code left {n} processes running after the call returned; they "
+                        "were killed", n=leftover) if leftover > 1 else
+                Message("your code left {n} process running after the call returned; it was "
+                        "killed", n=leftover))
+        one_line = "\n" not in message
+        message += f"{'; ' if message else ''}{left}"
+        said = (said if not one_line or said is None else
+                Message("{first}; {second}", first=said, second=left) if verdict.message
+                else left)
+    if forbidden:
+        said = Message("tried to open the grader's own files; the access was refused, "
+                       "recorded in the grade record, and this case earns no points")
+        message = said.english()
+    if plan.noted is not None:
+        message = f"{plan.note}: {message}"
+        said = None if said is None else Message("{note}: {message}", note=plan.noted,
+                                                 message=said)
+    ref = verdict.ref if message == verdict.message else None  # a kcheck judge's
+    if said is not None and said.english() == message.partition("\n")[0]:
+        ref = said.to_json()
+    return message, ref
 
 
 def case_facts(ctx, case: Case, limit: float, rows: int) -> CaseFacts:

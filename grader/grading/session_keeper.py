@@ -113,12 +113,11 @@ class SessionKeeper:
         if outcome.status != "ok":
             self.failure = import_status(outcome.status)
             self.problem = self.describe(outcome)
-            problem = self.problem.english()
             self.result.notes.append(f"Your file could not be imported again after a case "
-                                     f"ended its process: {problem}.")
+                                     f"ended its process: {self.problem}.")
             if self.result.import_info is None:
                 self.result.import_info = {}
-            self.result.import_info["problem"] = problem
+            self.result.import_info["problem"] = self.problem.english()
             return False
         return True
 
@@ -129,8 +128,7 @@ class SessionKeeper:
                 self.unavailable[name] = (f"line {d['lines'][0]}, `{d['code']}`, was left "
                                           f"out: {d['reason']}")
 
-    def describe(self, outcome: ImportOutcome) -> Message:
-        """Why the import failed, as a message (kcheck.text)."""
+    def describe(self, outcome: ImportOutcome) -> Message:  # why the import failed
         return describe_import_message(outcome, self.ctx.rubric.settings.import_time_limit,
                                        self.scrub)
 

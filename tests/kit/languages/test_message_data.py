@@ -18,7 +18,7 @@ from grader.grading.judge import judge
 from grader.grading.record import CaseRecord
 from grader.sandbox import CallOutcome
 from kcheck.text import Joined, Message, Verbatim, fill, render, verbatim_params
-from test_grader_messages_zh import JUDGE  # tests/kit/grading/test_grader_judge.py's table
+from test_grader_messages_zh import JUDGE, english_left  # JUDGE: test_grader_judge.py's table
 
 ZH = translator("zh-CN")
 EN = translator("en")
@@ -232,3 +232,37 @@ def test_the_feedback_renders_a_cases_privacy_from_its_data() -> None:
     assert in_language(text, None, ZH) == translate(text, ZH)  # a record without data
     other = Message("k reached: {k} (1 class of {size} rows)", k=1, size=1).to_json()
     assert in_language(text, other, ZH) == translate(text, ZH)  # data of another sentence
+
+
+def test_a_cases_message_composes_its_data() -> None:
+    from grader.grading.case_runner import case_message
+    from grader.grading.judge import Judgement, said
+    from grader.grading.statuses import Status
+    from grader.grading.time_policy import Plan
+    plain = Plan(10.0)
+    noted = Plan(1.0, noted=Message("ran under a shortened limit of {limit} s after an earlier "
+                                    "timeout (on the case \"{name}\"; this case's own limit is "
+                                    "{own} s)", limit="1", name="ties, k=3", own="2"))
+    correct = said(Status.PASSED, Message("returned {value}, correct", value="12.0"), 1.0)
+    crashed = said(Status.ERROR, Message("raised {kind}: {message}", kind=Verbatim("KeyError"),
+                                         message=Verbatim("'x'")), tail="\nTraceback ...")
+    for verdict in (correct, crashed):
+        for plan in (plain, noted):
+            for leftover, forbidden in ((0, False), (1, False), (3, False), (2, True)):
+                message, ref = case_message(verdict, leftover, forbidden, plan)
+                head, data = message.partition("\n")[0], Message.from_json(ref)
+                if plan is plain:
+                    _as_before(data, head)
+                else:  # the pattern layer split the note at its own "; " (English left)
+                    assert data.english() == head and not english_left(render(data, ZH))
+                    assert english_left(translate(head, ZH))
+    message, _ = case_message(correct, 3, False, noted)
+    assert message == ("ran under a shortened limit of 1 s after an earlier timeout (on the case "
+                       "\"ties, k=3\"; this case's own limit is 2 s): returned 12.0, correct; "
+                       "your code left 3 processes running after the call returned; they were "
+                       "killed")
+    assert case_message(crashed, 1, False, plain)[0].endswith(
+        "Traceback ...; your code left 1 process running after the call returned; it was killed")
+    kcheck = Judgement(Status.WRONG, "data row 1: the rule “k” is broken.", 0.0, {"rule": "k"})
+    assert case_message(kcheck, 0, False, plain) == (kcheck.message, {"rule": "k"})
+    assert case_message(kcheck, 1, False, plain)[1] is None
