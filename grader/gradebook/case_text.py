@@ -2,16 +2,30 @@
 what of its message, traceback and printed output is shown (a hidden case: the head only)."""
 from __future__ import annotations
 
+from kcheck.text import Message, render
+
 from ..grading.record import CaseRecord
 from ..grading.scores_text import fmt
-from .student_messages import case_name
+from .student_messages import case_name, translate
 
-__all__ = ["OUTPUT_SHOWN", "HIDDEN_FEEDBACK", "case_title", "fence", "shown", "time_text"]
+__all__ = ["OUTPUT_SHOWN", "HIDDEN_FEEDBACK", "case_title", "fence", "in_language", "shown",
+           "time_text"]
 
 OUTPUT_SHOWN = 3000  # characters of a case's printed output shown in feedback
 HIDDEN_FEEDBACK = ("Hidden cases use datasets you have not seen. Their feedback gives the verdict, "
                    "the row and column at fault, an exception's type and your file and line; "
                    "never their data, an exception's message or what your code printed.")
+
+
+def in_language(text: str, ref: dict | None, _=str) -> str:
+    """The grader's sentence `text` in the language of `_`: rendered from its data (`ref`, a
+    kcheck.text Message's JSON) when that reads as `text` in English; a record without data
+    through the pattern layer (grader.gradebook.student_messages)."""
+    if ref and "id" in ref:
+        said = Message.from_json(ref)
+        if said.english() == text:
+            return render(said, _)
+    return translate(text, _)
 
 
 def fence(text: str) -> str:

@@ -28,7 +28,7 @@ from ..grading.statuses import SUBMISSION_ORDER
 from ..grading.term_view import apply_term
 from ..catalogs import translator
 from ..rubric import Rubric
-from .case_text import HIDDEN_FEEDBACK, case_title, fence, shown, time_text
+from .case_text import HIDDEN_FEEDBACK, case_title, fence, in_language, shown, time_text
 from .shares import shares as _shares, test_score as _test_score
 from ..grading.judges import render_ref
 from . import counterexample
@@ -107,7 +107,7 @@ def feedback_md(record: dict | StudentRecord, rubric: Rubric) -> str:
             lines.append(f"  {case_head(case, head, rubric.language, _)}")
             if case.privacy:
                 lines.append("  " + _("Privacy of your output (no points): {privacy}.")
-                             .format(privacy=translate(case.privacy, _)))
+                             .format(privacy=in_language(case.privacy, case.privacy_ref, _)))
             if rest:
                 lines += ["", "  " + _("Traceback (your code):"), ""] + [
                     "  " + line for line in fence(rest).splitlines()] + [""]
@@ -120,11 +120,13 @@ def feedback_md(record: dict | StudentRecord, rubric: Rubric) -> str:
 
 
 def case_head(case: CaseRecord, head: str, language: str, _=str) -> str:
-    """A case's message in the course's language: a kcheck judge's from its message as data
-    (grader.grading.judges.render_ref), any other translated from the record's English."""
-    if case.message_ref and head == case.message.split("\n")[0]:
-        return render_ref(case.message_ref, language, case.hidden)
-    return translate(head, _)
+    """A case's message in the course's language, from its message as data: a kcheck judge's
+    (grader.grading.judges.render_ref) or a kcheck.text Message (its `id`); a record without
+    data is translated from its English (the pattern layer)."""
+    ref = case.message_ref
+    if ref and "id" not in ref and head == case.message.split("\n")[0]:
+        return render_ref(ref, language, case.hidden)
+    return in_language(head, ref, _)
 
 
 def _pending(record: StudentRecord, rubric: Rubric, _=str) -> str:
@@ -167,7 +169,7 @@ def gradescope_json(record: dict | StudentRecord, rubric: Rubric) -> str:
         output += "\n\n" + _("Time: {time}.").format(time=time_text(case, _)) \
             if time_text(case) else ""
         output += "\n\n" + _("Privacy of your output (no points): {privacy}.").format(
-            privacy=translate(case.privacy, _)) if case.privacy else ""
+            privacy=in_language(case.privacy, case.privacy_ref, _)) if case.privacy else ""
         if printed:
             output += f"\n\n{_('Printed:')}\n\n" + fence(printed)
         output += counterexample.case_text(record, rubric, case)

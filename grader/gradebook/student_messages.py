@@ -14,6 +14,11 @@ student's own text, data or code (an exception's message, a cell, a file name): 
 byte for byte, except where the grader itself wrote it whole (GRADER_WRITTEN: the sandbox's
 refusal of a package, the hint naming a left-out import).
 
+A record that keeps its sentence as data (a kcheck.text Message: a case's `message_ref` with an
+`id`, its `privacy_ref`) is rendered from that data instead (grader/gradebook/case_text.py
+`in_language`); this layer is left for the sentences still written as English only, and
+tests/kit/repo/test_no_pattern_translation.py counts what it still needs.
+
 `translate(text, _)`: the text in `_`'s language (`_` returns its argument: `text` itself).
 `case_name(name, _)`: a case's name, translated comma-separated phrase by phrase.
 """
@@ -23,13 +28,14 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
+from kcheck.text import fill
+
 from ..grading.student_templates import NAME_PHRASES, TEMPLATES
 
 __all__ = ["GRADER_WRITTEN", "LISTS", "TEMPLATES", "NAME_PHRASES", "VERBATIM", "translate",
            "case_name"]
 
 _FIELD = re.compile(r"\{(\w+)\}")
-_CJK = re.compile("[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff01-\uff65]")
 
 
 @lru_cache(maxsize=None)
@@ -51,23 +57,6 @@ def _patterns(templates: tuple[str, ...], ordered: bool = False
     if not ordered:
         found.sort(key=lambda entry: entry[0], reverse=True)
     return tuple((pattern, template) for _, pattern, template in found)
-
-
-def _fill(translated: str, fields: dict[str, str]) -> str:
-    """`translated` with its `{field}`s replaced; a space the template puts between a field
-    and a CJK character is dropped when the field's own text ends (or starts) with one, since
-    written Chinese has no space between two CJK characters. The fields' text is kept."""
-    parts = _FIELD.split(translated)  # literal, field, literal, ..., literal
-    for i in range(1, len(parts), 2):
-        value = parts[i] = fields[parts[i]]
-        before, after = parts[i - 1], parts[i + 1]
-        if value and _CJK.match(value[0]) and before.endswith(" ") \
-                and _CJK.match(before.rstrip(" ")[-1:]):
-            parts[i - 1] = before.rstrip(" ")
-        if value and _CJK.match(value[-1]) and after.startswith(" ") \
-                and _CJK.match(after.lstrip(" ")[:1]):
-            parts[i + 1] = after.lstrip(" ")
-    return "".join(parts)
 
 
 def translate(text: str, _: Callable[[str], str], depth: int = 0) -> str:
@@ -106,7 +95,7 @@ def _line(line: str, _: Callable[[str], str], depth: int) -> str:
         if match is not None:
             fields = {key: _field(key, value, _, depth + 1)
                       for key, value in match.groupdict().items()}
-            return _fill(_(template), fields)
+            return fill(_(template), fields)
     return line
 
 
@@ -138,7 +127,7 @@ def _grader_written(value: str, _: Callable[[str], str], depth: int) -> str:
     for pattern, template in _patterns(GRADER_WRITTEN, ordered=True):
         match = pattern.fullmatch(value)
         if match is not None:
-            return _fill(_(template), {key: _field(key, text, _, depth + 1)
+            return fill(_(template), {key: _field(key, text, _, depth + 1)
                                        for key, text in match.groupdict().items()})
     return value
 

@@ -10,6 +10,8 @@ import shutil
 from functools import lru_cache
 from pathlib import Path
 
+from kcheck.text import Message
+
 from ..contract import OUTPUT_FILE, RAW_FILE, SIGNATURES
 from ..rubric import Case, Rubric
 from .shrink.hook import find_counterexamples
@@ -62,8 +64,8 @@ class CaseRunner:
             plan = policy.plan(case, self.limit(case))
             if state != Status.OK:
                 results[i] = case_result(rubric, case, state, message)
-            elif plan.skip:
-                results[i] = case_result(rubric, case, Status.TIMEOUT, plan.skip,
+            elif plan.skipped is not None:
+                results[i] = case_result(rubric, case, Status.TIMEOUT, plan.skipped,
                                          time_limit=plan.limit)
             else:
                 results[i] = self.run_case(case, plan)
@@ -75,9 +77,8 @@ class CaseRunner:
         """One call of `case` under the plan's CPU-time limit, judged."""
         rubric, result = self.ctx.rubric, self.result
         if not self.keeper.ensure():
-            return case_result(rubric, case, self.keeper.failure,
-                               f"your file could not be imported again: "
-                               f"{result.import_info['problem']}")
+            return case_result(rubric, case, self.keeper.failure, import_problem(
+                self.keeper, "your file could not be imported again: {problem}"))
         self.count += 1
         cwd = self.scratch / f"case-{self.count:03d}"  # a fresh name even if a deletion failed
         cwd.mkdir()
@@ -100,31 +101,23 @@ class CaseRunner:
             verdict, privacy = self._judge(case, outcome, cwd, limit)
         finally:
             shutil.rmtree(cwd, ignore_errors=True)
-        status, message, fraction = verdict.status, verdict.message, verdict.fraction
-        if outcome.leftover:
-            many = outcome.leftover > 1
-            message += (f"{'; ' if message else ''}your code left {outcome.leftover} "
-                        f"process{'es' if many else ''} running after the call returned; "
-                        f"{'they were' if many else 'it was'} killed")
+        status, fraction = verdict.status, verdict.fraction
         if outcome.forbidden:
             result.forbid(outcome.forbidden, f"in case {case.id}")
             status, fraction = Status.FORBIDDEN, 0.0
-            message = ("tried to open the grader's own files; the access was refused, recorded "
-                       "in the grade record, and this case earns no points")
+        message, ref = case_message(verdict, outcome.leftover, bool(outcome.forbidden), plan)
         # what the call printed may quote a hidden case's data: never kept (nor in the record)
         shown = "" if status in SCORED or case.hidden else self.keeper.scrub(outcome.output)
-        if plan.note:
-            message = f"{plan.note}: {message}"
         cpu = outcome.cpu_seconds
         entry = case_result(rubric, case, status, message, output=shown, fraction=fraction,
                             seconds=round(outcome.seconds, 4), time_limit=limit,
-                            cpu_seconds=None if cpu is None else round(cpu, 2),
-                            ref=verdict.ref if message == verdict.message else None)
-        entry.privacy = privacy if status != Status.FORBIDDEN else None
+                            cpu_seconds=None if cpu is None else round(cpu, 2), ref=ref)
+        if privacy is not None and status != Status.FORBIDDEN:
+            entry.privacy, entry.privacy_ref = privacy.english(), privacy.to_json()
         return entry
 
     def _judge(self, case: Case, outcome, cwd: Path, limit: float
-               ) -> tuple[Judgement, str | None]:
+               ) -> tuple[Judgement, Message | None]:
         """Read what the call wrote (never following links), then judge it; with the output's
         privacy summary (k and l reached, no points) when it is a readable table, except on a
         hidden case of a part judged by rules (its feedback: the verdict, the broken rules'
@@ -141,11 +134,43 @@ class CaseRunner:
         privacy = None
         if (produced.data is not None and facts.expected.kind == "table" and judged_on_kanon(case)
                 and (not facts.hidden or JUDGES[facts.judge].hidden_summary)):
-            privacy = privacy_summary.summarize(
+            privacy = privacy_summary.summarize_message(
                 produced.data, case_data(ctx.rubric, case),
                 suppression=case.function == "samarati",
                 distinct_l=privacy_summary.shows_l(p.function for p in ctx.rubric.parts))
         return verdict, privacy
+
+
+def case_message(verdict: Judgement, leftover: int, forbidden: bool, plan: Plan
+                 ) -> tuple[str, dict | None]:
+    """A case's message: the verdict's, then the processes the call left running, or the
+    refused access to the grader's files; after a shortened limit's note. With its first
+    line as data (a kcheck.text Message's JSON, or a kcheck judge's verdict left unchanged)."""
+    message = verdict.message
+    said = (Message.from_json(verdict.ref) if verdict.ref and "id" in verdict.ref
+            else None)  # the message's first line as data (kcheck.text)
+    if leftover:
+        left = (Message("your code left {n} processes running after the call returned; they "
+                        "were killed", n=leftover) if leftover > 1 else
+                Message("your code left {n} process running after the call returned; it was "
+                        "killed", n=leftover))
+        one_line = "\n" not in message
+        message += f"{'; ' if message else ''}{left}"
+        said = (said if not one_line or said is None else
+                Message("{first}; {second}", first=said, second=left) if verdict.message
+                else left)
+    if forbidden:
+        said = Message("tried to open the grader's own files; the access was refused, "
+                       "recorded in the grade record, and this case earns no points")
+        message = said.english()
+    if plan.noted is not None:
+        message = f"{plan.note}: {message}"
+        said = None if said is None else Message("{note}: {message}", note=plan.noted,
+                                                 message=said)
+    ref = verdict.ref if message == verdict.message else None  # a kcheck judge's
+    if said is not None and said.english() == message.partition("\n")[0]:
+        ref = said.to_json()
+    return message, ref
 
 
 def case_facts(ctx, case: Case, limit: float, rows: int) -> CaseFacts:
@@ -162,18 +187,19 @@ def case_facts(ctx, case: Case, limit: float, rows: int) -> CaseFacts:
 
 
 def callable_state(name: str, check: FunctionCheck, keeper: SessionKeeper,
-                   expected: tuple[str, ...] | None = None) -> tuple[Status, str, bool]:
+                   expected: tuple[str, ...] | None = None
+                   ) -> tuple[Status, str | Message, bool]:
     """Whether `name` can be called as the handout says (ok), or why not; and whether it is
     called by keyword (the handout's parameter names in another order)."""
     if check.state in ("not-attempted", "signature"):
         return Status(check.state), check.message, False
     if keeper.failure:
-        return keeper.failure, (f"your file could not be imported: "
-                                f"{keeper.result.import_info['problem']}"), False
+        return keeper.failure, import_problem(keeper, "your file could not be imported: "
+                                                      "{problem}"), False
     info = keeper.functions.get(name, {})
     if not info.get("callable"):
-        return (Status.MISSING, check.message or f"`{name}` is not a function of your module.",
-                False)
+        return (Status.MISSING, check.message or
+                Message("`{name}` is not a function of your module.", name=name), False)
     params = info.get("params")
     params = None if params is None else [tuple(p) for p in params]
     if params is not None and check.state != "ok":
@@ -186,6 +212,14 @@ def callable_state(name: str, check: FunctionCheck, keeper: SessionKeeper,
             return (Status.SIGNATURE, f"`{name}` cannot be called as the handout says: "
                                       f"{problem}", False)
     return Status.OK, "", params is not None and keyword_order(params, name, expected)
+
+
+def import_problem(keeper: SessionKeeper, template: str) -> str | Message:
+    """`template` with the import's problem: as data when the keeper has it (kcheck.text)."""
+    problem, said = keeper.result.import_info["problem"], getattr(keeper, "problem", None)
+    if said is not None and said.english() == problem:
+        return Message(template, problem=said)
+    return template.format(problem=problem)
 
 
 def read_produced(output: Path) -> Produced:

@@ -22,8 +22,9 @@ from kanon.hierarchy import read_dgh_folder
 from kanon.problem import Problem, problem_of
 from kanon.schema import DEFAULT as DEFAULT_SCHEMA, Schema
 from kanon.table import Table, parse_table, read_table
+from kcheck.text import Message, Verbatim
 
-from ..contract import DGH_DIR, RAW_FILE, data_rows
+from ..contract import DGH_DIR, RAW_FILE
 
 PROPERTY = {
     "random_anonymizer": "k-anonymous",
@@ -36,14 +37,25 @@ INTERVALS = ("mondrian", "topdown_greedy")
 """The functions whose numeric QI cells may be intervals [lo-hi]."""
 
 
-def _property(function: str) -> str:
-    return PROPERTY.get(function, "k-anonymous")  # the optional parts: k-anonymous
+def _property(function: str) -> Message:
+    return Message(PROPERTY.get(function, "k-anonymous"))  # the optional parts: k-anonymous
 
 
 @dataclass(frozen=True)
 class Verdict:
     status: str  # "passed", "partial" or "wrong"
     message: str
+    said: Message | None = None  # the message as data (kcheck.text): None, English only
+
+
+def _verdict(status: str, said: Message) -> Verdict:
+    return Verdict(status, said.english(), said)
+
+
+def _row(number: int) -> Message:
+    """grader.contract.data_rows of one row, as a message: "3 (the header is not counted)"
+    fills a template's "data row {row}"."""
+    return Message("{n} (the header is not counted)", n=number)
 
 
 CaseData = Problem
@@ -78,53 +90,67 @@ def _expected_table(path: str, stamp: float) -> Table:
 
 def compare_cost(value: float, expected: float, tolerance: float) -> Verdict:
     if math.isclose(value, expected, rel_tol=tolerance, abs_tol=1e-9):
-        return Verdict("passed", f"returned {value!r}, correct")
-    return Verdict("wrong", f"returned {value!r}; that is not the correct cost")
+        return _verdict("passed", Message("returned {value}, correct", value=repr(value)))
+    return _verdict("wrong", Message("returned {value}; that is not the correct cost",
+                                     value=repr(value)))
 
 
-def _cell(hidden: bool, value: str) -> str:
-    return "" if hidden else f" {value!r}"
+def _at(row: int, column: str, detail: Message) -> Message:
+    return Message("data row {row}, column {column}: {detail}", row=_row(row),
+                   column=Verbatim(repr(column)), detail=detail)
 
 
-def check_valid(out: Table, data: CaseData, intervals: bool, hidden: bool) -> str:
-    """'' when every cell of `out` is a valid generalization of its raw cell, else why not."""
+def check_valid(out: Table, data: CaseData, intervals: bool, hidden: bool) -> Message | None:
+    """None when every cell of `out` is a valid generalization of its raw cell, else why
+    not."""
     raw = data.table
     if out.header != raw.header:
-        return (f"the header {out.header} differs from the raw file's {raw.header}" if not hidden
-                else "the header differs from the raw file's header")
+        return (Message("the header {header} differs from the raw file's {raw}",
+                        header=Verbatim(str(out.header)), raw=Verbatim(str(raw.header)))
+                if not hidden else Message("the header differs from the raw file's header"))
     if len(out.rows) != len(raw.rows):
-        return f"the output has {len(out.rows)} data rows, the raw file has {len(raw.rows)}"
+        return Message("the output has {n} data rows, the raw file has {raw}",
+                       n=len(out.rows), raw=len(raw.rows))
     qi = set(data.qi_columns)
     for c, name in enumerate(raw.header):
         if c in qi:
             continue
         for number, (o, r) in enumerate(zip(out.rows, raw.rows), start=1):
             if o[c] != r[c]:
-                return (f"{data_rows([number])}, column {name!r}: non-QI cells must be copied "
-                        f"unchanged{'' if hidden else f' (raw {r[c]!r}, output {o[c]!r})'}")
+                return _at(number, name, Message("non-QI cells must be copied unchanged")
+                           if hidden else Message(
+                               "non-QI cells must be copied unchanged (raw {raw}, output {out})",
+                               raw=Verbatim(repr(r[c])), out=Verbatim(repr(o[c]))))
     for c, column in zip(data.qi_columns, data.columns):
         for number, (row, raw_row) in enumerate(zip(out.rows, raw.rows), start=1):
             error = column.check(raw_row[c], row[c], intervals)
             if error is not None:
-                why = _why(error, intervals and column.numeric, hidden)
-                return f"{data_rows([number])}, column {raw.header[c]!r}: {why}"
-    return ""
+                return _at(number, raw.header[c], _why(error, intervals and column.numeric,
+                                                       hidden))
+    return None
 
 
-def _why(error: CellError, intervals: bool, hidden: bool) -> str:
+def _why(error: CellError, intervals: bool, hidden: bool) -> Message:
     """The grader's wording of a cell error (no values for hidden cases); `intervals`: the
     column may hold interval cells."""
-    cell, raw = _cell(hidden, error.cell), _cell(hidden, error.raw)
+    cell, raw = Verbatim(repr(error.cell)), Verbatim(repr(error.raw))
     if error.fault is CellFault.NOT_ANCESTOR:
-        return f"output{cell} is not an ancestor of the raw value{raw}"
+        return (Message("output is not an ancestor of the raw value") if hidden else
+                Message("output {cell} is not an ancestor of the raw value {raw}", cell=cell,
+                        raw=raw))
     if error.fault in (CellFault.INTERVAL_EMPTY, CellFault.INTERVAL_MISSES):
-        return f"interval{cell} does not contain the raw value{raw} (or lo >= hi)"
-    what = "a label of the column's hierarchy" + (" or an interval [lo-hi]" if intervals else "")
-    return f"output{cell} is not {what}"
+        return (Message("interval does not contain the raw value (or lo >= hi)") if hidden else
+                Message("interval {cell} does not contain the raw value {raw} (or lo >= hi)",
+                        cell=cell, raw=raw))
+    what = Message("a label of the column's hierarchy or an interval [lo-hi]" if intervals else
+                   "a label of the column's hierarchy")
+    return (Message("output is not {what}", what=what) if hidden else
+            Message("output {cell} is not {what}", cell=cell, what=what))
 
 
-def check_private(out: Table, data: CaseData, function: str, ints: dict[str, int]) -> str:
-    """'' when `out` has the function's privacy property, else the first violation."""
+def check_private(out: Table, data: CaseData, function: str, ints: dict[str, int]
+                  ) -> Message | None:
+    """None when `out` has the function's privacy property, else the first violation."""
     k = ints.get("k", 1)
     groups = group_rows(out.rows, data.qi_columns)
     roots = tuple(d.root_label for d in data.dghs)
@@ -134,32 +160,38 @@ def check_private(out: Table, data: CaseData, function: str, ints: dict[str, int
         max_sup = ints["max_sup"]
         over = suppression_violation(groups, roots, k, max_sup)
         if over is not None:
-            return (f"{over.size} rows are suppressed (all QIs at the root) but "
-                    f"max_sup = {max_sup} and k = {k}")
+            return Message("{n} rows are suppressed (all QIs at the root) but max_sup = "
+                           "{max_sup} and k = {k}", n=over.size, max_sup=max_sup, k=k)
     small = k_violation(groups, k, exempt)
     if small is not None:
-        return (f"the equivalence class of {data_rows([small.first_row])} has {small.size} "
-                f"row(s); k = {k}")
+        return Message("the equivalence class of data row {row} has {n} row(s); k = {k}",
+                       row=_row(small.first_row), n=small.size, k=k)
     if function == "bottomup_anonymizer":
         l_value = ints["l"]
         try:
             sensitive = data.sensitive_column()
         except ValueError:
-            return "the dataset has no single sensitive column"
+            return Message("the dataset has no single sensitive column")
         poor = l_violation(groups, out.rows, sensitive, l_value)
         if poor is not None:
-            return (f"the equivalence class of {data_rows([poor.first_row])} has {poor.distinct} "
-                    f"distinct value(s) of {out.header[sensitive]!r}; l = {l_value}")
-    return ""
+            return Message("the equivalence class of data row {row} has {n} distinct value(s) "
+                           "of {column}; l = {l}", row=_row(poor.first_row), n=poor.distinct,
+                           column=Verbatim(repr(out.header[sensitive])), l=l_value)
+    return None
 
 
-def first_difference(out: Table, expected: Table, hidden: bool) -> str:
+def first_difference(out: Table, expected: Table, hidden: bool) -> Message:
     for number, (o, e) in enumerate(zip(out.rows, expected.rows), start=1):
         if o != e:
             c = next(i for i, (a, b) in enumerate(zip(o, e)) if a != b)
-            shown = "" if hidden else f": expected {e[c]!r}, got {o[c]!r}"
-            return f"first difference at {data_rows([number])}, column {out.header[c]!r}{shown}"
-    return "the rows differ"
+            column = Verbatim(repr(out.header[c]))
+            if hidden:
+                return Message("first difference at data row {row}, column {column}",
+                               row=_row(number), column=column)
+            return Message("first difference at data row {row}, column {column}: expected "
+                           "{expected}, got {got}", row=_row(number), column=column,
+                           expected=Verbatim(repr(e[c])), got=Verbatim(repr(o[c])))
+    return Message("the rows differ")
 
 
 class NotARegularFile(Exception):
@@ -185,19 +217,22 @@ def compare_table(produced: bytes, expected: Path, data: CaseData, function: str
     """The verdict on the bytes of an anonymizer's output file."""
     stamp = expected.stat().st_mtime
     if produced == _expected_bytes(str(expected), stamp):
-        return Verdict("passed", "identical to the reference output")
+        return _verdict("passed", Message("identical to the reference output"))
     expected_table = _expected_table(str(expected), stamp)
     try:
         out = parse_table(produced)
     except ValueError as e:
         return Verdict("wrong", f"the output is not a readable dataset: {e}")
     if out.header == expected_table.header and out.rows == expected_table.rows:
-        return Verdict("passed", "identical to the reference output (as parsed CSV)")
+        return _verdict("passed", Message("identical to the reference output (as parsed CSV)"))
     problem = check_valid(out, data, intervals=function in INTERVALS, hidden=hidden)
-    if problem:
-        return Verdict("wrong", f"not a valid generalization: {problem}")
+    if problem is not None:
+        return _verdict("wrong", Message("not a valid generalization: {problem}",
+                                         problem=problem))
     problem = check_private(out, data, function, ints)
-    if problem:
-        return Verdict("wrong", f"valid, but not {_property(function)}: {problem}")
-    return Verdict("partial", f"valid and {_property(function)}, but not the reference output: "
-                   f"{first_difference(out, expected_table, hidden)}")
+    if problem is not None:
+        return _verdict("wrong", Message("valid, but not {what}: {problem}",
+                                         what=_property(function), problem=problem))
+    return _verdict("partial", Message(
+        "valid and {what}, but not the reference output: {difference}",
+        what=_property(function), difference=first_difference(out, expected_table, hidden)))

@@ -15,6 +15,8 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from kcheck.text import Message, Verbatim
+
 from ..rubric import Rubric
 from .case_runner import CaseRunner, case_rows
 from .expected import Expected
@@ -76,17 +78,23 @@ def _grade_into(result: SubmissionResult, sub: Submission, ctx: Context, scratch
         if result.manual is None:
             result.manual = check_parts(rubric, None, "the submission could not be unpacked")
         result.notes = list(sub.notes) + [f"Your submission was not graded: {e}."]
-        result.fill(rubric, Status(e.status), "the submission could not be unpacked safely")
+        result.fill(rubric, Status(e.status),
+                    Message("the submission could not be unpacked safely"))
         return
     result.notes = list(sub.notes) + solution.notes  # unpack may have added notes
     if solution.file is None:
-        result.fill(rubric, Status.NO_SOLUTION, "no solution file found")
+        result.fill(rubric, Status.NO_SOLUTION, Message("no solution file found"))
         return
     result.solution = solution.file.relative_to(root).as_posix()
     static = solution.static
     if static.syntax_error:
         result.notes.append(f"{result.solution} cannot be parsed: {static.syntax_error}.")
-        result.fill(rubric, Status.SYNTAX_ERROR, f"syntax error: {static.syntax_error}")
+        kind, _, why = static.syntax_error.partition(": ")  # the parser's error, its words
+        result.fill(rubric, Status.SYNTAX_ERROR, Message(
+            "syntax error: {error}", error=Message("{note}: {message}", note=Verbatim(kind),
+                                                   message=Verbatim(why)))
+            if why and "\n" not in static.syntax_error else
+            f"syntax error: {static.syntax_error}")
         return
     for check in static.functions.values():
         result.notes.extend(check.notes)

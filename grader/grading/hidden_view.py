@@ -26,9 +26,12 @@ from typing import Callable
 
 import numpy
 
-from ..sandbox.packages import unavailable_message
+from kcheck.text import Message, Param, Verbatim
 
-__all__ = ["TRACEBACK_CHARS", "StudentCode", "exception_facts", "frame", "type_name"]
+from ..sandbox.packages import unavailable, unavailable_message
+
+__all__ = ["TRACEBACK_CHARS", "StudentCode", "exception_facts", "exception_message", "frame",
+           "frame_message", "type_name", "type_message"]
 
 _FRAME = re.compile(r'  File "(?P<file>[^"\n]+)", line (?P<line>\d+), in [^\n]*\n')
 TRACEBACK_CHARS = 6000
@@ -71,11 +74,18 @@ def type_name(name: object, mro: object, code: StudentCode,
               fallback: str = "an exception") -> str:
     """`name` when the data cannot have made it, else "a subclass of" the first such name of
     `mro` (the class's bases, nearest first), else `fallback`."""
+    return str(type_message(name, mro, code, fallback))
+
+
+def type_message(name: object, mro: object, code: StudentCode,
+                 fallback: str = "an exception") -> Param:
+    """`type_name` as a message (kcheck.text): a type's name is a Verbatim of it."""
     candidates = [name] + (list(mro) if isinstance(mro, list) else [])
     for candidate in candidates:
         if isinstance(candidate, str) and (candidate in LIBRARY_TYPES or candidate in code.names):
-            return candidate if candidate == name else f"a subclass of {candidate}"
-    return fallback
+            return (Verbatim(candidate) if candidate == name else
+                    Message("a subclass of {name}", name=Verbatim(candidate)))
+    return Message(fallback)
 
 
 def frame(traceback: object, code: StudentCode, scrub: Callable[[str], str] = str) -> str:
@@ -83,9 +93,16 @@ def frame(traceback: object, code: StudentCode, scrub: Callable[[str], str] = st
     turns its scratch paths into the submission's relative ones) in one of the student's own
     files, at a line that file has; "" when there is none, or when the text is cut short
     (TRACEBACK_CHARS or more: its start may then be the message, which could forge frames)."""
+    where = frame_message(traceback, code, scrub)
+    return "" if where is None else str(where)
+
+
+def frame_message(traceback: object, code: StudentCode, scrub: Callable[[str], str] = str
+                  ) -> Message | None:
+    """`frame` as a message (kcheck.text), None where `frame` is ""."""
     if not isinstance(traceback, str) or not traceback or len(traceback) >= TRACEBACK_CHARS:
-        return ""
-    text, position, found = scrub(traceback), 0, ""
+        return None
+    text, position, found = scrub(traceback), 0, None
     while True:  # the frames come first; the first line that is not one ends them
         match = _FRAME.match(text, position)
         if match is None:
@@ -96,24 +113,37 @@ def frame(traceback: object, code: StudentCode, scrub: Callable[[str], str] = st
             position = len(text) if end < 0 else end + 1
         file, line = match["file"], int(match["line"])
         if 1 <= line <= code.lines.get(file, 0):
-            found = f"{file}, line {line}"
+            found = Message("{file}, line {line}", file=Verbatim(file), line=line)
 
 
 def exception_facts(error: dict, code: StudentCode, scrub: Callable[[str], str] = str) -> str:
     """`raised ValueError at skeleton.py, line 12` (the place left out when unknown), and the
     sandbox's own refusal of a package the course does not allow, which no data can make."""
-    kind = type_name(error.get("type"), error.get("mro"), code)
-    where = frame(error.get("traceback"), code, scrub)
-    return f"raised {kind}" + (f" at {where}" if where else "") + _refusal(error, code)
+    return str(exception_message(error, code, scrub))
 
 
-def _refusal(error: dict, code: StudentCode) -> str:
-    """`: pandas is not available: ...` when the message is exactly the sandbox's refusal of
-    a package named in the student's files, else ""."""
+def exception_message(error: dict, code: StudentCode, scrub: Callable[[str], str] = str
+                      ) -> Message:
+    """`exception_facts` as a message (kcheck.text)."""
+    kind = type_message(error.get("type"), error.get("mro"), code)
+    where = frame_message(error.get("traceback"), code, scrub)
+    refusal = _refusal(error, code)
+    if where is None:
+        return (Message("raised {kind}", kind=kind) if refusal is None else
+                Message("raised {kind}: {message}", kind=kind, message=refusal))
+    if refusal is None:
+        return Message("raised {kind} at {where}", kind=kind, where=where)
+    return Message("raised {kind} at {where}: {refusal}", kind=kind, where=where,
+                   refusal=refusal)
+
+
+def _refusal(error: dict, code: StudentCode) -> Message | None:
+    """`pandas is not available: ...` when the message is exactly the sandbox's refusal of
+    a package named in the student's files, else None."""
     message = error.get("message")
     if error.get("type") != "ModuleNotFoundError" or not isinstance(message, str):
-        return ""
+        return None
     name = message.partition(" ")[0]
     if name in code.names and message == unavailable_message(name, list(code.allowed)):
-        return f": {message}"
-    return ""
+        return unavailable(name, list(code.allowed))
+    return None

@@ -16,13 +16,15 @@ from typing import Callable
 from pathlib import Path
 
 from kanon.schema import DEFAULT as DEFAULT_SCHEMA, Schema
+from kcheck.text import Message, Verbatim
 
 from ..contract import OUTPUT_FILE, is_cost
 from .compare import CaseData
 from .expected import Expected
 from .judges import JUDGES, CaseInput
-from .hidden_view import StudentCode, exception_facts, frame, type_name
+from .hidden_view import StudentCode, exception_message, frame_message, type_message
 from ..sandbox import CallOutcome, wall_backstop
+from ..sandbox.packages import unavailable, unavailable_message
 from .statuses import Status
 
 __all__ = ["CaseFacts", "Produced", "Judgement", "judge"]
@@ -68,7 +70,13 @@ class Judgement:
     status: Status
     message: str
     fraction: float = 0.0  # share of the case's points
-    ref: dict | None = None  # a kcheck judge's message as data (grader.grading.judges)
+    ref: dict | None = None  # the message as data: a kcheck judge's, or a kcheck.text one
+
+
+def said(status: Status, message: Message, fraction: float = 0.0, tail: str = "") -> Judgement:
+    """A judgement whose message is `message` (kept as data, kcheck.text), then `tail` (the
+    lines after it: a traceback)."""
+    return Judgement(status, message.english() + tail, fraction, message.to_json())
 
 
 def judge(outcome: CallOutcome, facts: CaseFacts, produced: Produced | None = None,
@@ -83,12 +91,13 @@ def judge(outcome: CallOutcome, facts: CaseFacts, produced: Produced | None = No
     if failed is not None:
         return failed
     if outcome.status == "exception":  # the contract's expected exception
-        kind = (type_name(error.get("type"), error.get("mro"), code) if facts.hidden
-                else error.get("type"))
-        return Judgement(Status.PASSED, f"raised {kind} as the contract requires", 1.0)
+        kind = (type_message(error.get("type"), error.get("mro"), code) if facts.hidden
+                else Verbatim(str(error.get("type"))))
+        return said(Status.PASSED, Message("raised {kind} as the contract requires", kind=kind),
+                    1.0)
     if facts.expected.kind == "error":
-        return Judgement(Status.WRONG,
-                         f"should raise {facts.expected.error}, but returned normally")
+        return said(Status.WRONG, Message("should raise {error}, but returned normally",
+                                          error=str(facts.expected.error)))
     strategy = JUDGES[facts.judge]
     case = CaseInput(facts.function, facts.ints, facts.hidden, facts.expected,
                      facts.cost_tolerance, facts.inputs, facts.qis, facts.schema, data)
@@ -97,18 +106,20 @@ def judge(outcome: CallOutcome, facts: CaseFacts, produced: Produced | None = No
         if value.get("value_kind") != "number":
             shown = value.get("type", "None") if value.get("value_kind") == "other" else "None"
             if facts.hidden and shown != "None":
-                shown = type_name(shown, None, code, "an object of another type")
-            return Judgement(Status.BAD_RETURN, f"returned {shown}, not a number")
+                shown = str(type_message(shown, None, code, "an object of another type"))
+            return said(Status.BAD_RETURN, Message("returned {shown}, not a number",
+                                                   shown=Verbatim(str(shown))))
         verdict = strategy.number(value["value"], case)
     else:
         produced = produced or Produced(missing=True)
         if produced.missing:
-            return Judgement(Status.NO_OUTPUT, f"returned without writing the output file "
-                                               f"(`output_file`, here {OUTPUT_FILE!r})")
+            return said(Status.NO_OUTPUT, Message(
+                "returned without writing the output file (`output_file`, here {name})",
+                name=repr(OUTPUT_FILE)))
         if produced.not_regular or produced.data is None:
-            return Judgement(Status.FORBIDDEN, f"the output file {OUTPUT_FILE!r} is a link or "
-                                               f"not a regular file; the grader does not follow "
-                                               f"links")
+            return said(Status.FORBIDDEN, Message(
+                "the output file {name} is a link or not a regular file; the grader does not "
+                "follow links", name=repr(OUTPUT_FILE)))
         verdict = strategy.table(produced.data, case)
     status = Status(verdict.status)
     fraction = {Status.PASSED: 1.0, Status.PARTIAL: facts.partial_credit}.get(status, 0.0)
@@ -121,50 +132,94 @@ def _failure(outcome: CallOutcome, facts: CaseFacts, scrub: Callable[[str], str]
     exception the contract asks for)."""
     error, status, hidden = outcome.error, outcome.status, facts.hidden
     if error.get("grader_error"):  # a report the grader cannot read: never a verdict
-        why = "" if hidden else f" ({error['grader_error']})"  # it may quote the child's report
-        return Judgement(Status.GRADER_ERROR, f"the grader could not read what the call "
-                                              f"reported{why}; a TA will look at it")
+        if hidden:  # the report may quote the child's
+            return said(Status.GRADER_ERROR, Message(
+                "the grader could not read what the call reported; a TA will look at it"))
+        return said(Status.GRADER_ERROR, Message(
+            "the grader could not read what the call reported ({why}); a TA will look at it",
+            why=Verbatim(str(error["grader_error"]))))
     if status == "timeout":
         limit = facts.cpu_limit
         if error.get("wall"):
-            return Judgement(Status.TIMEOUT, f"did not finish within the wall-clock backstop of "
-                                             f"{wall_backstop(limit):g} s (it waited rather than "
-                                             f"computed; its CPU-time limit is {limit:g} s)")
-        return Judgement(Status.TIMEOUT, f"ran out of time: it used its whole CPU-time limit of "
-                                         f"{limit:g} s for this case ({facts.rows} rows)")
+            return said(Status.TIMEOUT, Message(
+                "did not finish within the wall-clock backstop of {wall} s (it waited rather "
+                "than computed; its CPU-time limit is {limit} s)",
+                wall=f"{wall_backstop(limit):g}", limit=f"{limit:g}"))
+        return said(Status.TIMEOUT, Message(
+            "ran out of time: it used its whole CPU-time limit of {limit} s for this case "
+            "({rows} rows)", limit=f"{limit:g}", rows=facts.rows))
     if status == "memory":
         if hidden:
-            where = frame(error.get("traceback"), code, scrub)
-            return Judgement(Status.MEMORY, f"ran out of memory (limit {facts.memory_mb} MB)"
-                                            + (f" at {where}" if where else ""))
-        return Judgement(Status.MEMORY, f"ran out of memory (limit {facts.memory_mb} MB): "
-                                        f"{error_text(error, scrub)}")
+            where = frame_message(error.get("traceback"), code, scrub)
+            return said(Status.MEMORY, Message("ran out of memory (limit {mb} MB)",
+                                               mb=facts.memory_mb) if where is None else
+                        Message("ran out of memory (limit {mb} MB) at {where}",
+                                mb=facts.memory_mb, where=where))
+        raised, trace = _raised(error, scrub, code)
+        return _kept(Status.MEMORY, Message("ran out of memory (limit {mb} MB): {error}",
+                                            mb=facts.memory_mb, error=raised), trace,
+                     f"ran out of memory (limit {facts.memory_mb} MB): "
+                     f"{error_text(error, scrub)}")
     if status == "file-size":
-        return Judgement(Status.FILE_TOO_LARGE,
-                         f"wrote more than {facts.disk_mb} MB of files in its folder"
-                         if "disk" in error else
-                         f"wrote a file larger than {facts.file_size_mb} MB")
+        return said(Status.FILE_TOO_LARGE,
+                    Message("wrote more than {mb} MB of files in its folder", mb=facts.disk_mb)
+                    if "disk" in error else
+                    Message("wrote a file larger than {mb} MB", mb=facts.file_size_mb))
     if status == "crash":
         if "signal" in error:
-            return Judgement(Status.CRASH, f"the process was killed by {error['signal']}")
-        code_text = "" if hidden else f" (exit code {error.get('code', '?')})"
-        return Judgement(Status.CRASH, f"the process ended{code_text} without returning, e.g. "
-                                       f"through os._exit")
+            return said(Status.CRASH, Message("the process was killed by {signal}",
+                                              signal=str(error["signal"])))
+        if hidden:
+            return said(Status.CRASH, Message(
+                "the process ended without returning, e.g. through os._exit"))
+        return said(Status.CRASH, Message(
+            "the process ended (exit code {code}) without returning, e.g. through os._exit",
+            code=Verbatim(str(error.get("code", "?")))))
     if status == "exit":  # a hidden case's exit code may be its data: sys.exit(line)
-        return Judgement(Status.EXIT, "called sys.exit / exit" +
-                         ("" if hidden else f" (code {error.get('code', '?')})"))
+        return said(Status.EXIT, Message("called sys.exit / exit") if hidden else
+                    Message("called sys.exit / exit (code {code})",
+                            code=Verbatim(str(error.get("code", "?")))))
     if status == "exception":
         mro = error.get("mro", [error.get("type")])
         if facts.expected.kind == "error" and facts.expected.error in mro:
             return None
         if error.get("type") == "NotImplementedError":
-            return Judgement(Status.NOT_ATTEMPTED, "raised NotImplementedError")
-        text = exception_facts(error, code, scrub) if hidden else error_text(error, scrub)
-        if hint:
+            return said(Status.NOT_ATTEMPTED, Message("raised NotImplementedError"))
+        if hidden and not hint:
+            return said(Status.ERROR, exception_message(error, code, scrub))
+        text = str(exception_message(error, code, scrub)) if hidden else error_text(error, scrub)
+        if hint:  # the hint's words are the grader's: the pattern layer translates them
             text = (text.replace("\n", f" ({hint})\n", 1) if "\n" in text
                     else f"{text} ({hint})")
-        return Judgement(Status.ERROR, text)
+            return Judgement(Status.ERROR, text)
+        raised, trace = _raised(error, scrub, code)
+        return _kept(Status.ERROR, raised, trace, text)
     return None
+
+
+def _raised(error: dict, scrub: Callable[[str], str], code: StudentCode = StudentCode()
+            ) -> tuple[Message, str]:
+    """`raised Type: message` as a message (the message is the student's own text, but for
+    the sandbox's refusal of a package), and the lines after it (the traceback)."""
+    text = error_text(error, scrub)
+    head = text.partition("\n")[0]
+    kind = str(error.get("type", "an exception"))
+    message = head[len(f"raised {kind}: "):]
+    name = message.partition(" ")[0]
+    said_message = (unavailable(name, list(code.allowed))
+                    if error.get("type") == "ModuleNotFoundError"
+                    and message == unavailable_message(name, list(code.allowed))
+                    else Verbatim(message))
+    return (Message("raised {kind}: {message}", kind=Verbatim(kind), message=said_message),
+            text[len(head):])
+
+
+def _kept(status: Status, message: Message, tail: str, text: str) -> Judgement:
+    """The judgement of `text` (the record's message, as ever), with `message` as its data
+    when `message` then `tail` is that text (else without: the pattern layer renders it)."""
+    if message.english() + tail == text:
+        return said(status, message, tail=tail)
+    return Judgement(status, text)
 
 
 def error_text(error: dict, scrub: Callable[[str], str] = str) -> str:

@@ -8,7 +8,8 @@ verdict on what a call returned (a number) or wrote (a table's bytes).
   utility no worse than the reference's seeded runs allow: the case's stored band);
 - number: kcheck.number (within the course's tolerance of the reference's value).
 
-A verdict of quality or number keeps its message as an id with parameters (`ref`), rendered
+An exact verdict keeps its message as a kcheck.text Message (`ref`: its id and parameters),
+a verdict of quality or number as a kcheck verdict (`ref`: rule, row, column), rendered
 in English for the record and in the course's language for the student
 (grader.gradebook renders it with kcheck.messages): a hidden case's shows the rule's name,
 its row and its column only.
@@ -102,6 +103,12 @@ def _kcheck_verdict(verdict, hidden: bool, facts=None,
     return Verdict("passed" if verdict.ok else "wrong", render_ref(ref, "en", hidden), ref)
 
 
+def _exact(verdict: compare.Verdict) -> Verdict:
+    """The exact judge's verdict, its message kept as data (kcheck.text) when it has one."""
+    return Verdict(verdict.status, verdict.message,
+                   verdict.said.to_json() if verdict.said is not None else {})
+
+
 class Exact:
     """The reference's one output."""
 
@@ -110,13 +117,11 @@ class Exact:
     of its classes: grader/grading/privacy_summary.py)."""
 
     def table(self, produced: bytes, case: CaseInput) -> Verdict:
-        v = compare.compare_table(produced, case.expected.path, case.data, case.function,
-                                  case.ints, case.hidden)
-        return Verdict(v.status, v.message)
+        return _exact(compare.compare_table(produced, case.expected.path, case.data,
+                                            case.function, case.ints, case.hidden))
 
     def number(self, value: float, case: CaseInput) -> Verdict:
-        v = compare.compare_cost(value, case.expected.value, case.tolerance)
-        return Verdict(v.status, v.message)
+        return _exact(compare.compare_cost(value, case.expected.value, case.tolerance))
 
 
 class Rules(Exact):

@@ -17,6 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kanon.table import parse_table
+from kcheck.text import Message
 
 from .compare import CaseData, load_case_data
 
@@ -31,6 +32,13 @@ def shows_l(functions) -> bool:
 
 def summarize(output_bytes: bytes, case: Path | CaseData, suppression: bool = False,
               distinct_l: bool = True) -> str | None:
+    """`summarize_message` in English."""
+    said = summarize_message(output_bytes, case, suppression, distinct_l)
+    return None if said is None else said.english()
+
+
+def summarize_message(output_bytes: bytes, case: Path | CaseData, suppression: bool = False,
+                      distinct_l: bool = True) -> Message | None:
     """The summary line of one output file's bytes on a case (its CaseData, or the folder
     that holds adult-hw1.csv and DGHs/); None when the output is not a readable table with
     the released columns and at least one data row, or the case's data cannot be read. With
@@ -47,13 +55,16 @@ def summarize(output_bytes: bytes, case: Path | CaseData, suppression: bool = Fa
         qi_columns = [position[c] for c in data.qi_columns]
         if data.schema.suppression == "delete":
             sensitive = data.table.header.index(data.schema.sensitive) if distinct_l else None
-            line = summary_of(out.rows, qi_columns, None if sensitive is None
-                              else position[sensitive])
+            line = summary_message(out.rows, qi_columns, None if sensitive is None
+                                   else position[sensitive])
             deleted = len(data.table.rows) - len(out.rows)
-            return line + (f", {deleted} row{'' if deleted == 1 else 's'} deleted"
-                           if suppression and deleted > 0 else "")
+            if not suppression or deleted <= 0:
+                return line
+            return (Message("{summary}, 1 row deleted", summary=line) if deleted == 1 else
+                    Message("{summary}, {n} rows deleted", summary=line, n=deleted))
         roots = tuple(d.root_label for d in data.dghs) if suppression else None
-        return summary_of(out.rows, qi_columns, _sensitive(data) if distinct_l else None, roots)
+        return summary_message(out.rows, qi_columns, _sensitive(data) if distinct_l else None,
+                               roots)
     except Exception:  # noqa: BLE001 -- a summary is optional; a bad output has a verdict
         return None
 
@@ -71,6 +82,12 @@ def summary_of(rows: list[list[str]], qi_columns: list[int], sensitive: int | No
                suppressed: tuple[str, ...] | None = None) -> str:
     """The summary line of parsed rows (each as long as the header); `suppressed` is the QI
     cells of a suppressed row, whose rows are counted apart."""
+    return summary_message(rows, qi_columns, sensitive, suppressed).english()
+
+
+def summary_message(rows: list[list[str]], qi_columns: list[int], sensitive: int | None,
+                    suppressed: tuple[str, ...] | None = None) -> Message:
+    """`summary_of` as a message (kcheck.text)."""
     sizes: dict[tuple[str, ...], int] = {}
     values: dict[tuple[str, ...], set[str]] = {}
     for row in rows:
@@ -83,11 +100,18 @@ def summary_of(rows: list[list[str]], qi_columns: list[int], sensitive: int | No
         apart = sizes.pop(suppressed)
         values.pop(suppressed, None)
     smallest, largest = min(sizes.values()), max(sizes.values())
-    count = f"{len(sizes)} class{'' if len(sizes) == 1 else 'es'}"
-    span = f"{smallest}" if smallest == largest else f"{smallest} to {largest}"
-    line = f"k reached: {smallest} ({count} of {span} rows)"
+    if len(sizes) == 1:
+        line = Message("k reached: {k} (1 class of {size} rows)", k=smallest, size=smallest)
+    elif smallest == largest:
+        line = Message("k reached: {k} ({classes} classes of {size} rows)", k=smallest,
+                       classes=len(sizes), size=smallest)
+    else:
+        line = Message("k reached: {k} ({classes} classes of {low} to {high} rows)",
+                       k=smallest, classes=len(sizes), low=smallest, high=largest)
     if apart:
-        line += f", {apart} row{'' if apart == 1 else 's'} suppressed"
+        line = (Message("{summary}, 1 row suppressed", summary=line) if apart == 1 else
+                Message("{summary}, {n} rows suppressed", summary=line, n=apart))
     if sensitive is not None:
-        line += f"; distinct l: {min(len(v) for v in values.values())}"
+        line = Message("{summary}; distinct l: {l}", summary=line,
+                       l=min(len(v) for v in values.values()))
     return line

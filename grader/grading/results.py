@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from kcheck.text import Message
+
 from ..rubric import Case, Rubric
 from .manual_scores import with_manual
 from .record import CaseRecord, StudentRecord
@@ -18,11 +20,14 @@ __all__ = ["CaseResult", "SubmissionResult", "case_result"]
 CaseResult = CaseRecord  # one case's outcome: grading makes it, the record holds it
 
 
-def case_result(rubric: Rubric, case: Case, status: Status, message: str, *, output: str = "",
-                fraction: float = 0.0, seconds: float | None = None,
+def case_result(rubric: Rubric, case: Case, status: Status, message: str | Message, *,
+                output: str = "", fraction: float = 0.0, seconds: float | None = None,
                 time_limit: float | None = None, cpu_seconds: float | None = None,
                 ref: dict | None = None) -> CaseResult:
-    """A case's result earning `fraction` of its points."""
+    """A case's result earning `fraction` of its points; a Message `message` is kept as data
+    (`ref`) beside its English."""
+    if isinstance(message, Message):
+        message, ref = message.english(), message.to_json()
     points = rubric.part_of(case).case_points(case)
     return CaseResult(case.id, case.part, case.function, case.name, case.hidden,
                       case.visibility, Status(status), message, round(points, 6),
@@ -47,7 +52,7 @@ class SubmissionResult:
     manual: dict[str, dict] | None = None  # manual part -> grader.grading.manual_check's check
     counterexamples: dict[str, dict] = field(default_factory=dict)  # part -> shrink's entry
 
-    def fill(self, rubric: Rubric, status: Status, message: str) -> None:
+    def fill(self, rubric: Rubric, status: Status, message: str | Message) -> None:
         """Every case gets the same status and no points."""
         self.cases = [case_result(rubric, c, status, message) for c in rubric.cases()]
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from kcheck.text import Message, Verbatim
+
 from ..contract import SIGNATURES, graded_functions
 from .expected import copy_inputs
 from .results import SubmissionResult
@@ -34,6 +36,7 @@ class SessionKeeper:
         self.functions: dict = {}  # what the child found: name -> callable, params
         self.unavailable: dict[str, str] = {}  # name bound by a dropped import -> why
         self.known: dict[int, str] = {}  # first line -> why the first retry left it out
+        self.problem: Message | None = None  # why the import failed (import_info's problem)
 
     def close(self) -> None:
         if self.session is not None:
@@ -73,7 +76,8 @@ class SessionKeeper:
             info["sandbox_layers"] = outcome.layers
         forbidden = list(outcome.forbidden)
         if outcome.status != "ok":
-            info["problem"] = self.describe(outcome)
+            self.problem = self.describe(outcome)
+            info["problem"] = self.problem.english()
             fallback = self._start("retry")
             forbidden += fallback.forbidden
             info["retried"] = True
@@ -86,7 +90,7 @@ class SessionKeeper:
                 self._remember_unavailable(info["dropped"])
                 outcome = fallback
             else:
-                info["retry_problem"] = self.describe(fallback)
+                info["retry_problem"] = self.describe(fallback).english()
                 self.failure = import_status(outcome.status)
                 result.notes.append(
                     f"Importing your file failed ({info['problem']}). The grader imported it "
@@ -108,12 +112,12 @@ class SessionKeeper:
         outcome = self._start(self.mode)
         if outcome.status != "ok":
             self.failure = import_status(outcome.status)
-            problem = self.describe(outcome)
+            self.problem = self.describe(outcome)
             self.result.notes.append(f"Your file could not be imported again after a case "
-                                     f"ended its process: {problem}.")
+                                     f"ended its process: {self.problem}.")
             if self.result.import_info is None:
                 self.result.import_info = {}
-            self.result.import_info["problem"] = problem
+            self.result.import_info["problem"] = self.problem.english()
             return False
         return True
 
@@ -124,8 +128,9 @@ class SessionKeeper:
                 self.unavailable[name] = (f"line {d['lines'][0]}, `{d['code']}`, was left "
                                           f"out: {d['reason']}")
 
-    def describe(self, outcome: ImportOutcome) -> str:
-        return describe_import(outcome, self.ctx.rubric.settings.import_time_limit, self.scrub)
+    def describe(self, outcome: ImportOutcome) -> Message:  # why the import failed
+        return describe_import_message(outcome, self.ctx.rubric.settings.import_time_limit,
+                                       self.scrub)
 
     def hint(self, error: dict) -> str:
         """For a NameError on a name a dropped import would have bound: which line and why."""
@@ -153,16 +158,26 @@ def retry_note(info: dict) -> str:
 
 def describe_import(outcome: ImportOutcome, limit: float, scrub=str) -> str:
     """Why an import failed, in words (`limit`: the import's CPU-time limit)."""
+    return describe_import_message(outcome, limit, scrub).english()
+
+
+def describe_import_message(outcome: ImportOutcome, limit: float, scrub=str) -> Message:
+    """`describe_import` as a message (kcheck.text)."""
     error = outcome.error
     if outcome.status == "timeout" and error.get("wall"):
-        return (f"it did not finish within the import's wall-clock backstop of "
-                f"{wall_backstop(limit):g} s (it waited rather than computed)")
+        return Message("it did not finish within the import's wall-clock backstop of {wall} s "
+                       "(it waited rather than computed)", wall=f"{wall_backstop(limit):g}")
     if outcome.status == "timeout":
-        return f"it used more than the import's CPU-time limit of {limit:g} s"
+        return Message("it used more than the import's CPU-time limit of {limit} s",
+                       limit=f"{limit:g}")
     if outcome.status == "exit":
-        return f"it called sys.exit / exit (code {error.get('code', '?')}) while importing"
+        return Message("it called sys.exit / exit (code {code}) while importing",
+                       code=Verbatim(str(error.get("code", "?"))))
     if outcome.status == "crash":
-        return f"the process died while importing ({error.get('signal', '?')})"
+        return Message("the process died while importing ({signal})",
+                       signal=str(error.get("signal", "?")))
     if outcome.status == "memory":
-        return "it ran out of memory while importing"
-    return f"{error.get('type', 'an exception')}: {scrub(error.get('message', ''))}"
+        return Message("it ran out of memory while importing")
+    # an exception's type and message: the student's, as "{note}: {message}" has them
+    return Message("{note}: {message}", note=Verbatim(str(error.get("type", "an exception"))),
+                   message=Verbatim(scrub(error.get("message", ""))))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from kcheck.text import Message
 from kcheck.time_policy import GRADER, CallLog
 
 from ..rubric import Case
@@ -27,8 +28,16 @@ class Plan:
     """How to run one case: under `limit` CPU seconds, or not at all (`skip`, the message)."""
 
     limit: float
-    skip: str = ""
-    note: str = ""  # said in the case's feedback when its limit was shortened by a probe
+    skipped: Message | None = None  # why it is not run
+    noted: Message | None = None  # said in the case's feedback when its limit was shortened
+
+    @property
+    def skip(self) -> str:
+        return "" if self.skipped is None else self.skipped.english()
+
+    @property
+    def note(self) -> str:
+        return "" if self.noted is None else self.noted.english()
 
 
 @dataclass
@@ -44,17 +53,19 @@ class TimePolicy:
         ended = self.log.given_up(case.function)
         if ended is not None:
             first, second = ended
-            return Plan(own_limit, skip=(
-                f"not run: `{case.function}` ran out of time twice (on the cases "
-                f"\"{first.what}\" ({first.rows} rows) and \"{second.what}\" ({second.rows} "
-                f"rows)), so its later cases, on datasets as large or larger, are skipped"))
+            return Plan(own_limit, skipped=Message(
+                "not run: `{function}` ran out of time twice (on the cases \"{first}\" ({rows1} "
+                "rows) and \"{second}\" ({rows2} rows)), so its later cases, on datasets as "
+                "large or larger, are skipped", function=case.function, first=first.what,
+                rows1=first.rows, second=second.what, rows2=second.rows))
         limit = self.log.limit(case.function, own_limit)
         if limit >= own_limit:
             return Plan(own_limit)
         first = self.log.stops[case.function][0]
-        return Plan(limit, note=(
-            f"ran under a shortened limit of {limit:g} s after an earlier timeout (on "
-            f"the case \"{first.what}\"; this case's own limit is {own_limit:g} s)"))
+        return Plan(limit, noted=Message(
+            "ran under a shortened limit of {limit} s after an earlier timeout (on the case "
+            "\"{name}\"; this case's own limit is {own} s)", limit=f"{limit:g}",
+            name=first.what, own=f"{own_limit:g}"))
 
     def record(self, case: Case, rows: int, limit: float, status: Status) -> None:
         """Remember the case's outcome (only timeouts matter)."""

@@ -12,6 +12,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from kcheck.text import Message, Verbatim
+
 from ..errors import UserError
 
 # Import name -> the name pip installs it under, where the two differ.
@@ -22,14 +24,25 @@ PINS = {"numpy": "numpy>=1.24"}
 
 def rule(allowed: list[str]) -> str:
     """"only numpy and the standard library" (the course's rule, for messages)."""
+    return str(rule_message(allowed))
+
+
+def rule_message(allowed: list[str]) -> Message:
+    """The course's rule as a message (kcheck.text)."""
     names = sorted(allowed)
-    return ("only the standard library" if not names
-            else f"only {', '.join(names)} and the standard library")
+    return (Message("only the standard library") if not names else
+            Message("only {names} and the standard library", names=", ".join(names)))
 
 
 def unavailable_message(name: str, allowed: list[str]) -> str:
     """What a student sees when their code imports a package the course does not allow."""
-    return f"{name} is not available: this course allows {rule(allowed)}"
+    return str(unavailable(name, allowed))
+
+
+def unavailable(name: str, allowed: list[str]) -> Message:
+    """`unavailable_message` as a message: the module's name is the student's."""
+    return Message("{name} is not available: this course allows {rule}", name=Verbatim(name),
+                   rule=rule_message(allowed))
 
 
 def requirements(allowed: list[str]) -> str:

@@ -214,6 +214,7 @@ def test_grading_records_and_shows_the_summary_without_changing_scores(
     assert off["mondrian"]["privacy"] in gradescope_json(records["off"], r)
 
     monkeypatch.setattr(privacy_summary, "summarize", lambda *args, **kwargs: None)
+    monkeypatch.setattr(privacy_summary, "summarize_message", lambda *args, **kwargs: None)
     without = _grade(tmp_path, "without")
     for student, record in records.items():
         assert record["score"] == without[student]["score"]

@@ -18,7 +18,7 @@ STUDENT_KEYS = {"student", "source", "notes", "solution", "import", "cases", "ti
                 "manual", "auto_score", "manual_comment", "sandbox", "key", "course"}
 CASE_KEYS = {"id", "part", "function", "name", "hidden", "visibility", "message", "output",
              "max_points", "points", "seconds", "cpu_seconds", "time_limit", "privacy",
-             "message_ref"}
+             "message_ref", "privacy_ref"}
 NAMES = {"record", "records", "rec", "r", "case", "c", "first"}  # what a record is called
 PART_KEYS = {"status", "mode", "output", "problem", "retried", "dropped", "retry_problem",
              "sandbox_layers",  # the import's information
