@@ -8,7 +8,8 @@ Such a course's students get, besides the self-check of the kit's functions it g
     child process with a time limit: student_calls.py), its result judged by kcheck (quality,
     number) with kcheck's message in the course's language;
   - kcheck/, the standard-library checker the grader judges these parts with, as it is (a
-    top-level folder of the bundle: it holds no reference solution);
+    top-level folder of the bundle: it holds no reference solution; every course's bundle
+    ships it, kcheck_entries, for the counterexample pool and its search);
   - tests/public/data/course/: cases.json (per public case: the function, the call's
     arguments, its data folder, the judge, the band's top or the expected number or error,
     the QIs, numeric QIs, sensitive and released columns and the hierarchy format) and each
@@ -34,7 +35,8 @@ from ..paths import PUBLIC_TESTS
 from ..rubric import Case, Rubric
 from ..zipfiles import Entry
 
-__all__ = ["OWN_TEST", "KCHECK", "DATA", "own_cases", "kept_paths", "own_entries"]
+__all__ = ["OWN_TEST", "KCHECK", "DATA", "own_cases", "kept_paths", "own_entries",
+           "kcheck_entries"]
 
 PUBLIC = Path(PUBLIC_TESTS).as_posix() + "/"
 OWN_TEST = PUBLIC + "test_public_course_parts.py"
@@ -89,8 +91,7 @@ def _expected(case: Case, rubric: Rubric, manifest: dict) -> dict:
 
 
 def own_entries(rubric: Rubric, root: Path) -> list[Entry]:
-    """kcheck/ and tests/public/data/course/ of a course with functions of its own ([]
-    otherwise)."""
+    """tests/public/data/course/ of a course with functions of its own ([] otherwise)."""
     cases = own_cases(rubric)
     if not cases:
         return []
@@ -144,11 +145,15 @@ def own_entries(rubric: Rubric, root: Path) -> list[Entry]:
         listed.append(entry)
     files["cases.json"] = (json.dumps({"cases": listed}, indent=1, sort_keys=True,
                                       ensure_ascii=False) + "\n").encode("utf-8")
-    entries = [Entry(DATA + name, data) for name, data in sorted(files.items())]
+    return [Entry(DATA + name, data) for name, data in sorted(files.items())]
+
+
+def kcheck_entries(root: Path) -> list[Entry]:
+    """kcheck/ as it is, for every course's bundle: the checker the grader judges with, whose
+    counterexample pool reader and search every self-check uses (kcheck/pool.py, search.py)."""
     package = root / KCHECK
     modules = sorted(p for p in package.glob("*.py"))
     if not modules:
         raise UserError(f"cannot bundle: {package} holds no kcheck modules (the checker the "
-                        f"course's own functions are judged with)")
-    entries += [Entry(f"{KCHECK}/{p.name}", p.read_bytes()) for p in modules]
-    return entries
+                        f"self-check judges with)")
+    return [Entry(f"{KCHECK}/{p.name}", p.read_bytes()) for p in modules]

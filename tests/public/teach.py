@@ -2,39 +2,61 @@
 and the handout's rules disagree, printed under the failure (a section "public
 counterexample"), as the grader's feedback does after grading.
 
-The inputs come from the course's public counterexample pool (teach_pool.py: public data and
-the expected answers on it, never a hidden case). The self-check runs your function on them
-smallest first, in the same child process and under the same per-call limit as the public
+The inputs come from the course's public counterexample pool (public data and the expected
+answers on it, never a hidden case), read and searched by kcheck (kcheck/pool.py,
+kcheck/search.py, which the grader's feedback uses too). The self-check runs your function on
+them smallest first, in the same child process and under the same per-call limit as the public
 calls (student_calls.py, course_rules.stop_limit), and shows the first that differs: its
 rows, the hierarchy lines used, the arguments, the expected output and yours with the
 differing cells marked, and one command that reruns exactly that call (in bash, zsh, Windows
 cmd and PowerShell alike). Once per function and session, only after a failure (a passing
 function costs nothing), at most BUDGET seconds per function; a call stopped at its limit
-ends the search, said in one line. Not with --in-process (no limit there). Standard library
-only: this file ships in the students' bundle.
+ends the search, said in one line. Not with --in-process (no limit there). This file is the
+glue: it runs each call in the self-check's child process and prints what kcheck found.
+Standard library only: this file ships in the students' bundle.
 """
 from __future__ import annotations
 
 import contextlib
 import io
+import math
 import shutil
 import sys
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import course_rules
 from kanon_check import read_csv, read_csv_text
 from messages import _
 from public_cases import OPTIONAL_SIGNATURES, SIGNATURES
-from teach_pool import Member, members, pool_file, used_lines
 
+HERE = Path(__file__).resolve().parent
+if str(HERE.parents[1]) not in sys.path:  # kcheck/, beside tests/ (the bundle's own copy)
+    sys.path.insert(0, str(HERE.parents[1]))
+
+from kcheck.pool import Member, members, pool_key, used_lines  # noqa: E402
+from kcheck.search import Answer, Budget, first_found  # noqa: E402
+
+POOL_DIRS = (HERE / "data" / "counterexamples",
+             HERE.parents[1] / "grader" / "cases" / "counterexamples")
+"""Where the pool is (kcheck/pool.py's format): the bundle's copy first, else the staff's
+checkout's (the file the grader's feedback searches too)."""
 BUDGET = 10.0  # wall-clock seconds of search per failing function
 FILES = {"raw_dataset_file": "raw.csv", "anonymized_dataset_file": "anonymized.csv",
          "DGH_folder": "DGHs", "output_file": "yours.csv"}
 TAUGHT: set[str] = set()
 """The functions (parts judged by rules) whose failure already got its search (once per
 session)."""
+
+
+def pool_file(function: str, variant: str | None) -> Path | None:
+    """The pool file of `function` under the rule `variant` (None: the handout's), if any."""
+    for folder in POOL_DIRS:
+        path = folder / f"{pool_key(function, variant)}.json"
+        if path.is_file():
+            return path
+    return None
 
 
 def parameters(function: str) -> list[str] | None:
@@ -63,72 +85,68 @@ class Stopped:
     limit: float = 0.0
 
 
-def _compare(member: Member, params: list[str], answer, folder: Path,
-             judge=None) -> Found | None:
-    """The student's answer on `member` if it differs from the expected one (`judge`, for a
-    part judged by rules: if it breaks a rule, judge(member, header, rows) naming them),
-    else None."""
+def _answer(member: Member, params: list[str], answer, folder: Path,
+            judge=None) -> Answer:
+    """The student's answer on `member` next to the expected one (`judge`, for a part judged
+    by rules: judge(member, header, rows) names the rules it breaks)."""
     if answer.kind == "raised":
-        return Found(member, None, _("raised {error}").format(error=answer.text))
+        return Answer(True, None, _("raised {error}").format(error=answer.text))
     if "output_file" not in params:  # a number
         expected = float(member.expected)
         if answer.number is None:
-            return Found(member, answer.text, _("returned {value}, not a number").format(
+            return Answer(True, answer.text, _("returned {value}, not a number").format(
                 value=answer.text))
-        if abs(answer.number - expected) > 1e-6 * max(1.0, abs(expected)):
-            return Found(member, answer.number)
-        return None
+        return Answer(abs(answer.number - expected) > 1e-6 * max(1.0, abs(expected)),
+                      answer.number)
     out = folder / "yours.csv"
     if not out.is_file():
-        return Found(member, None, _("returned without writing its output file"))
+        return Answer(True, None, _("returned without writing its output file"))
     try:
         mine = read_csv(str(out))
         text = out.read_text(encoding="utf-8-sig")
     except (UnicodeDecodeError, ValueError) as e:
-        return Found(member, None, _("wrote an output that is not a UTF-8 CSV file ({error})")
-                     .format(error=e))
+        return Answer(True, None, _("wrote an output that is not a UTF-8 CSV file ({error})")
+                      .format(error=e))
     if judge is not None:
         broken = tuple(judge(member, *mine))
-        return Found(member, text, broken=broken) if broken else None
-    return None if mine == read_csv_text(str(member.expected)) else Found(member, text)
+        return Answer(bool(broken), text, "", broken)
+    return Answer(mine != read_csv_text(str(member.expected)), text)
 
 
 def search(calls, function: str, params: list[str], pool: list[Member], work: Path,
            budget: float = BUDGET, judge=None) -> Found | Stopped:
-    """Run `function` on the pool smallest first; the first member that differs (with
-    `judge`, a part judged by rules: breaks a rule, _compare; a call that raises or writes
-    nothing readable is shown only when no member breaks a rule), else why the search
-    stopped. Each call runs in a fresh `work` folder under its stop limit, all of them within
-    `budget` seconds of wall-clock time."""
-    start, made = time.monotonic(), 0
-    failed: Found | None = None  # with `judge`: the first call that raised or wrote nothing
+    """kcheck's search (first_found) over the pool, smallest first, each call of `function`
+    made by the self-check's child process (`calls`, student_calls.py) in a fresh `work`
+    folder under its stop limit, all of them within `budget` seconds of wall-clock time: the
+    first member that differs (`judge`: breaks a rule), else why the search stopped."""
+    start, spent = time.monotonic(), Budget(math.inf, budget)
+    stopped_at = [0.0]  # the limit of a call stopped there
 
-    def ended(why: str, limit: float = 0.0) -> Found | Stopped:
-        return Stopped(why, made, limit) if failed is None else replace(failed, calls=made)
-
-    for member in pool:
-        left = budget - (time.monotonic() - start)
-        limit = course_rules.stop_limit(function, len(member.rows), large=False)
-        if left <= 0.05:
-            return ended("budget")
+    def probe(member: Member) -> Answer | None:
+        spent.used_seconds = time.monotonic() - start
+        limit = spent.limit(course_rules.stop_limit(function, len(member.rows), large=False))
+        if limit is None:
+            return None
         shutil.rmtree(work, ignore_errors=True)
         member.write(work)
         args = [FILES[p] if p in FILES else member.ints[p] for p in params]
-        made += 1
-        limit = min(limit, left)
+        spent.used_calls += 1
         with contextlib.redirect_stdout(io.StringIO()):  # the search's prints stay out
             answer = calls.call(function, args, work, limit)
         if answer.kind == "timeout":  # a loop, or past what is left of the budget
-            return ended("limit", limit)
+            spent.stop("limit")
+            stopped_at[0] = limit
+            return None
         if answer.kind in ("ended", "not-implemented"):
-            return ended("ended")
-        found = _compare(member, params, answer, work, judge)
-        if found is not None:
-            found = Found(found.member, found.yours, found.problem, made, found.broken)
-            if judge is None or not found.problem:
-                return found
-            failed = failed or found
-    return ended("none")
+            spent.stop("ended")
+            return None
+        return _answer(member, params, answer, work, judge)
+
+    found = first_found(pool, probe, rules=judge is not None)
+    if found is None:
+        return Stopped(spent.stopped or "none", spent.used_calls, stopped_at[0])
+    a = found.answer
+    return Found(found.member, a.yours, a.problem, spent.used_calls, a.broken)
 
 
 # ---------------------------------------------------------------------------- the text

@@ -26,7 +26,7 @@ from kanon_check import read_csv_text
 from messages import _
 from public_cases import Run
 from rules_cases import BY_RUN, RulesCase, parse_hierarchy
-from teach_pool import Member, members
+from kcheck.pool import Member, members
 
 HERE = Path(__file__).resolve().parent
 POOL = HERE / "data" / "counterexamples" / "rules"

@@ -44,13 +44,15 @@ def names(zip_path: Path) -> list[str]:
 
 
 def kit_copy(repo: Path, dest: Path) -> Path:
-    """A minimal kit checkout in `dest`: everything the bundle reads, plus reference/."""
+    """A minimal kit checkout in `dest`: everything the bundle reads (kcheck/ too), plus
+    reference/."""
     dest.mkdir(parents=True)
     for name in ("skeleton.py", "adult-hw1.csv"):
         shutil.copy2(repo / name, dest / name)
     shutil.copytree(repo / "DGHs", dest / "DGHs")
-    shutil.copytree(repo / "reference", dest / "reference",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    for package in ("reference", "kcheck"):
+        shutil.copytree(repo / package, dest / package,
+                        ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(repo / "tests" / "public", dest / "tests" / "public",
                     ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
     for sources in ("handout", "skeleton"):  # the section sources skeleton.py and HANDOUT.md
@@ -85,6 +87,7 @@ def test_bundle_holds_exactly_the_allow_listed_files(repo: Path, student_zip: Pa
                  MEASURE_CASES}
     expected |= {f"tests/public/test_public_{name}.py" for name in DEFAULT_TESTS}
     expected |= {"tests/public/conftest.py", "tests/public/course.json"}
+    expected |= {f"kcheck/{p.name}" for p in (repo / "kcheck").glob("*.py")}  # as it is
     expected |= {f"tests/public/data/counterexamples/{f}.json" for f in (  # pool_files.py
         "cost_MD", "cost_LM", "random_anonymizer", "clustering_anonymizer",
         "bottomup_anonymizer", "samarati", "mondrian")}

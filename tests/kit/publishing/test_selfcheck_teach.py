@@ -17,7 +17,7 @@ if str(PUBLIC) not in sys.path:
     sys.path.insert(0, str(PUBLIC))
 
 import teach  # noqa: E402
-from teach_pool import csv_text, members, used_lines  # noqa: E402
+from kcheck.pool import csv_text, members, used_lines  # noqa: E402
 
 DGH = "Any\n\tlow\n\t\t1\n\t\t2\n\thigh\n\t\t6\n\t\t7\n"
 PARAMS = ["raw_dataset_file", "DGH_folder", "k", "output_file"]
