@@ -4,7 +4,10 @@ students' self-check and the grader. Standard library only (it ships in the stud
 Modules, one job each: tables (CSV files), hierarchies (trees in three file formats), cells
 (what a released cell means), metrics (NCP, LM), verdicts (a judge's decision as data),
 messages (verdicts in English and Simplified Chinese; hidden cases show no data), quality
-(an anonymized table), number (a returned number), spec (a course's columns and format).
+(an anonymized table), number (a returned number), spec (a course's columns and format);
+pool (the public counterexample pool's format and reading), search (the search for a
+counterexample in it, the student's calls passed in), teach_text (the self-check's words
+about a counterexample, in English and Simplified Chinese).
 """
 from __future__ import annotations
 
