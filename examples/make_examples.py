@@ -44,6 +44,9 @@ CORE_MODULES = ["__init__.py", "cells.py", "checks.py", "classes.py", "files.py"
                 "hierarchy_formats.py", "problem.py", "schema.py", "table.py"] + [
     f"privacy/{m}.py" for m in ("__init__", "classes", "closeness", "diversity", "risk",
                                 "tables", "utility")]
+KCHECK_MODULES = ["hierarchies.py", "cells.py", "checks.py", "tables.py", "verdicts.py"]
+"""The checker's modules the core imports (hierarchies, the cell rule, classes and checks) and
+theirs."""
 DATE = (2026, 1, 15, 12, 0, 0)
 
 SIGS = {
@@ -84,12 +87,14 @@ def helper_files(prefix: str = "") -> dict[str, bytes]:
 
 def core_files(kanon: Path, prefix: str = "") -> dict[str, bytes]:
     """The kit's core (`kanon`, a folder holding its modules) as kanon_ref/kanon/, and the
-    checker's hierarchy reader it stands on as kanon_ref/kcheck/ (the core's `from kcheck.`
-    imports made relative)."""
+    checker's modules it stands on as kanon_ref/kcheck/ (the core's `from kcheck.` imports
+    made relative)."""
     files = {f"{prefix}kanon_ref/kanon/{m}": (kanon / m).read_bytes()
              .replace(b"from kcheck.", b"from ..kcheck.") for m in CORE_MODULES}
-    files[f"{prefix}kanon_ref/kcheck/__init__.py"] = b'"""The kit\'s checker: its hierarchy reader."""\n'
-    files[f"{prefix}kanon_ref/kcheck/hierarchies.py"] = (KIT / "kcheck" / "hierarchies.py").read_bytes()
+    files[f"{prefix}kanon_ref/kcheck/__init__.py"] = \
+        b'"""The kit\'s checker: the modules the core stands on."""\n'
+    for module in KCHECK_MODULES:
+        files[f"{prefix}kanon_ref/kcheck/{module}"] = (KIT / "kcheck" / module).read_bytes()
     return files
 
 

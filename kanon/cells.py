@@ -16,27 +16,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from kcheck.cells import is_numeric_column, parse_interval
+
 from .hierarchy import DGH
 
 __all__ = ["as_number", "numeric_values", "is_numeric", "parse_interval", "CellFault",
            "CellError", "Column"]
-
-
-def parse_interval(cell: str) -> tuple[float, float] | None:
-    """`[lo-hi]` as two floats, splitting at the first '-' after the first character that
-    leaves two numbers; None when the cell is not of that form (bounds may be infinite or
-    NaN here: `Column.check` refuses them)."""
-    if len(cell) < 5 or cell[0] != "[" or cell[-1] != "]":
-        return None
-    inner = cell[1:-1]
-    for cut in range(1, len(inner)):
-        if inner[cut] != "-":
-            continue
-        try:
-            return float(inner[:cut]), float(inner[cut + 1:])
-        except ValueError:
-            continue
-    return None
 
 
 def as_number(text: str) -> float | None:
@@ -50,13 +35,8 @@ def as_number(text: str) -> float | None:
 def numeric_values(raw_values: list[str]) -> np.ndarray | None:
     """The column's values as floats when the column is numeric (module docstring), else
     None."""
-    if not raw_values:
+    if not is_numeric_column(raw_values):  # kcheck's: the self-check's rule too
         return None
-    spelling: dict[float, str] = {}
-    for text in raw_values:
-        value = as_number(text)
-        if value is None or not np.isfinite(value) or spelling.setdefault(value, text) != text:
-            return None
     return np.asarray([float(v) for v in raw_values], dtype=np.float64)
 
 

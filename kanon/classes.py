@@ -1,10 +1,13 @@
 """Equivalence classes: rows with identical QI cells (compared as strings), and generalizing
-each class of a problem to the lowest common ancestors of its raw values."""
+each class of a problem to the lowest common ancestors of its raw values. `group_rows` (each
+class's data rows) is kcheck's, the students' self-check's too."""
 from __future__ import annotations
 
 from typing import Sequence
 
 import numpy as np
+
+from kcheck.checks import group_rows  # the self-check's classes too
 
 from .problem import Problem
 
@@ -23,15 +26,6 @@ def equivalence_classes(qi_cells: Sequence[Sequence[str]] | np.ndarray
                                count=len(rows))
     sizes = np.bincount(class_of_row, minlength=len(ids)).astype(np.int64)
     return class_of_row, sizes
-
-
-def group_rows(rows: Sequence[Sequence[str]], qi_columns: Sequence[int]
-               ) -> dict[tuple[str, ...], list[int]]:
-    """Each class's QI cells -> its 1-based data row numbers, classes in order of first row."""
-    groups: dict[tuple[str, ...], list[int]] = {}
-    for number, row in enumerate(rows, start=1):
-        groups.setdefault(tuple(row[c] for c in qi_columns), []).append(number)
-    return groups
 
 
 def lca_per_class(problem: Problem, class_of_row: np.ndarray) -> np.ndarray:

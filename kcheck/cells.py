@@ -10,16 +10,24 @@ A parsed cell (`Parsed`) is a node id (categorical) or a (lo, hi) pair (numeric,
 a plain number). A cell that does not parse gives a `Fault` instead: "label" (not a label of
 the tree), "number" (neither a number nor a range) or "range" (a range with lo >= hi).
 The middle of a set of raw values is their lowest common ancestor, or the pair (min, max).
+
+The kit's own anonymizers (HANDOUT.md, "Generalized cells") follow float()'s reading instead:
+a column is numeric when every raw value is a finite float() and no two raw spellings give
+the same number (`is_numeric_column`), and an interval cell is `[lo-hi]` split at the first
+'-' that leaves two float()s (`parse_interval`); kanon and the self-check's validity check
+(kcheck.checks) share these two.
 """
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Sequence
 
 from .hierarchies import Tree
 
-__all__ = ["Number", "Parsed", "Fault", "parse_number", "parse_range", "Categorical", "Numeric",
-           "Column", "make_columns", "covers", "middle"]
+__all__ = ["Number", "Parsed", "Fault", "parse_number", "parse_range", "parse_interval",
+           "is_numeric_column", "Categorical", "Numeric", "Column", "make_columns", "covers",
+           "middle"]
 
 Number = int | float
 Parsed = int | tuple[Number, Number]
@@ -48,6 +56,37 @@ def parse_range(text: str) -> tuple[Number, Number] | None:
     lo, hi = parse_number(match[1]), parse_number(match[2])
     assert lo is not None and hi is not None
     return lo, hi
+
+
+def parse_interval(cell: str) -> tuple[float, float] | None:
+    """`[lo-hi]` as two floats, split at the first '-' after the first character that leaves
+    two numbers; None when the cell is not of that form (bounds may be infinite or NaN here:
+    a check refuses them)."""
+    if len(cell) < 5 or cell[0] != "[" or cell[-1] != "]":
+        return None
+    inner = cell[1:-1]
+    for cut in range(1, len(inner)):
+        if inner[cut] != "-":
+            continue
+        try:
+            return float(inner[:cut]), float(inner[cut + 1:])
+        except ValueError:
+            continue
+    return None
+
+
+def is_numeric_column(raw_values: Sequence[str]) -> bool:
+    """Whether a raw column is numeric for the kit's anonymizers: not empty, every value a
+    finite float(), no two different spellings of one number ("5" and "5.0": categorical)."""
+    spelling: dict[float, str] = {}
+    for text in raw_values:
+        try:
+            number = float(text)
+        except ValueError:
+            return False
+        if not math.isfinite(number) or spelling.setdefault(number, text) != text:
+            return False
+    return bool(raw_values)
 
 
 class Categorical:

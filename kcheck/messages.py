@@ -8,14 +8,19 @@ label, range, cost or count computed from the data can show. Parameters are show
 are (a student's text is never altered): a list is joined with the language's separator,
 each item in backticks; a float with 10 significant digits. The Chinese templates are written as
 a Chinese instructor writes them: Chinese punctuation, code and data in backticks.
+
+`say(finding, language)` words a check's `Finding` (kcheck.checks, kcheck.compare: the
+self-check's sentences) with the catalog's "checks": its fields as Python formats them
+(`{cell!r}` quotes a cell), a list of data rows as "data rows 3, 17 (the header is not
+counted)", `{where}` as the output's data row and column, `{counted}` as that remark.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from .verdicts import Verdict
+from .verdicts import Finding, Verdict
 
-__all__ = ["LANGUAGES", "CATALOG", "render", "render_facts", "template_keys"]
+__all__ = ["LANGUAGES", "CATALOG", "render", "render_facts", "say", "template_keys"]
 
 LANGUAGES = ("en", "zh-CN")
 
@@ -79,6 +84,36 @@ CATALOG: dict[str, dict[str, Any]] = {
         "hidden_bare": "the rule “{name}” is broken.",
         "facts": "equivalence classes: {classes}, the smallest of size {smallest}; "
                  "{metric}: {cost}.",
+        "checks": {
+            "counted": "(the header is not counted)",
+            "row": "data row {rows}{more} {counted}",
+            "rows": "data rows {rows}{more} {counted}",
+            "more": ", ... ({count} rows)",
+            "where": "output data row {row} {counted}, column {column!r}",
+            "valid.header": "the output header is {header}, expected the raw file's header "
+                            "{raw}",
+            "valid.rows": "the output has {rows} data rows, the raw file has {raw} (one output "
+                          "row per raw row, in the same order)",
+            "valid.width": "output data row {row} {counted} has {cells} cells, the header has "
+                           "{header}",
+            "valid.copy": "{where}: non-QI cells must not change, got {cell!r} for the raw "
+                          "value {value!r} (are the rows in their original order?)",
+            "valid.ancestor": "{where}: {cell!r} is neither the raw value {value!r} nor one of "
+                              "its ancestors in DGHs/{column}.txt (are the rows in their "
+                              "original order?)",
+            "valid.label": "{where}: {cell!r} is not a label of DGHs/{column}.txt",
+            "valid.interval_or_label": "{where}: {cell!r} is not an interval [lo-hi] or a "
+                                       "label of DGHs/{column}.txt",
+            "valid.interval": "{where}: interval {cell!r} must have lo < hi and contain the "
+                              "raw value {value!r}",
+            "k": "the EC of {rows} has {count} row(s), needs k = {k}",
+            "l": "the EC of {rows} has {count} distinct {name}, needs l = {l}",
+            "suppressed": "{count} rows are suppressed ({rows}), more than max_sup = "
+                          "{max_sup}, and they are fewer than k = {k}",
+            "difference": "output data row {row} {counted}, column {column!r} (raw value "
+                          "{raw!r}): expected {expected!r}, got {got!r}; {differing} of "
+                          "{rows} rows differ",
+        },
         "separator": ", ",
     },
     "zh-CN": {
@@ -128,6 +163,32 @@ CATALOG: dict[str, dict[str, Any]] = {
         "hidden_bare": "违反规则“{name}”。",
         "facts": "共 {classes} 个等价类，最小的有 {smallest} 条记录；信息损失（{metric}）为 "
                  "{cost}。",
+        "checks": {
+            "counted": "（不计表头）",
+            "row": "第 {rows} 条数据行{more}{counted}",
+            "rows": "第 {rows} 条数据行{more}{counted}",
+            "more": "……（共 {count} 行）",
+            "where": "输出的第 {row} 条数据行{counted}、列 {column!r}",
+            "valid.header": "输出的表头是 {header}，应为原始数据文件的表头 {raw}",
+            "valid.rows": "输出有 {rows} 条数据行，原始数据文件有 {raw} 行（每个原始行对应一个"
+                          "输出行，顺序相同）",
+            "valid.width": "输出的第 {row} 条数据行{counted}有 {cells} 个单元格，表头有 "
+                           "{header} 列",
+            "valid.copy": "{where}：非准标识符的单元格不能改变，原始值 {value!r} 变成了 {cell!r}"
+                          "（各行是否保持原来的顺序？）",
+            "valid.ancestor": "{where}：{cell!r} 既不是原始值 {value!r}，也不是它在 "
+                              "DGHs/{column}.txt 中的祖先（各行是否保持原来的顺序？）",
+            "valid.label": "{where}：{cell!r} 不是 DGHs/{column}.txt 中的标签",
+            "valid.interval_or_label": "{where}：{cell!r} 既不是区间 [lo-hi]，也不是 "
+                                       "DGHs/{column}.txt 中的标签",
+            "valid.interval": "{where}：区间 {cell!r} 必须满足 lo < hi 并包含原始值 {value!r}",
+            "k": "{rows}构成的等价类有 {count} 行，需要 k = {k}",
+            "l": "{rows}构成的等价类有 {count} 个不同的 {name} 值，需要 l = {l}",
+            "suppressed": "有 {count} 行被删除（{rows}），多于 max_sup = {max_sup}，而且它们少于 "
+                          "k = {k} 行",
+            "difference": "输出的第 {row} 条数据行{counted}、列 {column!r}（原始值 {raw!r}）：应为 "
+                          "{expected!r}，实际为 {got!r}；{rows} 行中有 {differing} 行不同",
+        },
         "separator": "、",
     },
 }
@@ -190,3 +251,23 @@ def render_facts(classes: int | None, smallest: int | None, cost: float | None,
         return ""
     return catalog["facts"].format(classes=classes, smallest=smallest, metric=metric.upper(),
                                    cost=_value(float(cost), catalog["separator"]))
+
+
+def _rows_text(checks: dict[str, str], separator: str, rows: list[int], limit: int = 8) -> str:
+    """'data rows 3, 17 (the header is not counted)', shortened after `limit` rows."""
+    shown = separator.join(str(r) for r in rows[:limit])
+    more = checks["more"].format(count=len(rows)) if len(rows) > limit else ""
+    return checks["rows" if len(rows) > 1 else "row"].format(rows=shown, more=more,
+                                                             counted=checks["counted"])
+
+
+def say(finding: Finding, language: str = "en") -> str:
+    """A check's finding in `language` (module docstring)."""
+    catalog = _catalog(language)
+    checks = catalog["checks"]
+    params = dict(finding.params, counted=checks["counted"])
+    if isinstance(params.get("rows"), list):
+        params["rows"] = _rows_text(checks, catalog["separator"], params["rows"])
+    if "row" in params and "column" in params:
+        params["where"] = checks["where"].format(**params)
+    return checks[finding.message].format(**params)

@@ -4,15 +4,21 @@ Contract: UTF-8 (a BOM is tolerated), Python's default CSV dialect, the first no
 names the columns, blank lines are ignored, a cell's trailing carriage return is dropped.
 Data rows are numbered from 1 in file order (the header is not counted). Every error is a
 `TableError` naming the file, and the data row and column when there is one.
+`read_csv` / `read_csv_text` read the same way but check nothing (a row of another length is
+kept as it is, for a check to word): they give the header and the rows.
 """
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import os
 from dataclasses import dataclass
 
-__all__ = ["Table", "TableError", "read_table", "parse_table"]
+__all__ = ["Rows", "Table", "TableError", "read_table", "parse_table", "read_csv",
+           "read_csv_text"]
+
+Rows = list[list[str]]
 
 
 class TableError(ValueError):
@@ -42,6 +48,29 @@ class Table:
         return [row[at] for row in self.rows]
 
 
+def _records(text: str) -> Rows:
+    """The non-blank CSV records of a text, each cell's trailing carriage return dropped
+    (csv.Error when the text is not CSV)."""
+    reader = csv.reader(io.StringIO(text, newline=""))
+    records = [[c.rstrip("\r") for c in r] for r in reader] if "\r" in text else list(reader)
+    return [r for r in records if r]
+
+
+def read_csv_text(text: str) -> tuple[list[str], Rows]:
+    """Header and rows of a CSV text, unchecked (([], []) for a text without records)."""
+    records = _records(text)
+    return (records[0], records[1:]) if records else ([], [])
+
+
+def read_csv(path: str | os.PathLike[str]) -> tuple[list[str], Rows]:
+    """Header and rows of a CSV file (UTF-8, a BOM tolerated; `.gz` decompressed), unchecked;
+    a file that is not UTF-8 is a UnicodeDecodeError."""
+    path = os.fspath(path)
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rb") as f:
+        return read_csv_text(f.read().decode("utf-8-sig"))
+
+
 def parse_table(data: bytes, name: str = "output") -> Table:
     """A table from the bytes of a CSV file; `name` names it in errors."""
     try:
@@ -50,12 +79,9 @@ def parse_table(data: bytes, name: str = "output") -> Table:
         raise TableError(name, "encoding", f"not UTF-8 text ({e.reason} at byte {e.start})",
                          byte=e.start) from None
     try:
-        reader = csv.reader(io.StringIO(text, newline=""))
-        records = [[c.rstrip("\r") for c in r] for r in reader] if "\r" in text \
-            else list(reader)
+        records = _records(text)
     except csv.Error as e:
         raise TableError(name, "csv", f"not a readable CSV file ({e})") from None
-    records = [r for r in records if r]
     if not records:
         raise TableError(name, "empty", "the file is empty; the first row must name the columns")
     header, rows = records[0], records[1:]

@@ -5,13 +5,17 @@ the data row (from 1, header not counted) and the column at fault when there is 
 `detail` choosing the rule's message variant ("" when it has one) and the message's
 parameters (plain str, int, float or list of str). `row` and `column` never hold a
 student's text: `column` is always one of the course's column names.
+
+A `Finding` is what a check of the kit's own anonymizers found wrong (kcheck.checks,
+kcheck.compare): the key of its sentence in the catalog's "checks" and the sentence's
+parameters, which may hold the student's cells (a public case's: the self-check's).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["PASSED", "WRONG", "RULES", "DETAILS", "Verdict", "passed", "wrong"]
+__all__ = ["PASSED", "WRONG", "RULES", "DETAILS", "Verdict", "passed", "wrong", "Finding"]
 
 PASSED, WRONG = "passed", "wrong"
 
@@ -73,3 +77,12 @@ def wrong(rule: str, row: int | None = None, column: str | None = None, detail: 
           **params: Any) -> Verdict:
     """A wrong verdict for `rule`."""
     return Verdict(WRONG, rule, row, column, params, detail)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A check's problem (module docstring): `message`, a key of the catalog's "checks";
+    `params`, its fields (a list of ints named "rows" is a list of data rows)."""
+
+    message: str
+    params: dict[str, Any] = field(default_factory=dict, hash=False)

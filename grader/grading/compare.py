@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from kanon.cells import CellError, CellFault, Column
-from kanon.checks import k_violation, l_violation, suppressed_rows
+from kanon.checks import k_violation, l_violation, suppression_violation
 from kanon.classes import group_rows
 from kanon.hierarchy import DGH, read_dgh_folder
 from kanon.problem import Problem
@@ -160,10 +160,10 @@ def check_private(out: Table, data: CaseData, function: str, ints: dict[str, int
     exempt = None
     if function == "samarati":
         exempt = roots
-        suppressed = suppressed_rows(groups, roots)
         max_sup = ints["max_sup"]
-        if 0 < len(suppressed) < k and len(suppressed) > max_sup:
-            return (f"{len(suppressed)} rows are suppressed (all QIs at the root) but "
+        over = suppression_violation(groups, roots, k, max_sup)
+        if over is not None:
+            return (f"{over.size} rows are suppressed (all QIs at the root) but "
                     f"max_sup = {max_sup} and k = {k}")
     small = k_violation(groups, k, exempt)
     if small is not None:

@@ -7,25 +7,19 @@ of its later cases still runs, under the smaller of its own limit and the timed-
 short probe), and earns its points when it finishes within it. Only a second timeout ends the
 function's grading: its later cases (on datasets as large or larger) are not run. So a
 function that loops everywhere costs two limits of its smallest cases, never a large one.
-Pure bookkeeping: nothing here runs code.
+The bookkeeping is kcheck.time_policy's, the self-check's too (its own parameters). Pure
+bookkeeping: nothing here runs code.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from kcheck.time_policy import GRADER, CallLog
+
 from ..rubric import Case
 from .statuses import Status
 
 __all__ = ["Plan", "TimePolicy"]
-
-
-@dataclass(frozen=True)
-class Timeout:
-    """A case on which a function ran out of time."""
-
-    name: str
-    rows: int
-    limit: float
 
 
 @dataclass(frozen=True)
@@ -39,28 +33,30 @@ class Plan:
 
 @dataclass
 class TimePolicy:
-    """Each function's timeouts so far, and the plan for its next case."""
+    """Each function's timeouts so far (kcheck's call gate with the grader's parameters:
+    given up after the second), and the plan for its next case."""
 
-    timeouts: dict[str, list[Timeout]] = field(default_factory=dict)
+    log: CallLog = field(default_factory=lambda: CallLog(GRADER))
 
     def plan(self, case: Case, own_limit: float) -> Plan:
         """The limit of `case` (`own_limit`: its rubric limit), or why it is not run. Cases
         must come smallest dataset first."""
-        seen = self.timeouts.get(case.function, [])
-        if len(seen) >= 2:
-            first, second = seen[0], seen[1]
+        ended = self.log.given_up(case.function)
+        if ended is not None:
+            first, second = ended
             return Plan(own_limit, skip=(
                 f"not run: `{case.function}` ran out of time twice (on the cases "
-                f"\"{first.name}\" ({first.rows} rows) and \"{second.name}\" ({second.rows} "
+                f"\"{first.what}\" ({first.rows} rows) and \"{second.what}\" ({second.rows} "
                 f"rows)), so its later cases, on datasets as large or larger, are skipped"))
-        if not seen or seen[0].limit >= own_limit:
+        limit = self.log.limit(case.function, own_limit)
+        if limit >= own_limit:
             return Plan(own_limit)
-        first = seen[0]
-        return Plan(first.limit, note=(
-            f"ran under a shortened limit of {first.limit:g} s after an earlier timeout (on "
-            f"the case \"{first.name}\"; this case's own limit is {own_limit:g} s)"))
+        first = self.log.stops[case.function][0]
+        return Plan(limit, note=(
+            f"ran under a shortened limit of {limit:g} s after an earlier timeout (on "
+            f"the case \"{first.what}\"; this case's own limit is {own_limit:g} s)"))
 
     def record(self, case: Case, rows: int, limit: float, status: Status) -> None:
         """Remember the case's outcome (only timeouts matter)."""
         if status == Status.TIMEOUT:
-            self.timeouts.setdefault(case.function, []).append(Timeout(case.name, rows, limit))
+            self.log.stop(case.function, case.name, limit, rows)

@@ -10,9 +10,9 @@ following their imports) and generated files (requirements.txt with the rubric's
 packages, pytest.ini, tests/public/course.json from the rubric; for a course in another
 language than English, README.md and the self-check's catalog: student_readme.py). A course
 with functions of its own (rubric [[function]]) also gets their stubs and handout sections
-and their public cases' self-check (own_selfcheck.py). Every bundle ships kcheck/ as it is
-(the checker the self-check and the grader share). Before anything is written the list is
-verified (grader.publishing.leaks): no path under reference/, kanon/ or grader/, no Python file
+and their public cases' self-check (own_selfcheck.py). Every course's bundle has kcheck/ as
+it is: the self-check judges with the grader's checker. Before anything is written the list is verified
+(grader.publishing.leaks): no path under reference/, kanon/ or grader/, no Python file
 importing them, no file equal to (or containing) a hidden case's secret files, no file
 carrying the reference solution's code (kcheck's verbatim modules, public by design, aside).
 The zip is deterministic (grader.zipfiles) and written atomically.
@@ -130,8 +130,8 @@ def collect(root: Path, folder: str = DEFAULT_FOLDER, course: Path | None = None
     entries = [Entry(p.relative_to(root).as_posix(), p.read_bytes()) for p in paths]
     entries = course_entries(entries, root, frozenset(view(rubric).names))
     entries += rules_entries(rubric)
-    entries += own_selfcheck.own_entries(rubric, root)  # their public cases
-    entries += own_selfcheck.kcheck_entries(root)  # kcheck/ as it is, for every course
+    entries += own_selfcheck.own_entries(rubric, root)  # a course's own functions' cases
+    entries += own_selfcheck.kcheck_entries(root)  # every course: the self-check's checker
     entries = with_course_data(entries, rubric)  # a course's own public dataset, if it has one
     entries = with_part_folders(entries, view(rubric).part_folders)  # DGHs/<part>/ if QIs differ
     entries += [Entry(name, data) for name, data in course_materials(rubric, root).items()]

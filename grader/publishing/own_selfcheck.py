@@ -9,7 +9,7 @@ Such a course's students get, besides the self-check of the kit's functions it g
     number) with kcheck's message in the course's language;
   - kcheck/, the standard-library checker the grader judges these parts with, as it is (a
     top-level folder of the bundle: it holds no reference solution; every course's bundle
-    ships it, kcheck_entries, for the counterexample pool and its search);
+    has it, `kcheck_entries`: the whole self-check judges with it);
   - tests/public/data/course/: cases.json (per public case: the function, the call's
     arguments, its data folder, the judge, the band's top or the expected number or error,
     the QIs, numeric QIs, sensitive and released columns and the hierarchy format) and each
@@ -149,11 +149,10 @@ def own_entries(rubric: Rubric, root: Path) -> list[Entry]:
 
 
 def kcheck_entries(root: Path) -> list[Entry]:
-    """kcheck/ as it is, for every course's bundle: the checker the grader judges with, whose
-    counterexample pool reader and search every self-check uses (kcheck/pool.py, search.py)."""
+    """kcheck/ as it is: the checker the self-check judges every output with (the grader's)."""
     package = root / KCHECK
     modules = sorted(p for p in package.glob("*.py"))
     if not modules:
         raise UserError(f"cannot bundle: {package} holds no kcheck modules (the checker the "
-                        f"self-check judges with)")
+                        f"self-check judges outputs with)")
     return [Entry(f"{KCHECK}/{p.name}", p.read_bytes()) for p in modules]

@@ -19,6 +19,7 @@ import pytest
 
 from messages import _
 from public_cases import ADULT, BadCall, CostCase, Run
+from kcheck.time_policy import SELF_CHECK, STOPPED, CallLog
 
 
 def case_of(params: dict) -> str | None:
@@ -52,28 +53,38 @@ class Gate:
     """What held back which calls: the stopped call of each function, its first small test
     that failed, and one sentence per test not run."""
 
-    stopped: dict[str, tuple[str, float]] = field(default_factory=dict)
-    failed: dict[str, str] = field(default_factory=dict)
+    log: CallLog = field(default_factory=lambda: CallLog(SELF_CHECK))
     not_run: list[tuple[str, bool, str]] = field(default_factory=list)
     """(function, whether a stopped call held it back (else a failed small case), sentence)."""
 
+    @property
+    def stopped(self) -> dict[str, tuple[str, float]]:
+        """Each function's first stopped call: (what, limit)."""
+        return {f: (stops[0].what, stops[0].limit) for f, stops in self.log.stops.items()}
+
+    @property
+    def failed(self) -> dict[str, str]:
+        """Each function's first small test that failed."""
+        return self.log.failed
+
     def stop(self, function: str, what: str, limit: float) -> None:
         """A call of `function` (described by `what`) was stopped after `limit` seconds."""
-        self.stopped.setdefault(function, (what, limit))
+        self.log.stop(function, what, limit)
 
     def small_failed(self, function: str, test: str) -> None:
         """The test `test` of `function` on a small case failed."""
-        self.failed.setdefault(function, test)
+        self.log.small_failed(function, test)
 
     def why_not(self, function: str, what: str, large: bool) -> str | None:
         """The one sentence saying why the call `what` of `function` is not made, or None."""
-        if function in self.stopped:
+        held = self.log.held_back(function, large)
+        if held == STOPPED:
             stopped, limit = self.stopped[function]
             return _("{what}: not run, because {stopped} did not return within {limit:g} s "
                      "and the self-check makes no further call of {function} after stopping "
                      "one (an endless loop? fix that call first)").format(
                 what=what, stopped=stopped, limit=limit, function=function)
-        if large and function in self.failed:
+        if held is not None:
             return _("{what}: not run, because {failed} failed and the self-check runs "
                      "{function} on adult-hw1.csv only once its small cases pass").format(
                 what=what, failed=self.failed[function], function=function)

@@ -3,15 +3,28 @@ language course.json names ("language"; English when it names none), read from t
 catalog locale/<ll_CC>/LC_MESSAGES/selfcheck.mo beside this file with Python's gettext. A
 message without an entry stays English (the course staff make sure there is none). Standard
 library only: this file ships in the students' bundle.
+
+The checks' sentences are kcheck's (kcheck/ beside tests/, which this module makes
+importable): `say(finding)` words a kcheck Finding with kcheck's catalog of the course's
+language.
 """
 from __future__ import annotations
 
 import gettext
 import json
 import os
+import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]  # the folder holding kcheck/: the kit's, or the students' bundle
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+if TYPE_CHECKING:
+    from kcheck.verdicts import Finding
+
 DOMAIN = "selfcheck"
 _loaded: dict[str, gettext.NullTranslations] = {}
 _read: dict[tuple[str, int, int], str] = {}
@@ -48,6 +61,12 @@ def translations(code: str | None = None) -> gettext.NullTranslations:
 def _(text: str) -> str:
     """`text` in the course's language."""
     return translations().gettext(text)
+
+
+def say(finding: Finding | None) -> str | None:
+    """A kcheck check's finding in the course's language (None for none)."""
+    from kcheck.messages import say as kcheck_say
+    return None if finding is None else kcheck_say(finding, language())
 
 
 gettext_ = _

@@ -44,17 +44,17 @@ def names(zip_path: Path) -> list[str]:
 
 
 def kit_copy(repo: Path, dest: Path) -> Path:
-    """A minimal kit checkout in `dest`: everything the bundle reads (kcheck/ too), plus
-    reference/."""
+    """A minimal kit checkout in `dest`: everything the bundle reads, plus reference/."""
     dest.mkdir(parents=True)
     for name in ("skeleton.py", "adult-hw1.csv"):
         shutil.copy2(repo / name, dest / name)
     shutil.copytree(repo / "DGHs", dest / "DGHs")
-    for package in ("reference", "kcheck"):
-        shutil.copytree(repo / package, dest / package,
-                        ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(repo / "reference", dest / "reference",
+                    ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(repo / "tests" / "public", dest / "tests" / "public",
                     ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
+    shutil.copytree(repo / "kcheck", dest / "kcheck",  # every bundle ships it as it is
+                    ignore=shutil.ignore_patterns("__pycache__"))
     for sources in ("handout", "skeleton"):  # the section sources skeleton.py and HANDOUT.md
         shutil.copytree(repo / MATERIALS / sources, dest / MATERIALS / sources)  # come from
     return dest

@@ -1,1 +1,1 @@
-"""The kit's checker: its hierarchy reader."""
+"""The kit's checker: the modules the core stands on."""
