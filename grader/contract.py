@@ -36,7 +36,7 @@ VARIANTS: dict[str, tuple[str, ...]] = {"clustering_anonymizer": ("lm-only",)}
 """Rule variants a rubric part may select (`variant = "lm-only"`): the student's function
 keeps its name and signature; its expected outputs come from the reference's variant."""
 RULE_JUDGED: tuple[str, ...] = ("samarati", "mondrian")
-"""Functions a rubric part may judge by the course's rules (`judge = "rules"`, kanon/rules)
+"""Functions a rubric part may judge by the course's rules (`judge = "rules"`, kcheck/rules)
 where they allow several right answers."""
 
 

@@ -1,19 +1,25 @@
 """A raw dataset matched with its hierarchies (a Problem), and argument checks shared by the
 anonymizers. Every raw QI value must be a label of its column's hierarchy; errors name the
-file, the data row (1-based) and the column."""
+file, the data row (1-based) and the column. The Problem is kanon's one dataset type: the
+anonymizers solve one, the grader judges a case's output against one (its cell rule per QI:
+`columns`)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Collection
 from dataclasses import dataclass
+from functools import cached_property
 from operator import itemgetter
 
 import numpy as np
 
+from .cells import Column
 from .hierarchy import DGH, read_dgh_folder
 from .schema import DEFAULT, Schema
 from .table import Table, read_table, write_table
 
-__all__ = ["Problem", "load_problem", "load_problem_for_k", "check_int", "write_released"]
+__all__ = ["NoSensitiveColumn", "Problem", "load_problem", "load_problem_for_k", "check_int",
+           "problem_of", "sensitive_column", "write_released"]
 
 
 def check_int(name: str, value: object, minimum: int | None = None) -> int:
@@ -47,14 +53,15 @@ class Problem:
     def qi_names(self) -> list[str]:
         return [self.table.header[c] for c in self.qi_columns]
 
+    @cached_property
+    def columns(self) -> list[Column]:
+        """Per QI: the generalized-cell rule and the cell costs (kanon.cells.Column)."""
+        return [Column(self.table.header[c], dgh, [row[c] for row in self.table.rows])
+                for c, dgh in zip(self.qi_columns, self.dghs)]
+
     def sensitive_column(self) -> int:
         """The single non-QI column (l-diversity's sensitive attribute)."""
-        others = [c for c in range(len(self.table.header)) if c not in self.qi_columns]
-        if len(others) != 1:
-            names = ", ".join(self.table.header[c] for c in others) or "none"
-            raise ValueError(f"{self.table.path}: l-diversity needs exactly one non-QI "
-                             f"(sensitive) column, found {len(others)}: {names}")
-        return others[0]
+        return sensitive_column(self.table, self.qi_columns)
 
     def output_rows(self, generalized: np.ndarray) -> list[tuple[str, ...]]:
         """Rows of the output table: QI cells replaced by the labels of `generalized`
@@ -93,6 +100,24 @@ def write_released(output_file: str, problem: Problem, rows, deleted: np.ndarray
     write_table(output_file, header, rows, forbidden=(problem.table.path,))
 
 
+class NoSensitiveColumn(ValueError):
+    """A table without a single non-QI column; `others` are the non-QI columns it has."""
+
+    def __init__(self, path: str, others: list[str]):
+        self.path, self.others = path, others
+        super().__init__(f"{path}: l-diversity needs exactly one non-QI (sensitive) column, "
+                         f"found {len(others)}: {', '.join(others) or 'none'}")
+
+
+def sensitive_column(table: Table, qi_columns: list[int]) -> int:
+    """The table's single non-QI column (l-diversity's sensitive attribute), else a
+    NoSensitiveColumn naming the file and the non-QI columns found (none or several)."""
+    others = [c for c in range(len(table.header)) if c not in qi_columns]
+    if len(others) != 1:
+        raise NoSensitiveColumn(table.path, [table.header[c] for c in others])
+    return others[0]
+
+
 def load_problem(raw_dataset_file: str, dgh_folder: str, schema: Schema = DEFAULT) -> Problem:
     """Read a dataset and its DGH folder (in the schema's hierarchy format); every raw QI
     value must be a DGH label."""
@@ -100,11 +125,22 @@ def load_problem(raw_dataset_file: str, dgh_folder: str, schema: Schema = DEFAUL
         raise FileNotFoundError(f"dataset file not found: {raw_dataset_file}")
     dghs = read_dgh_folder(dgh_folder, fmt=schema.hierarchy_format)
     table = read_table(raw_dataset_file)
-    qi_columns = [c for c, name in enumerate(table.header) if name in dghs]
-    if not qi_columns:
+    if not any(name in dghs for name in table.header):
         raise ValueError(f"no quasi-identifier: none of the columns of {raw_dataset_file} "
                          f"({', '.join(table.header)}) has a hierarchy file in {dgh_folder}")
-    qi_dghs = [dghs[table.header[c]] for c in qi_columns]
+    problem = problem_of(table, dghs, schema)
+    problem.released_columns()  # the sensitive column must exist when others are dropped
+    return problem
+
+
+def problem_of(table: Table, hierarchies: dict[str, DGH], schema: Schema = DEFAULT,
+               qis: Collection[str] | None = None) -> Problem:
+    """The problem of a read table and its hierarchies by column name: the QIs are the
+    columns with a hierarchy (among `qis` when given), in column order; every raw QI value
+    must be a label of its hierarchy (a ValueError naming the file, data row and column)."""
+    qi_columns = [c for c, name in enumerate(table.header)
+                  if name in hierarchies and (qis is None or name in qis)]
+    qi_dghs = [hierarchies[table.header[c]] for c in qi_columns]
     codes = np.zeros((len(table.rows), len(qi_columns)), dtype=np.int64)
     for j, (col, dgh) in enumerate(zip(qi_columns, qi_dghs)):
         index = dgh.index
@@ -117,14 +153,11 @@ def load_problem(raw_dataset_file: str, dgh_folder: str, schema: Schema = DEFAUL
         for number, row in enumerate(table.rows, start=1):
             node = index.get(row[col])
             if node is None:
-                raise ValueError(f"{raw_dataset_file}: data row {number}, column "
+                raise ValueError(f"{table.path}: data row {number}, column "
                                  f"{table.header[col]!r}: value {row[col]!r} is not a label of "
                                  f"{dgh.path}")
             codes[number - 1, j] = node
-    problem = Problem(table=table, qi_columns=qi_columns, dghs=qi_dghs, codes=codes,
-                      schema=schema)
-    problem.released_columns()  # the sensitive column must exist when others are dropped
-    return problem
+    return Problem(table=table, qi_columns=qi_columns, dghs=qi_dghs, codes=codes, schema=schema)
 
 
 def load_problem_for_k(raw_dataset_file: str, dgh_folder: str, k: int,

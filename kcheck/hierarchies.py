@@ -4,12 +4,12 @@ Formats (`fmt`):
 - "paths": one line per leaf, `leaf;parent;...;root` (the delimiter is a parameter); every
   line ends in the same root, a label has one parent, a leaf is listed once and is never
   another line's ancestor.
-- "tabs" (the kit's): one node per line, depth = leading tabs; the first non-blank line is the
-  root; a later line is at most one tab deeper than the line before it; its parent is the
-  nearest earlier line one tab shallower; labels are unique.
+- "tabs" (the default homework's): one node per line, depth = leading tabs; the first
+  non-blank line is the root; a later line is at most one tab deeper than the line before it;
+  its parent is the nearest earlier line one tab shallower; labels are unique.
 - "child-parent": one `child,parent` pair per line, read as CSV; exactly one root.
 Everywhere blank lines are ignored and labels are stripped of surrounding spaces ("tabs"
-keeps a label's leading spaces after the tabs, as the kit does). Nodes are numbered in
+keeps a label's leading spaces after the tabs). Nodes are numbered in
 preorder from the root (node 0), children in the order they first appear. Every error is a
 `HierarchyError` naming the file and, when there is one, the line.
 """

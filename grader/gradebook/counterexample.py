@@ -15,6 +15,7 @@ from kanon.table import parse_table, render_csv
 from ..catalogs import translator
 from ..contract import SIGNATURES, data_rows, is_cost
 from ..grading.record import CaseRecord, StudentRecord
+from ..grading.record_parts import Counterexample
 from .student_messages import translate
 
 SECTION = {"cost_MD": "cost_MD", "cost_LM": "cost_LM", "entropy_l": "entropy_l",
@@ -94,11 +95,11 @@ def command(function: str, ints: dict, module: str, folder: str) -> str:
             f"r'{YOUR_FOLDER}'); from {module} import {function}; {shown}\"")
 
 
-def outputs(entry: dict, function: str, _=str) -> list[str]:
+def outputs(entry: Counterexample, function: str, _=str) -> list[str]:
     """The reference's output and the student's, differing cells in bold."""
-    expected, yours = entry["expected"], entry.get("yours")
+    expected, yours = entry.expected, entry.yours
     if is_cost(function):
-        got = translate(entry["problem"], _) or f"`{yours!r}`"
+        got = translate(entry.problem, _) or f"`{yours!r}`"
         return [_("Reference: {expected}; yours: {got}.").format(expected=f"`{expected!r}`",
                                                                   got=got)]
     lines = [_("The reference's output:"), ""]
@@ -108,58 +109,58 @@ def outputs(entry: dict, function: str, _=str) -> list[str]:
     if ref and mine and len(mine[1]) == len(ref[1]):
         marks = {(i, j) for i, (a, b) in enumerate(zip(ref[1], mine[1]))
                  for j in range(max(len(a), len(b))) if a[j:j + 1] != b[j:j + 1]}
-    lines += _table(*ref, entry["rows"], marks, _) + [""]
-    if entry["problem"]:
+    lines += _table(*ref, entry.rows, marks, _) + [""]
+    if entry.problem:
         return lines + [_("Yours: your function {problem}.").format(
-            problem=translate(entry['problem'], _))]
+            problem=translate(entry.problem, _))]
     if mine is None:
         return lines + [_("Yours is not a readable CSV table:"), "", "```", yours[:1500], "```"]
     return lines + [_("Yours (cells that differ in **bold**):"), ""] + _table(
-        *mine, entry["rows"] if len(mine[1]) == len(entry["rows"]) else None, marks, _)
+        *mine, entry.rows if len(mine[1]) == len(entry.rows) else None, marks, _)
 
 
-def section(entry: dict, part: str, function: str, module: str, _=str,
+def section(entry: Counterexample, part: str, function: str, module: str, _=str,
             files: bool = True) -> list[str]:
     """The feedback lines of one part's counterexample (or why there is none); `files`:
     the line naming its files' folder beside the feedback (Gradescope's text has none)."""
-    where = _("a hidden case") if entry["hidden"] else _("a public case")
+    where = _("a hidden case") if entry.hidden else _("a public case")
     title = _("### Counterexample for {part}").format(part=part)
-    if not entry["found"]:
+    if not entry.found:
         why = {"budget": _("within its budget"), "timeout": _("before a call ran out of time"),
                "session": _("before your code ended its process"),
-               "forbidden": _("(a call touched files it may not)")}.get(entry.get("stopped"), "")
+               "forbidden": _("(a call touched files it may not)")}.get(entry.stopped, "")
         none = (_("No small public input on which your output breaks a rule was found {why} "
-                  "({calls} calls).") if entry.get("judge") == "rules" else
+                  "({calls} calls).") if entry.judge == "rules" else
                 _("No small public input on which your function differs from the reference "
                   "was found {why} ({calls} calls)."))
         return [title, "", none.format(
-                    why=why, calls=entry['calls']).replace("  ", " ").replace(" (", " (", 1),
+                    why=why, calls=entry.calls).replace("  ", " ").replace(" (", " (", 1),
                 _("Look again at {where}, \"{case}\" (its name describes its structure), and "
                   "at the handout's rules for `{function}`.").format(
-                    where=where, case=entry['case'], function=function), ""]
-    if entry.get("judge") == "rules":  # a part judged by the course's rules
+                    where=where, case=entry.case, function=function), ""]
+    if entry.judge == "rules":  # a part judged by the course's rules
         return rules_section(entry, part, function, module, _, files)
-    ints = _(", ").join(f"{k} = {v}" for k, v in entry["ints"].items()) or _("none")
+    ints = _(", ").join(f"{k} = {v}" for k, v in entry.ints.items()) or _("none")
     lines = [title, "", _("A small input from public data on which your function and the "
                           "reference disagree. It is a pointer to the rule, not another test: "
                           "it earns and costs nothing."), "",
              _("Input: {rows} of `{source}` ({n} rows); QIs kept: {qis}, with their public "
                "hierarchies; arguments: {ints}.").format(
-                 rows=_data_rows(entry['rows'], _), source=entry['source'],
-                 n=len(entry['rows']), qis=_(', ').join(entry['qis']), ints=ints), ""]
-    lines += _table(entry["header"], entry["raw"], entry["rows"], _=_) + [""]
-    if entry.get("anonymized") is not None:
+                 rows=_data_rows(entry.rows, _), source=entry.source,
+                 n=len(entry.rows), qis=_(', ').join(entry.qis), ints=ints), ""]
+    lines += _table(entry.header, entry.raw, entry.rows, _=_) + [""]
+    if entry.anonymized is not None:
         lines += [_("The anonymized input (the same rows of `{source}`):").format(
-            source=entry['anonymized_source']), ""]
-        lines += _table(entry["header"], entry["anonymized"], entry["rows"], _=_) + [""]
+            source=entry.anonymized_source), ""]
+        lines += _table(entry.header, entry.anonymized, entry.rows, _=_) + [""]
     lines += [_("Hierarchies (only the nodes that matter):"), ""]
-    columns = {q: entry["header"].index(q) for q in entry["qis"]}
-    for qi, text in entry["dghs"].items():
-        values = {row[columns[qi]] for row in entry["raw"]}
+    columns = {q: entry.header.index(q) for q in entry.qis}
+    for qi, text in entry.dghs.items():
+        values = {row[columns[qi]] for row in entry.raw}
         lines += tree(qi, text, values, _)
     lines += [""] + outputs(entry, function, _) + [""]
     rule = SECTION.get(function, function)
-    rerun = command(function, entry['ints'], module, f'counterexamples/{part}')
+    rerun = command(function, entry.ints, module, f'counterexamples/{part}')
     decides = _("The rule that decides it: HANDOUT.md, section \"{rule}\"").format(rule=rule) \
         + ("" if is_cost(function) else _(" (and \"Ties\" for equal choices)"))
     lines += [_("{sentence}.").format(sentence=decides)]
@@ -178,21 +179,21 @@ def _data_rows(numbers: list[int], _=str) -> str:
         rows=_(", ").join(map(str, numbers)))
 
 
-def write_files(folder: Path, entry: dict, function: str) -> None:
+def write_files(folder: Path, entry: Counterexample, function: str) -> None:
     """The counterexample's files in `folder` (nothing when none was found)."""
-    if not entry.get("found"):
+    if not entry.found:
         return
-    atomic_write_text(folder / "raw.csv", render_csv(entry["header"], entry["raw"]))
-    for qi, text in entry["dghs"].items():
+    atomic_write_text(folder / "raw.csv", render_csv(entry.header, entry.raw))
+    for qi, text in entry.dghs.items():
         atomic_write_text(folder / "DGHs" / f"{qi}.txt", text)
-    if entry.get("anonymized") is not None:
+    if entry.anonymized is not None:
         atomic_write_text(folder / "anonymized.csv",
-                          render_csv(entry["header"], entry["anonymized"]))
+                          render_csv(entry.header, entry.anonymized))
     suffix = ".txt" if is_cost(function) else ".csv"
-    atomic_write_text(folder / f"expected{suffix}", _text(entry["expected"]))
-    yours = entry.get("yours")
+    atomic_write_text(folder / f"expected{suffix}", _text(entry.expected))
+    yours = entry.yours
     atomic_write_text(folder / f"yours{suffix}",
-                      _text(yours) if yours is not None else f"{entry['problem']}\n")
+                      _text(yours) if yours is not None else f"{entry.problem}\n")
 
 
 def _text(value: object) -> str:
@@ -226,7 +227,7 @@ def case_text(record: StudentRecord, rubric, case: CaseRecord) -> str:
     entry = record.counterexample(case.part)
     if not entry:
         return ""
-    if case.id != entry["case_id"]:
+    if case.id != entry.case_id:
         return ""
     part = next(p for p in rubric.auto_parts if p.key == case.part)
     return "\n\n" + "\n".join(part_lines(record, part, translator(rubric.language),
@@ -244,19 +245,19 @@ def _rule_marks(right, mine) -> set[tuple[int, int]]:
             for j in range(max(len(a), len(b))) if a[j:j + 1] != b[j:j + 1]}
 
 
-def rule_outputs(entry: dict, _=str) -> list[str]:
+def rule_outputs(entry: Counterexample, _=str) -> list[str]:
     """One right answer and the student's output, the cells that differ in bold; rows
     numbered as the output files' data rows (what the rules' messages count)."""
-    right = _rows(entry["expected"])
-    yours = entry.get("yours")
+    right = _rows(entry.expected)
+    yours = entry.yours
     mine = None if yours is None else _rows(yours)
     marks = _rule_marks(right, mine)
     lines = [_("One right answer (the reference's; any output that keeps every rule is "
                "right):"), ""] + _table(*right, list(range(1, len(right[1]) + 1)), marks, _)
     lines += [""]
-    if entry["problem"]:
+    if entry.problem:
         return lines + [_("Yours: your function {problem}.").format(
-            problem=translate(entry['problem'], _))]
+            problem=translate(entry.problem, _))]
     if mine is None:
         return lines + [_("Yours is not a readable CSV table:"), "", "```", yours[:1500], "```"]
     heading = _("Yours (cells that differ from that answer in **bold**):") if marks else \
@@ -264,13 +265,13 @@ def rule_outputs(entry: dict, _=str) -> list[str]:
     return lines + [heading, ""] + _table(*mine, list(range(1, len(mine[1]) + 1)), marks, _)
 
 
-def rules_section(entry: dict, part: str, function: str, module: str, _=str,
+def rules_section(entry: Counterexample, part: str, function: str, module: str, _=str,
                   files: bool = True) -> list[str]:
     """The feedback lines of a found counterexample of a rule-judged part (hook.py's entry with
     `judge` "rules"): the rules broken, the input (rows numbered as raw.csv's, which the rules'
     messages count, beside the public file's), one right answer and the student's output."""
-    ints = _(", ").join(f"{k} = {v}" for k, v in entry["ints"].items()) or _("none")
-    n = len(entry["rows"])
+    ints = _(", ").join(f"{k} = {v}" for k, v in entry.ints.items()) or _("none")
+    n = len(entry.rows)
     lines = [_("### Counterexample for {part}").format(part=part), "",
              _("A small input from public data on which your output breaks a rule of the "
                "handout. It is a pointer to the rule, not another test: it earns and costs "
@@ -278,24 +279,24 @@ def rules_section(entry: dict, part: str, function: str, module: str, _=str,
              _("Input: {rows} of `{source}` ({n} rows, the released columns only), raw.csv's "
                "data rows 1 to {n}; QIs kept: {qis}, with their public hierarchies; "
                "arguments: {ints}.").format(
-                 rows=_data_rows(entry['rows'], _), source=entry['source'], n=n,
-                 qis=_(', ').join(entry['qis']), ints=ints), ""]
-    raw = [[str(source)] + row for source, row in zip(entry["rows"], entry["raw"])]
-    head = [_("{source} row").format(source=entry['source'])] + entry["header"]
+                 rows=_data_rows(entry.rows, _), source=entry.source, n=n,
+                 qis=_(', ').join(entry.qis), ints=ints), ""]
+    raw = [[str(source)] + row for source, row in zip(entry.rows, entry.raw)]
+    head = [_("{source} row").format(source=entry.source)] + entry.header
     lines += _table(head, raw, list(range(1, n + 1)), _=_) + [""]
     lines += [_("Hierarchies (only the nodes that matter):"), ""]
-    columns = {q: entry["header"].index(q) for q in entry["qis"]}
-    for qi, text in entry["dghs"].items():
-        values = {row[columns[qi]] for row in entry["raw"]}
-        lines += tree(qi, text, values, _, entry.get("hierarchy_format", "tabs"))
+    columns = {q: entry.header.index(q) for q in entry.qis}
+    for qi, text in entry.dghs.items():
+        values = {row[columns[qi]] for row in entry.raw}
+        lines += tree(qi, text, values, _, entry.hierarchy_format or "tabs")
     lines += [""]
-    if entry.get("broken"):
+    if entry.broken:
         lines += [_("Your output breaks:"), ""]
         lines += [_("- rule \"{rule}\": {message}").format(rule=rule,
                                                            message=translate(message, _))
-                  for rule, message in entry["broken"]] + [""]
+                  for rule, message in entry.broken] + [""]
     lines += rule_outputs(entry, _) + [""]
-    rerun = command(function, entry['ints'], module, f'counterexamples/{part}')
+    rerun = command(function, entry.ints, module, f'counterexamples/{part}')
     lines += [_("The rules that decide it: HANDOUT.md, section \"{rule}\".").format(
                   rule=SECTION.get(function, function))]
     lines += [_("Files: `counterexamples/{part}/` beside this feedback; rerun yours with "

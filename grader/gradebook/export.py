@@ -83,9 +83,9 @@ def feedback_md(record: dict | StudentRecord, rubric: Rubric) -> str:
                  if record.solution else "."), ""]
     if record.notes:
         lines += [_("## Notes"), ""] + [f"- {translate(n, _)}" for n in record.notes] + [""]
-    imported = record.import_info or {}
-    if imported.get("output"):
-        lines += [_("Printed while your file was imported:"), "", fence(imported["output"])]
+    imported = record.import_info
+    if imported is not None and imported.output:
+        lines += [_("Printed while your file was imported:"), "", fence(imported.output)]
     lines += [_("## Parts"), "", _("| Part | Points | Max |"), "|---|---:|---:|"]
     for part in rubric.parts:
         lines.append(f"| {part.key} | {_part_cell(record, part) or _('not yet graded')} | "
@@ -147,8 +147,8 @@ def _manual_section(record: StudentRecord, part, _=str, commented: bool = False)
     lines = [_("## {part}: {score} / {points} (graded by course staff)").format(
         part=part.key, score=_("not yet graded") if score is None else fmt(score),
         points=fmt(part.points)), ""]
-    if entry.get("check"):
-        lines.append(f"- {translate(entry['check'], _)}")
+    if entry.check:
+        lines.append(f"- {translate(entry.check, _)}")
     if commented and record.manual_comment:
         lines.append("- " + _("Comment: {comment}").format(comment=record.manual_comment))
     return lines + [""]
@@ -183,8 +183,8 @@ def gradescope_json(record: dict | StudentRecord, rubric: Rubric) -> str:
             tests.append({"name": _("{part}: graded by course staff on Gradescope").format(
                               part=part.key),
                           "number": f"{n}.1", "score": 0.0, "max_score": 0.0,
-                          "status": "failed" if check.get("problem") else "passed",
-                          "output": translate(check.get("check", ""), _),
+                          "status": "failed" if check.problem else "passed",
+                          "output": translate(check.check or "", _),
                           "visibility": "visible"})
     notes = "\n".join(f"- {translate(n, _)}" for n in record.notes)
     # Messages use Markdown (`code`, fenced output): Gradescope renders them with "md".
@@ -257,7 +257,7 @@ def _manual_summary(records: list[StudentRecord], rubric: Rubric) -> tuple[dict,
     Markdown lines saying whether the totals include the manual parts yet."""
     data = {}
     for part in rubric.manual_parts:
-        problems = [r.manual_check(part.key).get("problem") for r in records]
+        problems = [r.manual_check(part.key).problem for r in records]
         data[part.key] = {"max": part.points,
                           "merged": sum(r.manual_score(part.key) is not None for r in records),
                           "problems": {p: problems.count(p) for p in sorted(set(problems) - {None})}}

@@ -100,13 +100,11 @@ def merge(out: Path, scores_path: Path, rubric: Rubric) -> Merged:
     comments = saved.setdefault("comments", {})
     before = {p: {r.student for r in records if r.manual_score(p) is not None}
               for p in given.parts}
-    for n, record in enumerate(records):
+    for record in records:
         sid = record.student
         mine = {p: given.scores.get(sid, {}).get(p) for p in given.parts}
         comment = None if given.comments is None else given.comments.get(sid, "")
-        data = record.to_json()
-        set_scores(data, rubric, mine, comment)  # grading's rule, on the JSON record
-        records[n] = StudentRecord.from_json(data)
+        set_scores(record, rubric, mine, comment)  # grading's rule
         kept = {k: v for k, v in saved_scores.get(sid, {}).items() if k not in mine}
         saved_scores[sid] = {**kept, **{k: v for k, v in mine.items() if v is not None}}
         if comment is not None:

@@ -14,7 +14,8 @@ structured facts, never text), `compare` (one output against the contract), `rul
 `expected` (stored outputs, manifest), `freshness` (are they current?), `term_view` (a
 term's cases), `privacy_summary` (k and l reached, no points), `statuses` (the one list).
 The record: `results` (grading's results, the record's JSON), `record` (the record as a type:
-StudentRecord and CaseRecord, what the gradebook reads), `manual_scores` (manual parts in
+StudentRecord and CaseRecord, what the gradebook reads), `record_parts` (its nested parts
+typed: import info, manual checks, counterexamples), `manual_scores` (manual parts in
 a record), `scores_text` (scores as people read them), `fingerprint` (the course term
 graded against), `student_templates` (the record's English sentences about a submission,
 which grader.gradebook.student_messages renders in the course's language).
@@ -27,5 +28,5 @@ kcheck and the sandbox: nothing of the gradebook, similarity, authoring, courses
 """
 __all__ = ["batch", "case_runner", "compare", "executors", "expected", "fingerprint",
            "freshness", "grade", "hidden_view", "host", "intake", "judge", "judges", "manual_check",
-           "manual_scores", "privacy_summary", "record", "results", "rules_judge", "runner", "scores_text", "session_keeper", "shrink",
+           "manual_scores", "privacy_summary", "record", "record_parts", "results", "rules_judge", "runner", "scores_text", "session_keeper", "shrink",
            "solution", "static", "student_templates", "statuses", "term_view", "time_policy"]

@@ -214,7 +214,7 @@ def case_rows(rubric: Rubric, case: Case) -> int:
     """Data rows of the case's dataset (its CPU-time limit grows with them)."""
     if not judged_on_kanon(case):
         return count_rows(data_folder(rubric.cases_dir, case.data) / RAW_FILE)
-    return len(case_data(rubric, case).raw.rows)
+    return len(case_data(rubric, case).table.rows)
 
 
 @lru_cache(maxsize=64)

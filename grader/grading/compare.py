@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from kanon.cells import CellError, CellFault, Column
+from kanon.cells import CellError, CellFault
 from kanon.checks import k_violation, l_violation, suppression_violation
 from kanon.classes import group_rows
-from kanon.hierarchy import DGH, read_dgh_folder
-from kanon.problem import Problem
+from kanon.hierarchy import read_dgh_folder
+from kanon.problem import Problem, problem_of
 from kanon.schema import DEFAULT as DEFAULT_SCHEMA, Schema
 from kanon.table import Table, parse_table, read_table
 
@@ -46,46 +46,17 @@ class Verdict:
     message: str
 
 
-@dataclass
-class CaseData:
-    """A case's raw dataset and hierarchies, read once per grader process."""
-
-    raw: Table
-    dghs: list[DGH]  # per QI
-    qi_columns: list[int]
-    columns: list[Column]  # per QI: the generalized-cell rule
-    schema: Schema = DEFAULT_SCHEMA  # the course's columns and suppression
-
-    @property
-    def released(self) -> list[int]:
-        """The raw columns an output holds (all, or the QIs and the sensitive column)."""
-        return self.schema.released(self.raw.header, self.qi_columns, self.raw.path)
-
-    @property
-    def numeric(self) -> list[bool]:
-        return [column.numeric for column in self.columns]
-
-    @property
-    def table(self) -> Table:
-        """The raw table, under kanon.problem.Problem's name for it."""
-        return self.raw
-
-    # the single non-QI column: Problem's own rule, the same code (ValueError naming the file
-    # and the non-QI columns when there are none or several), never a None of its own
-    sensitive_column = Problem.sensitive_column
+CaseData = Problem
+"""A case's raw dataset and hierarchies (read once per grader process): kanon's one dataset
+type, its cell rule per QI in `columns` and its one rule for the sensitive column."""
 
 
 @lru_cache(maxsize=64)
 def _load_case_data(folder: str, stamp: float, qis: tuple[str, ...] | None = None,
-                    schema: Schema = DEFAULT_SCHEMA) -> CaseData:
+                    schema: Schema = DEFAULT_SCHEMA) -> Problem:
     raw = read_table(os.path.join(folder, RAW_FILE))
-    dgh_by_name = read_dgh_folder(os.path.join(folder, DGH_DIR), fmt=schema.hierarchy_format)
-    qi_columns = [c for c, name in enumerate(raw.header) if name in dgh_by_name
-                  and (qis is None or name in qis)]
-    dghs = [dgh_by_name[raw.header[c]] for c in qi_columns]
-    columns = [Column(raw.header[c], d, [row[c] for row in raw.rows])
-               for c, d in zip(qi_columns, dghs)]
-    return CaseData(raw, dghs, qi_columns, columns, schema)
+    hierarchies = read_dgh_folder(os.path.join(folder, DGH_DIR), fmt=schema.hierarchy_format)
+    return problem_of(raw, hierarchies, schema, qis)
 
 
 def load_case_data(folder: Path, qis: tuple[str, ...] | None = None,
@@ -117,7 +88,7 @@ def _cell(hidden: bool, value: str) -> str:
 
 def check_valid(out: Table, data: CaseData, intervals: bool, hidden: bool) -> str:
     """'' when every cell of `out` is a valid generalization of its raw cell, else why not."""
-    raw = data.raw
+    raw = data.table
     if out.header != raw.header:
         return (f"the header {out.header} differs from the raw file's {raw.header}" if not hidden
                 else "the header differs from the raw file's header")

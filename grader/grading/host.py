@@ -26,6 +26,7 @@ from .executors.threads import grader_error
 from .expected import load_manifest, lookup
 from .grade import Context, grade
 from .intake import Submission
+from .record import as_record
 
 __all__ = ["HostSetup", "grade_one", "grader_fingerprint", "host_setup", "resolve_run_as",
            "sandbox_mode"]
@@ -181,8 +182,9 @@ def grade_one(sub: Submission, ctx: Context, key: str,
         if ctx.cancel is not None and ctx.cancel.is_set():
             return None
         return grader_error(sub, ctx.rubric, f"{type(e).__name__}: {e}")
-    record["timing"]["total"] = round(time.monotonic() - start, 4)
-    record["sandbox"] = ("bwrap" if ctx.bwrap_hidden is not None else
-                         "landlock" if ctx.landlock else "none")
-    record["key"] = None if record["status"] == "grader-error" else key  # retried on a rerun
-    return record
+    typed = as_record(record)
+    typed.timing["total"] = round(time.monotonic() - start, 4)
+    typed.sandbox = ("bwrap" if ctx.bwrap_hidden is not None else
+                     "landlock" if ctx.landlock else "none")
+    typed.set_cache_key(None if typed.status == "grader-error" else key)  # retried on a rerun
+    return typed.to_json()

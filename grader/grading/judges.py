@@ -3,7 +3,7 @@ verdict on what a call returned (a number) or wrote (a table's bytes).
 
 - exact: the reference's one output (grader.grading.compare: a table's rows and cells, a
   number within the course's cost tolerance);
-- rules: a named rule set of kanon/rules (grader.grading.rules_judge);
+- rules: a named rule set of kcheck/rules (grader.grading.rules_judge);
 - quality: kcheck.quality (a valid generalization, every class of at least k records, a
   utility no worse than the reference's seeded runs allow: the case's stored band);
 - number: kcheck.number (within the course's tolerance of the reference's value).
@@ -120,7 +120,7 @@ class Exact:
 
 
 class Rules(Exact):
-    """A named rule set of kanon/rules (the function's)."""
+    """A named rule set of kcheck/rules (the function's)."""
 
     hidden_summary = False  # a hidden case: the broken rules' names, rows and columns only
 

@@ -16,55 +16,43 @@ from pathlib import Path
 from kanon.files import atomic_write_text, dump_json
 
 from ..rubric import Rubric
+from .record import StudentRecord
+from .record_parts import ManualCheck
 
 SAVED = "manual-scores.json"  # under OUT: {"scores": {student: {part: points}}, "comments": ...}
 NOT_CHECKED = "not checked: the grader failed on this submission"
 
 
-def with_manual(record: dict, rubric: Rubric, checks: dict[str, dict]) -> dict:
+def with_manual(record: StudentRecord, rubric: Rubric,
+                checks: dict[str, dict]) -> StudentRecord:
     """Add the manual parts' checks (no score yet) and the remarks they call for."""
-    record["auto_score"] = record["score"]
-    record["manual"] = {}
+    record.auto_score = record.score
+    record.manual = {}
     for part in rubric.manual_parts:
         check = checks.get(part.key) or {"file": None, "pages": None,
                                          "problem": "not-checked", "check": NOT_CHECKED}
-        record["manual"][part.key] = {**check, "score": None}
-        if check["problem"] and check["problem"] != "not-checked":
-            said = check["check"] if check["problem"] == "missing" \
-                else f"{part.key}: {check['check']}"  # "no report: no file matching *.pdf"
-            record.setdefault("remarks", []).append(said)
-    record["manual_comment"] = ""
+        entry = ManualCheck.from_json({**check, "score": None})
+        record.manual[part.key] = entry
+        if entry.problem and entry.problem != "not-checked":
+            said = entry.check if entry.problem == "missing" \
+                else f"{part.key}: {entry.check}"  # "no report: no file matching *.pdf"
+            record.remark(said)
+    record.manual_comment = ""
     return record
 
 
-def auto_score(record: dict) -> float:
-    """The record's autograded points."""
-    return record.get("auto_score", record["score"])
-
-
-def manual_score(record: dict, part: str) -> float | None:
-    """The merged score of a manual part, None when not merged."""
-    return ((record.get("manual") or {}).get(part) or {}).get("score")
-
-
-def set_scores(record: dict, rubric: Rubric, scores: dict[str, float | None],
+def set_scores(record: StudentRecord, rubric: Rubric, scores: dict[str, float | None],
                comment: str | None) -> None:
     """Give the record the staff's `scores` (part -> points, None: none) and comment (None:
     keep), and recompute its score."""
-    if "manual" not in record:  # a record written without its checks (a grader error)
+    if record.manual is None:  # a record written without its checks (a grader error)
         with_manual(record, rubric, {})
     for part, score in scores.items():
-        record["manual"][part]["score"] = score
+        record.set_manual_score(part, score)
     if comment is not None:
-        record["manual_comment"] = comment
-    merged = sum(m["score"] for m in record["manual"].values() if m["score"] is not None)
-    record["score"] = round(auto_score(record) + merged, 4)
-
-
-def unscored(records: list[dict], rubric: Rubric) -> list[str]:
-    """The students with no merged score for some manual part."""
-    return [r["student"] for r in records
-            if any(manual_score(r, p.key) is None for p in rubric.manual_parts)]
+        record.manual_comment = comment
+    merged = [record.manual_score(part) for part in record.manual or {}]
+    record.set_score(round(record.autograded + sum(m for m in merged if m is not None), 4))
 
 
 def load_saved(out: Path) -> dict:
@@ -79,14 +67,14 @@ def save(out: Path, saved: dict) -> None:
     atomic_write_text(out / SAVED, dump_json(saved))
 
 
-def apply_saved(record: dict, rubric: Rubric, saved: dict) -> dict:
+def apply_saved(record: StudentRecord, rubric: Rubric, saved: dict) -> StudentRecord:
     """Give a freshly graded record the merged scores kept in OUT (a regrade keeps them)."""
     if not rubric.manual_parts or not saved:
         return record
     parts = {p.key for p in rubric.manual_parts}
-    scores = {k: v for k, v in saved.get("scores", {}).get(record["student"], {}).items()
+    scores = {k: v for k, v in saved.get("scores", {}).get(record.student, {}).items()
               if k in parts}
-    set_scores(record, rubric, scores, saved.get("comments", {}).get(record["student"], ""))
+    set_scores(record, rubric, scores, saved.get("comments", {}).get(record.student, ""))
     return record
 
 

@@ -40,16 +40,16 @@ def summarize(output_bytes: bytes, case: Path | CaseData, suppression: bool = Fa
     try:
         data = case if isinstance(case, CaseData) else load_case_data(Path(case))
         out = parse_table(output_bytes)
-        released = data.released
-        if out.header != [data.raw.header[c] for c in released] or not out.rows:
+        released = data.released_columns()
+        if out.header != [data.table.header[c] for c in released] or not out.rows:
             return None
         position = {c: i for i, c in enumerate(released)}
         qi_columns = [position[c] for c in data.qi_columns]
         if data.schema.suppression == "delete":
-            sensitive = data.raw.header.index(data.schema.sensitive) if distinct_l else None
+            sensitive = data.table.header.index(data.schema.sensitive) if distinct_l else None
             line = summary_of(out.rows, qi_columns, None if sensitive is None
                               else position[sensitive])
-            deleted = len(data.raw.rows) - len(out.rows)
+            deleted = len(data.table.rows) - len(out.rows)
             return line + (f", {deleted} row{'' if deleted == 1 else 's'} deleted"
                            if suppression and deleted > 0 else "")
         roots = tuple(d.root_label for d in data.dghs) if suppression else None

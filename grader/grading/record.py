@@ -8,14 +8,16 @@ A key written only sometimes is None here when absent (a case's `privacy` and `m
 written only when not empty;
 `forbidden_paths`, `counterexamples`, the manual parts' `manual`, `auto_score` and
 `manual_comment`, the host's `sandbox`); keys of no reader's concern (the runner's cache
-`key`, the `course` stamp) ride along in `extra`. A counterexample entry and a manual
-part's check stay dicts (their own records: grader/grading/shrink/hook.py, manual_check).
+`key`, the `course` stamp) ride along in `extra`. The import's information, a manual part's
+check and a part's counterexample are typed too (grader/grading/record_parts.py).
 """
 from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
 from typing import Any
+
+from .record_parts import Counterexample, ImportInfo, ManualCheck
 
 __all__ = ["CaseRecord", "StudentRecord", "as_record", "as_records"]
 
@@ -92,7 +94,7 @@ class StudentRecord:
     source: str
     notes: list[str]
     solution: str | None
-    import_info: dict | None  # "import": status, mode, output, problem, ...
+    import_info: ImportInfo | None  # "import": status, mode, output, problem, ...
     cases: list[CaseRecord]
     timing: dict[str, float]
     parts: dict[str, float]  # autograded part -> points
@@ -101,8 +103,8 @@ class StudentRecord:
     remarks: list[str]
     status: str
     forbidden_paths: list[str] | None = None  # for the staff, never shown
-    counterexamples: dict[str, dict] | None = None  # part -> shrink's entry
-    manual: dict[str, dict] | None = None  # manual part -> its check and merged score
+    counterexamples: dict[str, Counterexample] | None = None  # part -> shrink's entry
+    manual: dict[str, ManualCheck] | None = None  # manual part -> its check and merged score
     auto_score: float | None = None  # with manual parts: the autograded points
     manual_comment: str | None = None  # with manual parts: the staff's one comment
     sandbox: str | None = None  # the sandbox mode it was graded in
@@ -115,7 +117,13 @@ class StudentRecord:
         known, absent = _known(data, _STUDENT_KEYS, _STUDENT_EMPTY)
         known["import_info"] = known.pop("import")
         known["cases"] = [CaseRecord.from_json(c) for c in known["cases"]]
+        if known["import_info"] is not None:
+            known["import_info"] = ImportInfo.from_json(known["import_info"])
         optional = {k: data[k] for k in _STUDENT_OPTIONAL if k in data}
+        for key, part in (("counterexamples", Counterexample), ("manual", ManualCheck)):
+            if optional.get(key) is not None:
+                optional[key] = {name: part.from_json(entry)
+                                 for name, entry in optional[key].items()}
         extra = {k: v for k, v in data.items() if k not in _STUDENT_KEYS + _STUDENT_OPTIONAL}
         return cls(**known, **optional, extra=extra, absent=absent)
 
@@ -125,8 +133,13 @@ class StudentRecord:
                 if k not in self.absent}
         if "cases" in data:
             data["cases"] = [c.to_json() for c in self.cases]
+        if data.get("import") is not None:
+            data["import"] = self.import_info.to_json()
         data.update({k: getattr(self, k) for k in _STUDENT_OPTIONAL
                      if getattr(self, k) is not None})
+        for key in ("counterexamples", "manual"):
+            if key in data:
+                data[key] = {name: entry.to_json() for name, entry in data[key].items()}
         return {**data, **self.extra}
 
     def part_points(self, part: str) -> float:
@@ -137,7 +150,7 @@ class StudentRecord:
         """The cases of `part`, in the rubric's order."""
         return [c for c in self.cases if c.part == part]
 
-    def counterexample(self, part: str) -> dict | None:
+    def counterexample(self, part: str) -> Counterexample | None:
         """`part`'s counterexample entry, None when it has none."""
         return (self.counterexamples or {}).get(part)
 
@@ -151,13 +164,47 @@ class StudentRecord:
         """The autograded points (what Gradescope's autograder scores)."""
         return self.score if self.auto_score is None else self.auto_score
 
-    def manual_check(self, part: str) -> dict:
-        """A manual part's check and merged score ({} when the record has none)."""
-        return (self.manual or {}).get(part) or {}
+    def manual_check(self, part: str) -> ManualCheck:
+        """A manual part's check and merged score (all None when the record has none)."""
+        return (self.manual or {}).get(part) or ManualCheck()
 
     def manual_score(self, part: str) -> float | None:
         """The merged score of a manual part, None when not merged."""
-        return self.manual_check(part).get("score")
+        return self.manual_check(part).score
+
+    def set_manual_score(self, part: str, score: float | None) -> None:
+        """Merge the staff's `score` of the manual part `part` (None: none); KeyError for a
+        part the record has no check of."""
+        if self.manual is None:
+            raise KeyError(part)
+        self.manual[part] = self.manual[part].with_(score=score)
+
+    def remark(self, text: str) -> None:
+        """Add a remark (grades.csv's notes); a record written without remarks gets them."""
+        self.remarks.append(text)
+        self._written("remarks")
+
+    def set_score(self, score: float) -> None:
+        """Set the total score (a record written without one gets it)."""
+        self.score = score
+        self._written("score")
+
+    def _written(self, key: str) -> None:
+        """to_json writes `key` from now on (it was set)."""
+        self.absent = tuple(k for k in self.absent if k != key)
+
+    @property
+    def cache_key(self) -> str | None:
+        """The runner's cache key (None, or absent: graded again on a rerun)."""
+        return self.extra.get("key")
+
+    def set_cache_key(self, key: str | None) -> None:
+        """Keep the runner's cache key (None: graded again on a rerun)."""
+        self.extra["key"] = key
+
+    def set_course(self, stamp: str) -> None:
+        """Keep the fingerprint of the course term it was graded with."""
+        self.extra["course"] = stamp
 
 
 def as_record(record: dict | StudentRecord) -> StudentRecord:

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 
 from ..rubric import Case, Rubric
 from .manual_scores import with_manual
-from .record import CaseRecord
+from .record import CaseRecord, StudentRecord
+from .record_parts import Counterexample, ImportInfo
 from .statuses import Status, import_status, submission_status
 
 __all__ = ["CaseResult", "SubmissionResult", "case_result"]
@@ -69,24 +70,23 @@ class SubmissionResult:
         score = round(sum(parts.values()), 4)
         maximum = round(rubric.max_points, 4)  # the manual parts' points included
         remarks: list[str] = []
-        info = self.import_info
-        if info and info.get("problem") and info.get("mode") == "retry":
+        info = None if self.import_info is None else ImportInfo.from_json(self.import_info)
+        if info is not None and info.problem and info.mode == "retry":
             # graded through the retry: the cases' own statuses tell what cost points
-            remarks.append(f"{import_status(info['status'])}, graded one top-level statement "
+            remarks.append(f"{import_status(info.status)}, graded one top-level statement "
                            f"at a time")
         flags = {Status.FORBIDDEN} if self.forbidden_paths else set()
         if self.capped:
             flags.add(Status.OUTPUT_CAPPED)
         status = submission_status(lost, flags)
-        record = {"student": self.student, "source": self.source, "notes": list(self.notes),
-                  "solution": self.solution, "import": info,
-                  "cases": [c.to_json() for c in self.cases], "timing": dict(self.timing),
-                  "parts": {k: round(v, 4) for k, v in parts.items()}, "score": score,
-                  "max": maximum, "remarks": remarks, "status": str(status)}
-        if self.forbidden_paths:
-            record["forbidden_paths"] = list(self.forbidden_paths)
-        if self.counterexamples:
-            record["counterexamples"] = self.counterexamples
+        record = StudentRecord(
+            student=self.student, source=self.source, notes=list(self.notes),
+            solution=self.solution, import_info=info, cases=list(self.cases),
+            timing=dict(self.timing), parts={k: round(v, 4) for k, v in parts.items()},
+            score=score, max=maximum, remarks=remarks, status=str(status),
+            forbidden_paths=list(self.forbidden_paths) or None,
+            counterexamples={k: Counterexample.from_json(v)
+                             for k, v in self.counterexamples.items()} or None)
         if rubric.manual_parts:  # graded by the staff later (`merge`): no points yet
             with_manual(record, rubric, self.manual or {})
-        return record
+        return record.to_json()

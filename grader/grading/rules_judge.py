@@ -1,7 +1,8 @@
 """Judging an output by the course's rules where they allow several right answers (a part
 with `judge = "rules"`): the USTC lab's Samarati (any satisfying vector of the lowest height)
-and Mondrian (any dimension at each cut). The rules themselves are kanon/rules; here their
-verdict becomes the grader's.
+and Mondrian (any dimension at each cut). The rules themselves are kcheck/rules (the
+standard-library rule sets the students' self-check ships too); here their verdict becomes the
+grader's.
 
 A right answer passes. An output that breaks only the rules of optimality (lowest height,
 exactly the outliers deleted, median cuts, final classes) while being a valid generalization
@@ -11,29 +12,44 @@ only (`where`).
 """
 from __future__ import annotations
 
-from kanon.rules import Broken, Release, check_mondrian, check_samarati
+from typing import Sequence
+
+from kanon.hierarchy import DGH
 from kanon.table import Table, parse_table
+from kcheck.hierarchies import Tree
+from kcheck.rules import Broken, Release, check_mondrian, check_samarati
+from kcheck.tables import Table as CheckedTable
 
 from .compare import CaseData, Verdict
 
-__all__ = ["judge_by_rules", "broken_rules", "where", "OPTIMALITY"]
+__all__ = ["judge_by_rules", "broken_rules", "where", "release_of", "rules_release",
+           "OPTIMALITY"]
 
 OPTIMALITY = frozenset({"lowest-height", "deletion", "median-cuts", "final"})
 """The rules an output may break and still be valid and k-anonymous (partial credit)."""
 
 
+def rules_release(raw: Table, qi_columns: Sequence[int], dghs: Sequence[DGH],
+                  released: Sequence[int]) -> Release:
+    """The raw side of a call as kcheck's rule sets take it (the same rows and labels;
+    the raw file and each hierarchy keep their paths for messages)."""
+    trees = [Tree(d.name, d.path, d.labels, [int(p) for p in d.parent]) for d in dghs]
+    return Release(CheckedTable(raw.path, raw.header, raw.rows), list(qi_columns), trees,
+                   list(released))
+
+
 def release_of(data: CaseData) -> Release:
-    return Release(raw=data.raw, qi_columns=list(data.qi_columns), dghs=list(data.dghs),
-                   released=data.released)
+    return rules_release(data.table, data.qi_columns, data.dghs, data.released_columns())
 
 
 def broken_rules(out: Table, release: Release, function: str, ints: dict[str, int],
                  hidden: bool) -> list[Broken]:
     """The rules of `function` that the output table `out` breaks ([]: a right answer)."""
+    table = CheckedTable(out.path, out.header, out.rows)
     if function == "samarati":
-        return check_samarati(release, ints["k"], ints["max_sup"], out, hidden=hidden)
+        return check_samarati(release, ints["k"], ints["max_sup"], table, hidden=hidden)
     if function == "mondrian":
-        return check_mondrian(release, ints["k"], out, hidden=hidden)
+        return check_mondrian(release, ints["k"], table, hidden=hidden)
     # rubric.py lets only contract.RULE_JUDGED parts say judge = "rules"
     raise ValueError(f"{function} is not judged by rules")
 

@@ -31,7 +31,7 @@ from .grade import Context, grade
 from .host import HostSetup, grade_one, grader_fingerprint, host_setup, sandbox_limits
 from .intake import Submission, discover
 from .manual_scores import apply_saved, load_saved
-from .record import as_record
+from .record import StudentRecord, as_record
 from .scores_text import fmt
 from .term_view import apply_term
 
@@ -145,7 +145,7 @@ def _grade_all(batch: BatchSettings, reports: Reports | None, listeners: Listene
     for sub in subs:
         key = sha256_bytes((base_key + sub.content_hash()).encode())
         old = _read_record(out, sub.student)
-        if old is not None and old.get("key") == key:
+        if old is not None and as_record(old).cache_key == key:
             records[sub.student] = old
             cached += 1
             bar.update(old, cached=True)
@@ -158,10 +158,10 @@ def _grade_all(batch: BatchSettings, reports: Reports | None, listeners: Listene
         signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
         stamp = course_fingerprint(rubric)["fingerprint"]
-        for sub, record in executor.results(todo):
-            record["course"] = stamp  # the course term it was graded with
-            apply_saved(record, rubric, merged)
-            _save(out, record, rubric, reports)
+        for sub, graded in executor.results(todo):
+            typed = as_record(graded)
+            typed.set_course(stamp)  # the course term it was graded with
+            record = _save(out, apply_saved(typed, rubric, merged), rubric, reports)
             records[sub.student] = record
             bar.update(record)
     except KeyboardInterrupt:
@@ -192,13 +192,19 @@ def _record_path(out: Path, student: str) -> Path:
 
 
 def _read_record(out: Path, student: str) -> dict | None:
+    """The student's last record, None when missing or not a readable record (graded again)."""
     try:
-        return json.loads(_record_path(out, student).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(_record_path(out, student).read_text(encoding="utf-8"))
+        as_record(data)
+    except (OSError, ValueError, TypeError, AttributeError):
         return None
+    return data
 
 
-def _save(out: Path, record: dict, rubric: Rubric, reports: Reports | None) -> None:
+def _save(out: Path, typed: StudentRecord, rubric: Rubric, reports: Reports | None) -> dict:
+    """Hand the record to `reports` and write its record.json; its JSON."""
+    record = typed.to_json()
     if reports is not None:
         reports.student(out, record, rubric)
-    atomic_write_text(_record_path(out, record["student"]), dump_json(record))
+    atomic_write_text(_record_path(out, typed.student), dump_json(record))
+    return record

@@ -4,7 +4,7 @@ in grader.grading.judges (one strategy per name); this is what a rubric is check
 - exact: the reference's one output (a table, byte for byte after normalising the file's
   form; a number within the course's tolerance): the kit's functions, and a course's own
   whose answer is unique;
-- rules: a named rule set of kanon/rules (the USTC lab's Samarati and Mondrian);
+- rules: a named rule set of kcheck/rules (the USTC lab's Samarati and Mondrian);
 - quality: a heuristic whose right answers differ: a valid generalization of the raw table,
   every class of at least k records, utility within the band the reference's own seeded runs
   give (kcheck.quality);
@@ -18,7 +18,7 @@ __all__ = ["JUDGES", "RULE_SETS", "judge_accepts"]
 
 JUDGES = ("exact", "rules", "quality", "number")
 RULE_SETS = ("samarati", "mondrian")
-"""The kit's rule sets (kanon/rules), named by the function whose rules they are."""
+"""The kit's rule sets (kcheck/rules), named by the function whose rules they are."""
 
 
 def judge_accepts(judge: str, contract: FunctionContract) -> str:

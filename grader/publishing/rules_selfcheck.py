@@ -4,34 +4,37 @@ and `judge = "rules"` parts: the USTC lab), made at bundle time from the course'
 Such a course's students get, instead of the kit's default-contract tests of those functions
 (test_public_<marker>.py, test_public_api.py and the data only they use):
 
-  - tests/public/test_public_rules.py and its helpers (rules_cases.py, rules_samarati.py,
-    rules_mondrian.py: standard library only), which the other courses never get;
+  - tests/public/test_public_rules.py and its helper rules_cases.py (standard library only),
+    which the other courses never get, judging the outputs by kcheck.rules: the bundle ships
+    kcheck/ as it is (its rules/ too), the grader's own rule sets, never a rewritten copy;
   - tests/public/data/rules/: a few small row subsets of the course's public dataset, drawn
     deterministically (SUBSETS), the full public file gzip-compressed (the adult-size cases
     of the rubric), each part's DGH folder holding exactly its QIs' hierarchy files (the
     course's format; the bundle's own DGHs/<part>/ when it has them), and cases.json: per case its arguments, its released columns and, for
-    Samarati, the facts the staff computed with kanon/rules (the lowest satisfying height and
+    Samarati, the facts the staff computed with kcheck/rules (the lowest satisfying height and
     every satisfying vector of that height): the search itself is not shipped.
 """
 from __future__ import annotations
 
+import ast
 import gzip
 import json
 import random
 from pathlib import Path, PurePosixPath
 
-from kanon.hierarchy import read_dgh_folder
-from kanon.rules import make_release
-from kanon.rules.lattice import Lattice
 from kanon.table import Table, read_table
+from kcheck.hierarchies import read_folder
+from kcheck.rules import lowest_vectors, make_release
+from kcheck.tables import Table as CheckedTable
 
 from ..contract import DGH_DIR, RAW_FILE
 from ..errors import UserError
-from ..paths import PUBLIC_TESTS
+from ..paths import KIT_ROOT, PUBLIC_TESTS
 from ..rubric import Part, Rubric
 from ..zipfiles import Entry
 from .course_files import marker
 from .materials.course import view
+from .own_selfcheck import KCHECK, own_cases
 
 PUBLIC = Path(PUBLIC_TESTS).as_posix() + "/"
 OWN_TEST = PUBLIC + "test_public_rules.py"
@@ -96,23 +99,61 @@ def _csv(header: list[str], rows: list[list[str]]) -> bytes:
 def _samarati_facts(raw: Table, folder: Path, part: Part, fmt: str, sensitive: str | None,
                     k: int, max_sup: int) -> dict:
     """The lowest satisfying height and every satisfying vector of that height."""
-    dghs = {n: d for n, d in read_dgh_folder(str(folder), fmt=fmt).items() if n in part.qis}
-    lattice = Lattice(make_release(raw, dghs, sensitive), k)
-    top = sum(lattice.heights)
-    found = lattice.lowest_satisfying(max_sup, top + 1)
+    trees = {n: t for n, t in read_folder(folder, fmt).items() if n in part.qis}
+    found = lowest_vectors(make_release(CheckedTable(raw.path, raw.header, raw.rows), trees,
+                                        sensitive), k, max_sup)
     if found is None:
         raise UserError(f"cannot bundle: no vector satisfies k = {k}, max_sup = {max_sup} on "
                         f"{raw.path}")
-    height = found[0]
-    order = [n for n in raw.header if n in dghs]  # the lattice's QIs: raw column order
+    height, vectors = found
+    order = [n for n in raw.header if n in trees]  # the lattice's QIs: raw column order
     def in_part_order(s: tuple[int, ...]) -> list[int]:  # the self-check's: the part's qis
         return [s[order.index(q)] for q in part.qis]
-    return {"height": height, "vectors": sorted(in_part_order(s) for s in lattice.vectors(height)
-                                                if lattice.satisfies(s, max_sup))}
+    return {"height": height, "vectors": sorted(in_part_order(s) for s in vectors)}
+
+
+def kcheck_entries(rubric: Rubric, root: Path = KIT_ROOT) -> list[Entry]:
+    """kcheck/rules/ and the kcheck modules it imports, byte for byte: the grader's own rule
+    sets, never a rewritten copy. kcheck/__init__.py stays out (kcheck is then a namespace
+    package): it names every judge, and a rules course's bundle holds no word of a part it
+    does not grade. A course with functions of its own gets kcheck's top-level modules from
+    own_selfcheck already."""
+    package = root / KCHECK
+    rules = package / "rules"
+    if not (rules / "__init__.py").is_file():
+        raise UserError(f"cannot bundle: {package} holds no kcheck/rules (the rule sets the "
+                        f"course's rule-judged parts are judged with)")
+    files = sorted(p for p in rules.rglob("*.py") if "__pycache__" not in p.parts)
+    todo = list(files)
+    while todo:
+        for path in _relative_imports(todo.pop(), package):
+            if path not in files:
+                files.append(path)
+                todo.append(path)
+    if own_cases(rubric):
+        files = [p for p in files if p.parent != package]
+    return [Entry(f"{KCHECK}/{p.relative_to(package).as_posix()}", p.read_bytes())
+            for p in sorted(files)]
+
+
+def _relative_imports(path: Path, package: Path) -> list[Path]:
+    """The modules of `package` that `path` imports relatively (`from ..tables import ...`)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_bytes(), filename=str(path))):
+        if isinstance(node, ast.ImportFrom) and node.level and node.module:
+            base = path.parent
+            for _ in range(node.level - 1):
+                base = base.parent
+            target = base.joinpath(*node.module.split("."))
+            module = target / "__init__.py" if target.is_dir() else target.with_suffix(".py")
+            if module.is_file() and package in module.parents:
+                found.append(module)
+    return found
 
 
 def rules_entries(rubric: Rubric) -> list[Entry]:
-    """The rules self-check's data files (DATA), [] for a course without rule parts."""
+    """The rules self-check's data files (DATA) and kcheck/, [] for a course without rule
+    parts."""
     parts = rule_parts(rubric)
     if not parts:
         return []
@@ -168,7 +209,8 @@ def rules_entries(rubric: Rubric) -> list[Entry]:
                         for a, why in bad]
     files["cases.json"] = (json.dumps({"cases": cases, "rejects": rejects}, indent=1,
                                       sort_keys=True) + "\n").encode("utf-8")
-    return [Entry(DATA + name, data) for name, data in sorted(files.items())]
+    return [Entry(DATA + name, data) for name, data in sorted(files.items())] + \
+        kcheck_entries(rubric)
 
 
-__all__ = ["OWN_TEST", "kept_paths", "rule_parts", "rules_entries"]
+__all__ = ["OWN_TEST", "kept_paths", "rule_parts", "rules_entries", "kcheck_entries"]

@@ -5,13 +5,15 @@ whole file), k (and max_sup), the part's QIs, the released columns and, for sama
 lowest satisfying height and every satisfying vector of that height.
 
 Each call runs in a fresh folder holding the case's rows as `adult-hw1.csv` and a `DGHs`
-folder with exactly the part's QIs' hierarchy files ("child,parent" lines).
+folder with exactly the part's QIs' hierarchy files ("child,parent" lines). Outputs are judged
+by kcheck.rules, the rule sets the grader judges with (kcheck/ beside tests/, as it is).
 """
 from __future__ import annotations
 
 import gzip
 import json
 import shutil
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +24,8 @@ from public_cases import ADULT, Run
 
 HERE = Path(__file__).resolve().parent
 RULES = HERE / "data" / "rules"
+ROOT = HERE.parents[1]  # the folder holding tests/ and kcheck/
+HIERARCHY_FORMAT = "child-parent"
 
 
 @dataclass(frozen=True)
@@ -124,19 +128,42 @@ def fill_folder(case: RulesCase, folder: Path) -> None:
     shutil.copytree(RULES / case.dghs, folder / "DGHs")
 
 
-def read_hierarchies(case: RulesCase) -> dict[str, dict[str, str | None]]:
-    """QI -> {label: parent label, None for the root}, from the "child,parent" files."""
-    return {qi: parse_hierarchy((RULES / case.dghs / f"{qi}.txt").read_text(encoding="utf-8"))
-            for qi in case.qis}
+def kcheck_rules():
+    """kcheck.rules, from the kcheck package beside tests/ (the bundle's own copy)."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    import kcheck.rules
+    return kcheck.rules
 
 
-def parse_hierarchy(text: str) -> dict[str, str | None]:
-    """{label: parent label, None for the root} of a hierarchy file's "child,parent" lines."""
-    parent: dict[str, str | None] = {}
-    for line in text.splitlines():
-        if line.strip():
-            child, _comma, up = line.strip().rpartition(",")
-            parent[child] = up
-    for up in set(parent.values()) - set(parent):  # the root: the one label never a child
-        parent[up] = None
-    return parent
+def release(header: list[str], rows: list[list[str]], texts: dict[str, str], qis, columns,
+            name: str = "adult-hw1.csv"):
+    """The raw side of a call as kcheck.rules takes it: the raw rows, the QIs' hierarchies
+    (QI -> the text of its "child,parent" file) and the released columns."""
+    rules = kcheck_rules()
+    from kcheck.hierarchies import parse_hierarchy
+    from kcheck.tables import Table
+    qi_columns = [c for c, column in enumerate(header) if column in qis]
+    trees = [parse_hierarchy(texts[header[c]], header[c], f"DGHs/{header[c]}.txt",
+                             HIERARCHY_FORMAT) for c in qi_columns]
+    return rules.Release(Table(name, header, rows), qi_columns, trees,
+                         [header.index(c) for c in columns])
+
+
+def case_release(case: RulesCase, header: list[str], rows: list[list[str]]):
+    """The release of a public case (its raw rows, read by the caller)."""
+    texts = {qi: (RULES / case.dghs / f"{qi}.txt").read_text(encoding="utf-8")
+             for qi in case.qis}
+    return release(header, rows, texts, case.qis, case.columns)
+
+
+def judge(function: str, release_, k: int, max_sup: int | None, header: list[str],
+          rows: list[list[str]]) -> list:
+    """The rules `function`'s output (header, rows) breaks, as kcheck.rules.Broken (each
+    names its rule; `.text(language)` words it), [] for a right answer."""
+    rules = kcheck_rules()
+    from kcheck.tables import Table
+    out = Table("anonymized.csv", header, rows)
+    if function == "samarati":
+        return rules.check_samarati(release_, k, max_sup, out)
+    return rules.check_mondrian(release_, k, out)

@@ -7,42 +7,28 @@ reruns exactly that call.
 The pool is `data/counterexamples/rules/<part>.json` (kcheck/pool.py's format), made when the
 bundle was made from the course's public data only: rows of adult-hw1.csv (at most 12) with
 some of the part's QIs and their hierarchy files ("child,parent" lines). Each of your outputs
-on it is judged by the rules the public tests apply (rules_samarati.py, rules_mondrian.py);
-for samarati the lowest satisfying height is found here, by trying every vector of the small
-input's lattice. Standard library only: this file ships in the students' bundle.
+on it is judged by the rules the public tests apply: kcheck.rules, the grader's own rule sets
+(kcheck/ beside tests/, as it is). Standard library only: this file ships in the students'
+bundle.
 """
 from __future__ import annotations
 
 import json
 import shutil
 import time
-from dataclasses import dataclass, replace
 from pathlib import Path
 
-import rules_mondrian
-import rules_samarati
 import teach
 from kanon_check import read_csv_text
-from messages import _
+from messages import _, language
 from public_cases import Run
-from rules_cases import BY_RUN, RulesCase, parse_hierarchy
+from rules_cases import BY_RUN, HIERARCHY_FORMAT, RulesCase, kcheck_rules, release
+from rules_cases import judge as judge_output
 from kcheck.pool import Member, members
 
 HERE = Path(__file__).resolve().parent
 POOL = HERE / "data" / "counterexamples" / "rules"
-CHECKERS = {"samarati": rules_samarati.check, "mondrian": rules_mondrian.check}
-
-
-@dataclass(frozen=True)
-class MemberCase:
-    """What the rule checkers read of a case, for one pool member."""
-
-    k: int
-    max_sup: int | None
-    qis: tuple[str, ...]
-    columns: tuple[str, ...]
-    height: int | None = None
-    vectors: tuple[tuple[int, ...], ...] = ()
+CHECKED = ("samarati", "mondrian")
 
 
 def part_of(params: dict) -> str | None:
@@ -66,27 +52,24 @@ def judge(function: str, schema: dict):
     (rule, sentence) pairs, [] for a right answer. `schema`: the pool file's (the course's
     sensitive column and whether the other columns are released)."""
     def broken(member: Member, header: list[str], rows: list[list[str]]) -> list:
-        dghs = {q: parse_hierarchy(text) for q, text in member.dghs.items()}
-        qis = tuple(q for q in member.header if q in dghs)
+        qis = tuple(q for q in member.header if q in member.dghs)
         columns = tuple(c for c in member.header if schema.get("other_columns") != "drop"
-                        or c in dghs or c == schema.get("sensitive"))
-        case = MemberCase(int(member.ints["k"]), member.ints.get("max_sup"), qis, columns)
-        if function == "samarati":
-            height, vectors = rules_samarati.lowest(case, member.header, member.raw, dghs)
-            case = replace(case, height=height, vectors=vectors)
-        return CHECKERS[function](case, member.header, member.raw, dghs, header, rows)
+                        or c in member.dghs or c == schema.get("sensitive"))
+        found = judge_output(function, release(member.header, member.raw, member.dghs, qis,
+                                               columns, "raw.csv"),
+                             int(member.ints["k"]), member.ints.get("max_sup"), header, rows)
+        return [(b.rule, b.text(language())) for b in found]
     return broken
 
 
 def used_lines(text: str, values: set[str]) -> list[str]:
     """The "child,parent" lines of a hierarchy file that matter for `values`: those of each
     value and of its ancestors, in the file's order."""
-    parent = parse_hierarchy(text)
-    keep: set[str] = set()
-    for value in values:
-        while value is not None and value not in keep:
-            keep.add(value)
-            value = parent.get(value)
+    kcheck_rules()  # kcheck/ on the path
+    from kcheck.hierarchies import parse_hierarchy
+    tree = parse_hierarchy(text, "hierarchy", "hierarchy", HIERARCHY_FORMAT)
+    keep = {tree.labels[node] for value in values if value in tree
+            for node in tree.path[tree.index[value]]}
     return [line.strip() for line in text.splitlines()
             if line.strip() and line.strip().rpartition(",")[0] in keep]
 
@@ -129,7 +112,7 @@ def lesson(calls, part: str, function: str, solution: Path, scratch: Path,
            budget: float = teach.BUDGET, folder: Path = POOL) -> list[str] | None:
     """The section's lines for a failing rule-judged `part` (None: no pool for it here)."""
     path, params = pool_file(part, folder), teach.parameters(function)
-    if path is None or params is None or function not in CHECKERS:
+    if path is None or params is None or function not in CHECKED:
         return None
     start = time.monotonic()
     schema = json.loads(path.read_text(encoding="utf-8")).get("schema") or {}

@@ -1,7 +1,8 @@
 """Public tests of the functions your course judges by its rules (HANDOUT.md, "Grading"): each
 output must keep every rule of the handout; any output that does is right (a samarati output
 of any satisfying vector of the lowest height; a mondrian output of any order of cuts). Each
-failure names the first broken rule as the grader does."""
+failure names the first broken rule as the grader does: the outputs are judged by the grader's
+own rule sets (kcheck/rules, beside tests/)."""
 from __future__ import annotations
 
 import os
@@ -10,15 +11,12 @@ from pathlib import Path
 import pytest
 
 import kanon_check as check
-import rules_mondrian
-import rules_samarati
 import teach_rules  # noqa: F401 (a failing part's public counterexample: teach.after_failure)
-from messages import _
+from messages import _, language
 from public_cases import SIGNATURES
-from rules_cases import (BY_RUN, CASES, RulesCase, fill_folder, optional_runs, raw_text,
-                         read_hierarchies, rejects, runs)
+from rules_cases import (BY_RUN, CASES, RulesCase, case_release, fill_folder, judge,
+                         optional_runs, raw_text, rejects, runs)
 
-CHECKERS = {"samarati": rules_samarati.check, "mondrian": rules_mondrian.check}
 FUNCTIONS = sorted({c.function for c in CASES})
 MARKS = {f: getattr(pytest.mark, f) for f in FUNCTIONS}
 
@@ -84,11 +82,12 @@ def _keeps_the_rules(case: RulesCase, runner, tmp_path: Path) -> None:
     runner.applies(case.function)
     header, out = _output(runner, case, tmp_path)
     raw_header, raw = check.read_csv_text(raw_text(case))
-    broken = CHECKERS[case.function](case, raw_header, raw, read_hierarchies(case), header, out)
+    broken = judge(case.function, case_release(case, raw_header, raw), case.k, case.max_sup,
+                   header, out)
     if broken:
-        rule, sentence = broken[0]
         pytest.fail(_("{what}: it breaks the rule \"{rule}\": {sentence}").format(
-            what=case.describe(), rule=rule, sentence=sentence), pytrace=False)
+            what=case.describe(), rule=broken[0].rule, sentence=broken[0].text(language())),
+            pytrace=False)
 
 
 @pytest.mark.parametrize("bad", [pytest.param(*q.values, id=q.id, marks=[*q.marks, MARKS[f]])

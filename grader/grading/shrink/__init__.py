@@ -16,6 +16,6 @@ Every value shown comes from the pool, hence from public data.
   probe.py   one student call on a member, in the sandbox session, against the budget
   hook.py    what the case runner calls: pick the functions, search, store in the result
   rules_search.py  a rule-judged part's search (the course's own pool, smallest member
-             first, each output judged by the rules: kanon/rules)
+             first, each output judged by the rules: kcheck/rules)
 """
 __all__ = ["hook", "pool", "probe", "rules_search"]

@@ -1,6 +1,6 @@
 """The counterexample search of a part judged by rules (`judge = "rules"`): several outputs
 are right, so the student's output on a pool member is judged by the course's rules
-(kanon/rules, with the member's release, `hidden=False`: the pool is public data), not
+(kcheck/rules, with the member's release, `hidden=False`: the pool is public data), not
 compared with the reference's.
 
 The pool is the course's own (grader/authoring/rules_pool.py builds it): one file per part,
@@ -16,14 +16,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from kanon.hierarchy import parse_dgh
-from kanon.rules import Release
 from kanon.schema import Schema
 from kanon.table import parse_table, render_csv
 from kcheck.pool import smallest_first
+from kcheck.rules import Release
 from kcheck.search import Answer, Found, Probe, first_found
 
 from ...contract import DGH_DIR, RAW_FILE
-from ..rules_judge import broken_rules
+from ..rules_judge import broken_rules, rules_release
 from .pool import POOL_DIR, Chain, Member
 from .probe import SandboxProbe
 
@@ -46,7 +46,7 @@ def member_release(member: Member, schema: Schema) -> Release:
     qi_columns = [c for c, name in enumerate(header) if name in member.qis]
     dghs = [parse_dgh(member.source.dghs[header[c]], header[c], f"{DGH_DIR}/{header[c]}.txt",
                       schema.hierarchy_format) for c in qi_columns]
-    return Release(raw, qi_columns, dghs, schema.released(header, qi_columns, RAW_FILE))
+    return rules_release(raw, qi_columns, dghs, schema.released(header, qi_columns, RAW_FILE))
 
 
 def search_rules(chains: list[Chain], probe: Probe) -> Found | None:

@@ -10,6 +10,7 @@ from grader import rubric as rubric_mod
 from grader.gradebook.export import feedback_md, gradescope_json
 from grader.gradebook.markdown_html import to_html
 from grader.grading.manual_scores import set_scores
+from grader.grading.record import as_record
 from grader.grading.results import SubmissionResult
 from grader.grading.statuses import Status
 from manual_class import RUBRIC
@@ -78,7 +79,7 @@ def test_the_staff_comment_appears_once_under_three_manual_parts(tmp_path: Path)
     (tmp_path / "rubric.toml").write_text(text, encoding="utf-8")
     rubric = rubric_mod.load(tmp_path / "rubric.toml")
     assert [p.key for p in rubric.manual_parts] == ["report", "slides", "poster"]
-    record = _record(rubric)
+    record = as_record(_record(rubric))
     set_scores(record, rubric, {"report": 8.0, "slides": 9.0, "poster": None},
                "Clear tables; label the axes")
     md = feedback_md(record, rubric)

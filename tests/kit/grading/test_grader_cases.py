@@ -65,7 +65,7 @@ def test_hidden_cases_cover_the_issue_list() -> None:
         data = load_case_data(CASES / c.data)
         heights = {int(d.depth[[i for i, ch in enumerate(d.children) if not ch]].min()) ==
                    d.height for d in data.dghs}
-        shapes[c.data] = (len(data.raw.rows), len(data.qi_columns), heights)
+        shapes[c.data] = (len(data.table.rows), len(data.qi_columns), heights)
     assert any(False in s[2] for s in shapes.values())  # a hierarchy with leaves at two depths
     assert min(s[1] for s in shapes.values()) == 1 and max(s[1] for s in shapes.values()) >= 10
     ks = [(c.ints["k"], shapes[c.data][0]) for c in hidden if "k" in c.ints]

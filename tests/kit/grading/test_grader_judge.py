@@ -100,12 +100,12 @@ def test_partial_and_wrong_tables() -> None:
     partial = judge(returned(None), facts("clustering_anonymizer", TABLE),
                     Produced(render_csv(table.header, suppressed).encode("utf-8")), data)
     assert (partial.status, partial.fraction) == (Status.PARTIAL, 0.5), partial.message
-    leaked = [list(data.raw.rows[0])] + suppressed[1:]  # row 1 alone in its class
+    leaked = [list(data.table.rows[0])] + suppressed[1:]  # row 1 alone in its class
     wrong = judge(returned(None), facts("clustering_anonymizer", TABLE, hidden=True),
                   Produced(render_csv(table.header, leaked).encode("utf-8")), data)
     assert wrong.status == Status.WRONG
     assert "data row 1 (the header is not counted) has 1 row(s); k = 2" in wrong.message
-    assert not any(v in wrong.message for v in data.raw.rows[0] if len(v) >= 3)
+    assert not any(v in wrong.message for v in data.table.rows[0] if len(v) >= 3)
 
 
 def test_scrub_and_hint_reach_the_error_text() -> None:

@@ -64,8 +64,11 @@ def test_every_sometimes_written_key_round_trips(tmp_path: Path) -> None:
     assert (case.privacy, case.message_ref, case.seconds) == ("k reached: 2",
                                                                {"rule": "k", "row": 3}, 0.5)
     assert typed.cases[1].privacy is None and "privacy" not in typed.cases[1].to_json()
-    assert typed.import_info == {"status": "ok", "output": "hi\n"}
-    assert typed.counterexample("cost_MD") == {"found": False, "calls": 4}
+    assert (typed.import_info.status, typed.import_info.output) == ("ok", "hi\n")
+    assert typed.import_info.to_json() == {"status": "ok", "output": "hi\n"}
+    found = typed.counterexample("cost_MD")
+    assert (found.found, found.calls, found.yours) == (False, 4, None)
+    assert found.to_json() == {"found": False, "calls": 4}
     assert typed.counterexample("mondrian") is None
     assert typed.part_points(first.part) == typed.parts[first.part] > 0
     assert typed.extra == {"key": None, "course": "0123456789abcdef"}
@@ -79,9 +82,9 @@ def test_manual_parts_round_trip_before_and_after_a_merge(tmp_path: Path) -> Non
     data = result.to_json(rubric)
     typed = _round_trip(data)
     assert typed.manual_score("report") is None and typed.manual_comment == ""
-    assert typed.manual_check("report")["problem"] == "not-checked"
-    set_scores(data, rubric, {"report": 7.5}, "Clear")
-    typed = _round_trip(data)
+    assert typed.manual_check("report").problem == "not-checked"
+    set_scores(typed, rubric, {"report": 7.5}, "Clear")
+    typed = _round_trip(typed.to_json())
     assert (typed.manual_score("report"), typed.manual_comment) == (7.5, "Clear")
     assert (typed.autograded, typed.score) == (0.0, 7.5)  # fill gives no points
 
@@ -104,3 +107,56 @@ def test_a_hand_made_record_reads_as_empty_where_it_says_nothing() -> None:
     assert (typed.notes, typed.solution, typed.remarks, typed.parts) == ([], None, [], {})
     assert (typed.cases[0].message, typed.cases[0].time_limit) == ("", None)
     assert typed.to_json() == data
+
+
+def test_the_typed_updates_write_what_the_json_record_said(tmp_path: Path) -> None:
+    rubric = rubric_mod.load(write_rubric(tmp_path))
+    error = {"student": "fay", "source": "fay.zip", "status": "grader-error", "notes": [],
+             "cases": [], "parts": {}, "score": 0.0, "max": 20.0, "solution": None,
+             "import": None, "timing": {}, "key": None}  # no remarks: a grader error's record
+    typed = _round_trip(error)
+    assert typed.cache_key is None
+    set_scores(typed, rubric, {"report": 6.0}, None)  # the checks it lacked come first
+    data = typed.to_json()
+    assert "remarks" not in data and data["manual_comment"] == ""
+    assert (data["score"], data["auto_score"], data["manual"]["report"]["score"]) == (6.0, 0.0,
+                                                                                     6.0)
+    typed.remark("report: not a PDF")
+    typed.set_cache_key("abc")
+    typed.set_course("0123")
+    data = _round_trip(typed.to_json()).to_json()
+    assert (data["remarks"], data["key"], data["course"]) == (["report: not a PDF"], "abc",
+                                                              "0123")
+
+
+def test_the_nested_parts_round_trip_with_keys_they_do_not_know() -> None:
+    data = {"student": "gus", "score": 3.0, "max": 10.0, "status": "wrong",
+            "import": {"status": "error", "mode": "retry", "problem": "SyntaxError", "new": 1},
+            "manual": {"report": {"file": "r.pdf", "pages": 2, "problem": None,
+                                  "check": "r.pdf: 2 pages", "score": None, "by": "ta"}},
+            "counterexamples": {"cost_MD": {"found": True, "calls": 3, "rows": [1, 2],
+                                            "yours": None, "problem": "raised", "extra": [1]}}}
+    typed = _round_trip(data)
+    assert (typed.import_info.mode, typed.import_info.extra) == ("retry", {"new": 1})
+    assert typed.import_info.output is None and "output" not in typed.import_info.to_json()
+    check = typed.manual_check("report")
+    assert (check.file, check.pages, check.score, check.extra) == ("r.pdf", 2, None,
+                                                                  {"by": "ta"})
+    entry = typed.counterexample("cost_MD")
+    assert (entry.rows, entry.yours, entry.problem, entry.judge) == ([1, 2], None, "raised",
+                                                                     None)
+    assert "yours" in entry.to_json() and "judge" not in entry.to_json()
+    typed.set_manual_score("report", 4.5)
+    assert typed.to_json()["manual"]["report"] == {**data["manual"]["report"], "score": 4.5}
+    assert typed.manual_check("slides").check is None  # a part it has no check of
+
+
+def test_a_stored_record_that_is_not_one_is_graded_again(tmp_path: Path) -> None:
+    from grader.grading.runner import _read_record
+    folder = tmp_path / "results" / "hal"
+    folder.mkdir(parents=True)
+    for text in ('{"student": "hal", "cases": [1]}', "[]", "{not json"):
+        (folder / "record.json").write_text(text, encoding="utf-8")
+        assert _read_record(tmp_path, "hal") is None, text
+    (folder / "record.json").write_text('{"student": "hal", "key": "k"}', encoding="utf-8")
+    assert as_record(_read_record(tmp_path, "hal")).cache_key == "k"

@@ -266,8 +266,9 @@ def test_a_course_s_rules_pool_stays_beside_the_kit_s(tmp_path: Path) -> None:
 
 def test_no_counterexample_found_says_no_rule_broke() -> None:
     from grader.gradebook.counterexample import section
-    entry = {"found": False, "judge": "rules", "hidden": False, "case": "adult, k=10",
-             "calls": 7, "stopped": "budget"}
+    from grader.grading.record_parts import Counterexample
+    entry = Counterexample.from_json({"found": False, "judge": "rules", "hidden": False,
+                                      "case": "adult, k=10", "calls": 7, "stopped": "budget"})
     lines = section(entry, "mondrian", "mondrian", "lab")
     assert lines[2] == ("No small public input on which your output breaks a rule was found "
                         "within its budget (7 calls).")

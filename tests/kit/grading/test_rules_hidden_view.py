@@ -70,7 +70,7 @@ def test_a_hidden_rule_judged_case_names_rules_rows_and_columns_only(
     hidden = judge_by_rules(produced, data, function, CALLS[function], hidden=True)
     public = judge_by_rules(produced, data, function, CALLS[function], hidden=False)
     assert hidden.status == public.status and hidden.status in ("wrong", "partial")
-    columns = "|".join(re.escape(repr(c)) for c in data.raw.header)
+    columns = "|".join(re.escape(repr(c)) for c in data.table.header)
     english = re.compile(rf'rule "(?P<rule>[a-z-]+)"(?: at (?:raw )?data row \d+'
                          rf'(?:, column (?:{columns}))?| at column (?:{columns}))?')
     items = _items(hidden.message, VERDICTS, "; ")

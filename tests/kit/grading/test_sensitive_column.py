@@ -1,6 +1,8 @@
 """One rule for a dataset's sensitive column (issue 39, item 3): the single non-QI column,
 else a ValueError naming the file and the non-QI columns found; the reference's Problem and
-the grader's CaseData agree on every table, the missing column included."""
+the grader's CaseData agree on every table, the missing column included; the privacy
+checker's Release (reference/check.py) takes the same rule, its message saying how to name
+one."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -9,7 +11,8 @@ import pytest
 
 from grader.grading.compare import load_case_data
 from grader.grading.privacy_summary import summarize
-from kanon.problem import load_problem
+from kanon.privacy import load_release
+from kanon.problem import Problem, load_problem
 
 JOB = "Any\n\tProfessional\n\t\tEngineer\n\t\tLawyer\n\tArtist\n\t\tDancer\n"
 SEX = "Any\n\tMale\n\tFemale\n"
@@ -59,3 +62,16 @@ def test_no_single_sensitive_column_raises_alike_naming_file_and_columns(
     # the privacy summary, which is optional, then leaves l out (it never raises)
     output = (folder / "adult-hw1.csv").read_bytes()
     assert summarize(output, folder, distinct_l=True) == "k reached: 1 (2 classes of 1 rows)"
+
+
+def test_the_privacy_checker_takes_the_same_rule(tmp_path: Path) -> None:
+    folder = _case(tmp_path / "c", "Job,Sex,Disease,Zip",
+                   ["Engineer,Male,Flu,1000", "Dancer,Female,Cold,2000"], {"Job": JOB, "Sex": SEX})
+    raw = str(folder / "adult-hw1.csv")
+    with pytest.raises(ValueError) as caught:
+        load_release(raw, raw, str(folder / "DGHs"))
+    assert str(caught.value) == (f"{raw}: found 2 non-QI columns (Disease, Zip); name the "
+                                 f"sensitive attribute with --sensitive COLUMN")
+    release = load_release(raw, raw, str(folder / "DGHs"), sensitive="Disease")
+    assert isinstance(release.problem, Problem) and release.raw is release.problem.table
+    assert (release.qi_names, release.sensitive_name) == (["Job", "Sex"], "Disease")

@@ -143,19 +143,21 @@ def test_the_self_checks_messages_module_reads_the_courses_language(tmp_path: Pa
 
 def test_a_zh_cn_counterexample_is_explained_in_chinese() -> None:
     from grader.gradebook.counterexample import section
+    from grader.grading.record_parts import Counterexample
     dgh = "Any\n\tA\n\t\ta1\n\t\ta2\n\tB\n\t\tb1\n\t\tb2\n\t\tb3\n"
     entry = {"hidden": True, "found": True, "calls": 12, "case": "ties, k=3", "ints": {"k": 2},
              "rows": [3, 5], "source": "public/adult", "qis": ["job"], "header": ["job", "dis"],
              "raw": [["a1", "x"], ["b1", "y"]], "dghs": {"job": dgh}, "problem": None,
              "expected": "job,dis\nAny,x\nAny,y\n", "yours": "job,dis\nA,x\nAny,y\n"}
-    zh = "\n".join(section(entry, "mondrian", "mondrian", "skeleton", translator("zh-CN")))
+    zh = "\n".join(section(Counterexample.from_json(entry), "mondrian", "mondrian", "skeleton",
+                           translator("zh-CN")))
     assert zh.startswith("### mondrian 的反例\n\n这是一个取自公开数据的小输入")
     assert "输入：`public/adult` 中的 2 行，即第 3、5 条数据行（不计表头）；" in zh
     assert "| 数据行 | job | dis |" in zh and "job.txt（高度 2，5 个叶节点）：" in zh
     assert "你的输出（不同的单元格以**粗体**显示）：" in zh
     assert english_runs(zh) == []
     missed = {**entry, "found": False, "stopped": "budget"}
-    zh = "\n".join(section(missed, "mondrian", "mondrian", "skeleton", translator("zh-CN")))
+    zh = "\n".join(section(Counterexample.from_json(missed), "mondrian", "mondrian", "skeleton", translator("zh-CN")))
     assert "没有找到使你的函数与参考实现结果不同的小型公开输入（在调用次数预算内）（共 12 次调用）。" in zh
 
 

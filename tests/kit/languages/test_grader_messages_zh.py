@@ -1,6 +1,6 @@
 """The grader's sentences about a submission (grader/gradebook/student_messages.py) read in
 Chinese for a zh-CN course and stay the record's English for an English one: every status the
-judge gives (grader/grading/judge.py, compare.py, hidden_view.py), every rule kanon/rules can
+judge gives (grader/grading/judge.py, compare.py, hidden_view.py), every rule kcheck/rules can
 name as broken, the privacy summary, a manual part's check line, the time policy's notes and
 the import notes, each made by the module that writes it, then rendered through the zh-CN
 catalog with no English words left (code, quoted values and column lists aside)."""

@@ -20,10 +20,10 @@ from rules_students import source
 from grader.courses.folder import resolve
 from grader.publishing import bundle
 from grader.publishing.rules_selfcheck import DATA, OWN_TEST, rule_parts, rules_entries
-from kanon.hierarchy import read_dgh_folder
-from kanon.rules import make_release
-from kanon.rules.lattice import Lattice
-from kanon.table import parse_table
+from kcheck.hierarchies import read_folder
+from kcheck.rules import make_release
+from kcheck.rules.lattice import Lattice
+from kcheck.tables import parse_table
 
 REPO = Path(__file__).resolve().parents[3]
 USTC = REPO / "courses" / "ustc"
@@ -33,7 +33,21 @@ PUBLIC = USTC / "cases" / "public" / "adult"
 @pytest.fixture(scope="module")
 def shipped() -> dict[str, bytes]:
     rubric, _ = resolve(USTC)
-    return {e.name[len(DATA):]: e.data for e in rules_entries(rubric)}
+    return {e.name[len(DATA):]: e.data for e in rules_entries(rubric) if e.name.startswith(DATA)}
+
+
+def test_a_rules_course_gets_kcheck_rules_as_it_is() -> None:
+    """The self-check judges with kcheck.rules: the bundle carries kcheck/rules/ and the
+    kcheck modules it imports byte for byte, no kcheck/__init__.py (it names every judge),
+    and no checker of its own."""
+    top = {e.name: e.data for e in bundle.collect(REPO, "", USTC)}
+    shipped = sorted(n for n in top if n.startswith("kcheck/"))
+    rules = sorted(p.relative_to(REPO).as_posix() for p in (REPO / "kcheck" / "rules").glob("*.py"))
+    assert shipped == sorted(rules + ["kcheck/hierarchies.py", "kcheck/tables.py"])
+    for name in shipped:
+        assert top[name] == (REPO / name).read_bytes(), name
+    assert not any(n.startswith("tests/public/rules_") and n != "tests/public/rules_cases.py"
+                   for n in top)
 
 
 def test_only_a_rules_course_gets_the_rules_self_check() -> None:
@@ -79,7 +93,7 @@ def test_the_cases_come_from_the_public_data_with_each_parts_qis(shipped) -> Non
 
 def test_the_samarati_facts_are_the_lowest_height_and_all_its_satisfying_vectors(
         shipped) -> None:
-    dghs = read_dgh_folder(str(PUBLIC / "DGHs"), fmt="child-parent")
+    dghs = read_folder(PUBLIC / "DGHs", "child-parent")
     for case in json.loads(shipped["cases.json"])["cases"]:
         if case["function"] != "samarati":
             continue

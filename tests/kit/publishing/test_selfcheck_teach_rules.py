@@ -2,7 +2,7 @@
 rules (courses/ustc): every single-bug student of the kit's USTC class (tests/kit/ustc_class)
 and of rules_students.py is shown one input of at most 12 rows from the course's public pool
 (courses/ustc/cases/counterexamples/rules, shipped in the bundle) on which its output breaks
-a rule, named as the grader's rules judge (kanon/rules) names it on the same output; a right
+a rule, named as the grader's rules judge (kcheck/rules) names it on the same output; a right
 student is shown none; the section reads in the course's language. The calls run in this
 process (a stand-in for the self-check's worker); end to end in a bundle:
 test_rules_selfcheck.py."""
@@ -31,9 +31,9 @@ from check_labels import main_file  # noqa: E402
 from rules_students import source  # noqa: E402
 from kcheck.pool import csv_text  # noqa: E402
 
-from kanon.hierarchy import parse_dgh  # noqa: E402
-from kanon.rules import check_mondrian, check_samarati, make_release  # noqa: E402
-from kanon.table import parse_table  # noqa: E402
+from kcheck.hierarchies import parse_hierarchy  # noqa: E402
+from kcheck.rules import check_mondrian, check_samarati, make_release  # noqa: E402
+from kcheck.tables import parse_table  # noqa: E402
 
 POOL = KIT / "courses" / "ustc" / "cases" / "counterexamples" / "rules"
 FUNCTION = {"samarati": "samarati", "mondrian": "mondrian", "mondrian-categorical": "mondrian"}
@@ -115,10 +115,10 @@ def _student(name: str, tmp: Path) -> ModuleType:
 
 
 def _grader_rules(member, function: str, output: str) -> list[str]:
-    """The rules kanon/rules (the grader's judge) finds broken in `output` on `member`."""
+    """The rules kcheck/rules (the grader's judge) finds broken in `output` on `member`."""
     header = member.header
     raw = parse_table(csv_text(header, member.raw).encode("utf-8"))
-    dghs = {q: parse_dgh(text, q, f"DGHs/{q}.txt", "child-parent")
+    dghs = {q: parse_hierarchy(text, q, f"DGHs/{q}.txt", "child-parent")
             for q, text in member.dghs.items()}
     release = make_release(raw, dghs, "occupation")  # the QIs and occupation
     out = parse_table(output.encode("utf-8"))

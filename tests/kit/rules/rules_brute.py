@@ -1,4 +1,4 @@
-"""Brute force for the rule checkers' property tests, written independently of kanon.rules:
+"""Brute force for the rule checkers' property tests, written independently of kcheck.rules:
 plain Python over parent maps. Samarati: every lattice vector's output; Mondrian: every
 tree of allowable strict median cuts, from which the right answers are the final partitions.
 
@@ -10,9 +10,9 @@ import itertools
 import random
 from dataclasses import dataclass
 
-from kanon import parse_dgh
-from kanon.rules import Release
-from kanon.table import Table
+from kcheck.hierarchies import parse_hierarchy
+from kcheck.rules import Release
+from kcheck.tables import Table
 
 
 @dataclass
@@ -91,8 +91,8 @@ def random_tree(rng: random.Random, name: str, leaves: list[str]) -> Tree:
 
 def release_of(trees: list[Tree], header: list[str], rows: list[list[str]],
                qi_columns: list[int], released: list[int]) -> Release:
-    dghs = [parse_dgh(t.text, t.name, f"{t.name}.txt") for t in trees]
-    return Release(Table("raw.csv", header, rows), qi_columns, dghs, released)
+    parsed = [parse_hierarchy(t.text, t.name, f"{t.name}.txt", "tabs") for t in trees]
+    return Release(Table("raw.csv", header, rows), qi_columns, parsed, released)
 
 
 def as_table(release: Release, rows) -> Table:

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 from rules_brute import as_table, release_of, tree
 
-from kanon.rules import Broken, check_mondrian
-from kanon.table import Table
+from kcheck.rules import Broken, check_mondrian
+from kcheck.tables import Table
 
 AGES = ["1", "2", "3", "3", "4", "5"]
 JOBS = list("abcdef")
@@ -201,15 +201,13 @@ def test_numeric_cells_must_be_intervals_not_labels() -> None:
 
 
 def test_the_cut_search_gives_up_after_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    import numpy as np
+    import kcheck.rules.mondrian as checker
+    from kcheck.rules.cuts import search
+    from kcheck.rules.partitions import Classes
+    from kcheck.rules.release import raw_codes
 
-    import kanon.rules.mondrian as checker
-    from kanon.rules.cuts import search
-    from kanon.rules.partitions import Classes
-    from kanon.rules.release import raw_codes
-
-    qi = checker._qi(LAB, 0, raw_codes(LAB)[:, 0])
-    classes = Classes([qi], np.array([0, 0, 1, 1, 2, 2]), 2)
+    qi = checker._qi(LAB, 0, raw_codes(LAB)[0])
+    classes = Classes([qi], [0, 0, 1, 1, 2, 2], 2)
     assert search(classes) == (None, False)
     dead, gave_up = search(classes, budget=1)
     assert gave_up and list(dead) == [0, 1, 2]

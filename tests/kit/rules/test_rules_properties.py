@@ -18,7 +18,7 @@ import pytest
 from rules_brute import (as_table, generalize, mondrian_partitions, random_tree, release_of,
                          samarati_outputs, samarati_right, set_partitions, tree)
 
-from kanon.rules import MONDRIAN_RULES, SAMARATI_RULES, check_mondrian, check_samarati
+from kcheck.rules import MONDRIAN_RULES, SAMARATI_RULES, check_mondrian, check_samarati
 
 
 def _secrets(trees, rows, candidates) -> set[str]:
@@ -85,16 +85,23 @@ def _samarati_case(seed: int):
     return rng, trees, rows, q, released, rng.randint(1, 3), rng.randint(0, 3)
 
 
-@pytest.mark.parametrize("seed", range(60))
-def test_samarati_accepts_exactly_the_brute_force_answers(seed: int) -> None:
+def samarati_release(seed: int):
+    """The random case of `seed`: (rng, trees, q, k, max_sup, its release, every vector's
+    brute-force output)."""
     rng, trees, rows, q, released, k, max_sup = _samarati_case(seed)
     header = [t.name for t in trees] + ["s", "e"]
     release = release_of(trees, header, rows, list(range(q)), released)
     outputs = samarati_outputs(trees, rows, list(range(q)), released, k)
+    return rng, trees, q, k, max_sup, release, outputs
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_samarati_accepts_exactly_the_brute_force_answers(seed: int) -> None:
+    rng, trees, q, k, max_sup, release, outputs = samarati_release(seed)
     right = samarati_right(outputs, max_sup)
     candidates = _samarati_candidates(rng, outputs, right, trees, q)
     assert right <= candidates
-    secret = _secrets(trees, rows, candidates)
+    secret = _secrets(trees, release.raw.rows, candidates)
     for n, table in enumerate(sorted(candidates)):
         broken = check_samarati(release, k, max_sup, as_table(release, table))
         assert (not broken) == (table in right), (table, broken, right)

@@ -17,8 +17,8 @@ from __future__ import annotations
 import pytest
 from rules_brute import as_table, release_of, tree
 
-from kanon.rules import Broken, check_samarati
-from kanon.table import Table
+from kcheck.rules import Broken, check_samarati
+from kcheck.tables import Table
 
 AGE = tree("age", ("*", [("[20-24]", ["21", "22"]), ("[30-34]", ["30"])]))
 SEX = tree("sex", ("*", ["M", "F"]))
@@ -240,13 +240,13 @@ def test_released_columns_may_be_every_column() -> None:
 
 
 def test_make_release_takes_the_qis_from_the_hierarchies() -> None:
-    from kanon.rules import make_release
+    from kcheck.rules import make_release
 
     raw = Table("raw.csv", ["age", "job", "sex", "x"], [["21", "a", "M", "1"]])
-    by_name = {"sex": FOUR.dghs[1], "age": FOUR.dghs[0]}
+    by_name = {"sex": FOUR.trees[1], "age": FOUR.trees[0]}
     release = make_release(raw, by_name, "job")
     assert (release.qi_columns, release.released) == ([0, 2], [0, 1, 2])
-    assert release.dghs == [FOUR.dghs[0], FOUR.dghs[1]]
+    assert release.trees == [FOUR.trees[0], FOUR.trees[1]]
     assert make_release(raw, by_name).released == [0, 1, 2, 3]
     with pytest.raises(ValueError, match="raw.csv: the sensitive column 'sex'"):
         make_release(raw, by_name, "sex")

@@ -5,7 +5,8 @@ An equivalence class is a maximal set of rows with identical QI cells (cells com
 strings). `load_release` reads a raw table, its anonymized version and the DGH folder, checks
 every cell with the cell rule of kanon.cells, and returns what every privacy model and
 metric of this package needs: the class of each row, the sensitive values, and the MD, LM and
-NCP cost of every QI cell.
+NCP cost of every QI cell. The raw side is kanon's one dataset type (kanon.problem.Problem),
+its sensitive column chosen by Problem's one rule unless named.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import numpy as np
 from ..cells import CellError, Column, parse_interval
 from ..classes import equivalence_classes
 from ..hierarchy import DGH, read_dgh, read_dgh_folder
+from ..problem import NoSensitiveColumn, Problem, problem_of, sensitive_column
 from ..table import Table, read_table
 
 __all__ = ["Release", "equivalence_classes", "load_release"]
@@ -26,10 +28,8 @@ __all__ = ["Release", "equivalence_classes", "load_release"]
 class Release:
     """An anonymized table checked against its raw table."""
 
-    raw: Table
+    problem: Problem  # the raw table, its QIs and their hierarchies
     anon: Table
-    qi_columns: list[int]
-    dghs: list[DGH]
     sensitive: int  # column index of the sensitive attribute
     sensitive_dgh: DGH | None  # its hierarchy, when one is given
     class_of_row: np.ndarray  # (n,) class id of every row
@@ -38,6 +38,18 @@ class Release:
     md: np.ndarray  # (n, M) MD cost of every QI cell
     lm: np.ndarray  # (n, M) LM cost of every QI cell
     ncp: np.ndarray  # (n, M) NCP of every QI cell
+
+    @property
+    def raw(self) -> Table:
+        return self.problem.table
+
+    @property
+    def qi_columns(self) -> list[int]:
+        return self.problem.qi_columns
+
+    @property
+    def dghs(self) -> list[DGH]:
+        return self.problem.dghs
 
     @property
     def n(self) -> int:
@@ -105,12 +117,12 @@ def load_release(raw_file: str, anon_file: str, dgh_folder: str, sensitive: str 
         raise ValueError(f"no quasi-identifier: none of the columns of {raw_file} "
                          f"({', '.join(header)}) has a hierarchy file in {dgh_folder}")
     if sensitive is None:
-        others = [c for c in range(len(header)) if c not in qi_columns]
-        if len(others) != 1:
-            names = ", ".join(header[c] for c in others) or "none"
-            raise ValueError(f"{raw_file}: found {len(others)} non-QI columns ({names}); name "
-                             f"the sensitive attribute with --sensitive COLUMN")
-        s_col = others[0]
+        try:
+            s_col = sensitive_column(raw, qi_columns)
+        except NoSensitiveColumn as e:
+            raise ValueError(f"{raw_file}: found {len(e.others)} non-QI columns "
+                             f"({', '.join(e.others) or 'none'}); name the sensitive attribute "
+                             f"with --sensitive COLUMN") from None
     else:
         s_col = header.index(sensitive)
     s_name = header[s_col]
@@ -126,7 +138,8 @@ def load_release(raw_file: str, anon_file: str, dgh_folder: str, sensitive: str 
     if len(anon.rows) != len(raw.rows):
         raise ValueError(f"{anon_file}: {len(anon.rows)} data rows, the raw file {raw_file} "
                          f"has {len(raw.rows)}")
-    dghs = [hierarchies[header[c]] for c in qi_columns]
+    problem = problem_of(raw, hierarchies, qis={header[c] for c in qi_columns})
+    dghs = problem.dghs  # every raw QI value is a label of its hierarchy (else a ValueError)
     n, m = len(raw.rows), len(qi_columns)
     md = np.zeros((n, m), dtype=np.int64)
     lm = np.zeros((n, m), dtype=np.float64)
@@ -135,10 +148,6 @@ def load_release(raw_file: str, anon_file: str, dgh_folder: str, sensitive: str 
     errors: list[tuple[int, int, str]] = []  # (row, QI position, message): report the first
     for j, (c, dgh) in enumerate(zip(qi_columns, dghs)):
         raw_values = [r[c] for r in raw.rows]
-        for number, value in enumerate(raw_values, start=1):
-            if value not in dgh.index:
-                raise ValueError(f"{raw_file}: data row {number}, column {header[c]!r}: value "
-                                 f"{value!r} is not a label of {dgh.path}")
         column = _CachedColumn(header[c], dgh, raw_values)
         unique: dict[tuple[str, str], int] = {}
         pair_of_row = np.fromiter(
@@ -172,7 +181,7 @@ def load_release(raw_file: str, anon_file: str, dgh_folder: str, sensitive: str 
                 raise ValueError(f"{raw_file}: data row {number}, column {s_name!r}: sensitive "
                                  f"value {value!r} is not a label of {s_dgh.path}")
     class_of_row, sizes = equivalence_classes([[r[c] for c in qi_columns] for r in anon.rows])
-    return Release(raw=raw, anon=anon, qi_columns=qi_columns, dghs=dghs, sensitive=s_col,
+    return Release(problem=problem, anon=anon, sensitive=s_col,
                    sensitive_dgh=s_dgh, class_of_row=class_of_row, sizes=sizes, values=values,
                    md=md, lm=lm, ncp=ncp)
 
