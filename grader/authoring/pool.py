@@ -28,7 +28,8 @@ import numpy as np
 from kanon.files import atomic_write_text, dump_json, sha256_bytes, sha256_file
 from kanon.table import read_table
 
-from ..contract import OUTPUT_FILE, SIGNATURES, VARIANTS, call_args, is_cost
+from ..contract import (ANONYMIZED_INPUT, OUTPUT_FILE, RAW_FILE, SIGNATURES, VARIANTS,
+                        call_args, is_cost)
 from ..paths import KIT_ROOT
 from ..grading.shrink.pool import KIT_POOL, Chain, Member, Source, pool_key
 
@@ -149,7 +150,7 @@ def _reference(function: str, variant: str | None):
 def run_member(member: Member, function, name: str) -> object:
     """The reference's answer on a member (CSV text or a float); None when it raises."""
     with tempfile.TemporaryDirectory(prefix="kanon-pool-") as tmp:
-        member.write(Path(tmp))
+        member.write(Path(tmp), RAW_FILE, ANONYMIZED_INPUT)
         cwd = os.getcwd()
         os.chdir(tmp)
         try:

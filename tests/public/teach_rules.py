@@ -4,7 +4,7 @@ course's public counterexample pool on which your function breaks a rule of the 
 the rule named, your output, one right answer (the staff solution's) and one command that
 reruns exactly that call.
 
-The pool is `data/counterexamples/rules/<part>.json` (teach_pool.py's format), made when the
+The pool is `data/counterexamples/rules/<part>.json` (kcheck/pool.py's format), made when the
 bundle was made from the course's public data only: rows of adult-hw1.csv (at most 12) with
 some of the part's QIs and their hierarchy files ("child,parent" lines). Each of your outputs
 on it is judged by the rules the public tests apply: kcheck.rules, the grader's own rule sets
@@ -24,7 +24,7 @@ from messages import _, language
 from public_cases import Run
 from rules_cases import BY_RUN, HIERARCHY_FORMAT, RulesCase, kcheck_rules, release
 from rules_cases import judge as judge_output
-from teach_pool import Member, members
+from kcheck.pool import Member, members
 
 HERE = Path(__file__).resolve().parent
 POOL = HERE / "data" / "counterexamples" / "rules"

@@ -7,14 +7,15 @@ from public data (rows of adult-hw1.csv, the public DGHs, the public test datase
 head of two nested *chains* (rows dropped one at a time, then QIs, or QIs first), with the
 reference's output of every member. Grading (search.py) runs the student's function on
 chain members in the submission's own sandbox session and binary-searches each chain for its
-smallest member that still differs, within a per-function budget; the gradebook
-(grader/gradebook/counterexample.py) writes the feedback text and files. Every value shown comes from the pool, hence from public data.
+smallest member that still differs, within a per-function budget (the pool's format and the
+search are kcheck's: kcheck/pool.py, kcheck/search.py, which the students' self-check uses
+too); the gradebook (grader/gradebook/counterexample.py) writes the feedback text and files.
+Every value shown comes from the pool, hence from public data.
 
-  pool.py    the pool's data model, loading and writing a member's input files
-  search.py  the search over chains (pure: the student's calls come in through a probe)
+  pool.py    where the pool is (the kit's, or a cases folder's own)
   probe.py   one student call on a member, in the sandbox session, against the budget
   hook.py    what the case runner calls: pick the functions, search, store in the result
   rules_search.py  a rule-judged part's search (the course's own pool, smallest member
              first, each output judged by the rules: kcheck/rules)
 """
-__all__ = ["hook", "pool", "probe", "rules_search", "search"]
+__all__ = ["hook", "pool", "probe", "rules_search"]

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import time
 
+from kcheck.pool import Member, load_chains
+from kcheck.search import Budget, Found, search
+
 from ...contract import is_cost
 from ..statuses import Status
-from .pool import Member, load_chains, pool_folder
-from .probe import Budget, SandboxProbe
+from .pool import pool_folder
+from .probe import SandboxProbe
 from .rules_search import RulesProbe, rules_folder, search_rules
-from .search import Found, search
 
 FAILING = (Status.WRONG, Status.PARTIAL)
 
@@ -33,7 +35,7 @@ def failing_parts(rubric, results) -> dict[str, list]:
 def entry(member: Member, found: Found | None, budget: Budget, failing: list) -> dict:
     """The record's counterexample of one part (JSON-ready; everything grader/gradebook/counterexample.py needs)."""
     first = failing[0]
-    data = {"calls": budget.used_calls, "cpu_seconds": round(budget.used_cpu, 2),
+    data = {"calls": budget.used_calls, "cpu_seconds": round(budget.used_seconds, 2),
             "case": first.name, "case_id": first.id, "hidden": first.hidden, "status": str(first.status),
             "found": found is not None}
     if found is None:

@@ -1,122 +1,21 @@
-"""The counterexample pool as stored: one JSON file per graded function (and rule variant)
-under `<cases_dir>/counterexamples/`, written by grader/authoring/pool.py.
-
-A *source* is one public dataset: its label (e.g. `adult-hw1.csv`), header, the rows the pool
-uses (by 1-based data row number), the DGH text of each QI, and for the functions that read an
-anonymized table the rows of that table. A *member* is a subset: row numbers and kept QIs
-(non-QI columns always stay), with the reference's output (CSV text or a number). A *chain*
-lists nested members from the largest (its seed) to the smallest, with the call's integer
-arguments.
+"""Where the grader finds the counterexample pool: `<cases_dir>/counterexamples/`, else the
+kit's own (grader/cases/counterexamples/, written by grader/authoring/pool.py). The pool's
+format, its reading and its members are kcheck/pool.py's (the students' self-check reads the
+same files with it); they are re-exported here for the grader's modules.
 """
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
-from kanon.files import atomic_write_text
-from kanon.table import render_csv
+from kcheck.pool import Chain, Member, Source, load_chains, pool_key
 
-from ...contract import ANONYMIZED_INPUT, DGH_DIR, RAW_FILE
 from ...paths import GRADER_DIR
+
+__all__ = ["POOL_DIR", "KIT_POOL", "pool_folder", "has_own_pool", "Chain", "Member",
+           "Source", "load_chains", "pool_key"]
 
 POOL_DIR = "counterexamples"
 KIT_POOL = GRADER_DIR / "cases" / POOL_DIR
-
-
-def pool_key(function: str, variant: str | None) -> str:
-    """The pool file's stem: the function, with its rule variant after a `~`."""
-    return f"{function}~{variant}" if variant else function
-
-
-@dataclass(frozen=True)
-class Source:
-    """A public dataset as the pool keeps it."""
-
-    label: str  # where the rows come from, as students know it
-    header: list[str]
-    rows: dict[int, list[str]]  # 1-based data row number -> cells
-    dghs: dict[str, str]  # QI column -> DGH file text
-    anonymized_label: str | None = None
-    anonymized: dict[int, list[str]] | None = None  # same row numbers, the anonymized cells
-
-    @property
-    def qis(self) -> list[str]:
-        return [c for c in self.header if c in self.dghs]
-
-
-@dataclass(frozen=True)
-class Member:
-    """One input of the pool and the reference's answer on it."""
-
-    source: Source
-    rows: tuple[int, ...]
-    qis: tuple[str, ...]
-    ints: dict
-    expected: object  # CSV text (a table) or a float
-
-    @property
-    def size(self) -> tuple[int, int]:
-        """(rows, QIs): what the search makes small."""
-        return len(self.rows), len(self.qis)
-
-    @property
-    def columns(self) -> list[int]:
-        """The source columns kept: the QIs kept and every non-QI column."""
-        return [i for i, c in enumerate(self.source.header)
-                if c in self.qis or c not in self.source.dghs]
-
-    @property
-    def header(self) -> list[str]:
-        return [self.source.header[i] for i in self.columns]
-
-    def table(self, anonymized: bool = False) -> list[list[str]]:
-        """The member's raw rows (or its anonymized rows), kept columns only."""
-        cells = self.source.anonymized if anonymized else self.source.rows
-        return [[cells[r][i] for i in self.columns] for r in self.rows]
-
-    def write(self, folder: Path, raw_name: str = RAW_FILE,
-              anonymized_name: str = ANONYMIZED_INPUT) -> None:
-        """The member's input files in `folder`: the raw table, DGHs/ and (costs) the
-        anonymized table, under the given names."""
-        atomic_write_text(folder / raw_name, render_csv(self.header, self.table()))
-        for qi in self.qis:
-            atomic_write_text(folder / DGH_DIR / f"{qi}.txt", self.source.dghs[qi])
-        if self.source.anonymized is not None:
-            atomic_write_text(folder / anonymized_name,
-                              render_csv(self.header, self.table(anonymized=True)))
-
-
-@dataclass(frozen=True)
-class Chain:
-    members: list[Member]  # largest (the seed) first, each a subset of the one before
-
-
-def _source(data: dict) -> Source:
-    rows = {int(n): cells for n, cells in data["rows"].items()}
-    anonymized = data.get("anonymized")
-    return Source(data["label"], data["header"], rows, data["dghs"],
-                  data.get("anonymized_label"),
-                  None if anonymized is None else {int(n): c for n, c in anonymized.items()})
-
-
-def load_chains(folder: Path, function: str, variant: str | None) -> list[Chain]:
-    """The chains of one function's pool file ([] when there is none); read once per grader
-    process and file version."""
-    path = folder / f"{pool_key(function, variant)}.json"
-    if not path.is_file():
-        return []
-    return _load(str(path), path.stat().st_mtime)
-
-
-@lru_cache(maxsize=32)
-def _load(path: str, stamp: float) -> list[Chain]:
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
-    sources = {key: _source(s) for key, s in data["sources"].items()}
-    return [Chain([Member(sources[c["source"]], tuple(m["rows"]), tuple(m["qis"]), c["ints"],
-                          m["expected"]) for m in c["members"]])
-            for c in data["chains"]]
 
 
 def pool_folder(cases_dir: Path) -> Path:

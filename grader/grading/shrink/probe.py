@@ -6,29 +6,16 @@ from __future__ import annotations
 
 import math
 import shutil
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from kanon.table import parse_table
+from kcheck.pool import Member
+from kcheck.search import Answer, Budget
 
-from ...contract import OUTPUT_FILE, SIGNATURES, call_args, is_cost
+from ...contract import ANONYMIZED_INPUT, OUTPUT_FILE, RAW_FILE, SIGNATURES, call_args, is_cost
 from .. import compare
-from .pool import Member
-from .search import Answer
 
-
-@dataclass
-class Budget:
-    """What one function's search may spend: calls and seconds of CPU time."""
-
-    calls: int
-    cpu: float
-    used_calls: int = 0
-    used_cpu: float = 0.0
-    stopped: str = field(default="")  # why the search stopped early, if it did
-
-    def left(self) -> float:
-        return self.cpu - self.used_cpu if self.used_calls < self.calls else 0.0
+__all__ = ["Budget", "same", "SandboxProbe"]  # Budget: kcheck's, in CPU seconds here
 
 
 def same(function: str, expected: object, yours: object, tolerance: float) -> bool:
@@ -53,18 +40,17 @@ class SandboxProbe:
 
     def __call__(self, member: Member) -> Answer | None:
         budget, keeper = self.budget, self.runner.keeper
-        limit = min(self.call_limit, budget.left())
-        if limit <= 0.05:
-            budget.stopped = budget.stopped or "budget"
+        limit = budget.limit(self.call_limit)
+        if limit is None:
             return None
         if keeper.session is None or not keeper.session.alive():
-            budget.stopped = budget.stopped or "session"
+            budget.stop("session")
             return None
         budget.used_calls += 1
         cwd = self.runner.scratch / f"counterexample-{budget.used_calls:03d}-{self.function}"
         cwd.mkdir()
         try:
-            member.write(cwd)
+            member.write(cwd, RAW_FILE, ANONYMIZED_INPUT)
             return self._call(member, cwd, limit)
         finally:
             shutil.rmtree(cwd, ignore_errors=True)
@@ -76,12 +62,12 @@ class SandboxProbe:
         outcome = self.runner.keeper.session.call(
             case=f"counterexample-{self.function}", cwd=cwd, function=self.function, args=args,
             kwargs=kwargs, time_limit=limit)
-        self.budget.used_cpu += outcome.cpu_seconds or outcome.seconds
+        self.budget.used_seconds += outcome.cpu_seconds or outcome.seconds
         if outcome.forbidden:
-            self.budget.stopped = "forbidden"
+            self.budget.stop("forbidden")
             return None
         if outcome.status == "timeout":
-            self.budget.stopped = "timeout"
+            self.budget.stop("timeout")
             return None
         if outcome.status != "returned":
             error = outcome.error
@@ -99,7 +85,7 @@ class SandboxProbe:
             except FileNotFoundError:
                 return Answer(True, None, f"did not write the output file")
             except (compare.NotARegularFile, OSError):
-                self.budget.stopped = "forbidden"
+                self.budget.stop("forbidden")
                 return None
         return self.answer(member, yours)
 

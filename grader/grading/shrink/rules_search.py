@@ -18,13 +18,14 @@ from pathlib import Path
 from kanon.hierarchy import parse_dgh
 from kanon.schema import Schema
 from kanon.table import parse_table, render_csv
+from kcheck.pool import smallest_first
 from kcheck.rules import Release
+from kcheck.search import Answer, Found, Probe, first_found
 
 from ...contract import DGH_DIR, RAW_FILE
 from ..rules_judge import broken_rules, rules_release
 from .pool import POOL_DIR, Chain, Member
 from .probe import SandboxProbe
-from .search import Answer, Found, Probe, _ident
 
 RULES_DIR = "rules"
 
@@ -48,32 +49,11 @@ def member_release(member: Member, schema: Schema) -> Release:
     return rules_release(raw, qi_columns, dghs, schema.released(header, qi_columns, RAW_FILE))
 
 
-def smallest_first(chains: list[Chain]) -> list[Member]:
-    """The pool's distinct members, smallest first: rows x QIs, then rows, then pool order."""
-    seen: dict[tuple, Member] = {}
-    for chain in chains:
-        for member in chain.members:
-            seen.setdefault(_ident(member), member)
-    members = list(seen.values())
-    order = sorted(range(len(members)), key=lambda i: (
-        members[i].size[0] * members[i].size[1], members[i].size[0], i))
-    return [members[i] for i in order]
-
-
 def search_rules(chains: list[Chain], probe: Probe) -> Found | None:
     """The first member, smallest first, on which the student's output breaks a rule; a call
     that raises or writes no readable table is the answer only when no member breaks a rule
     (within the budget: the probe returns None when it is spent)."""
-    failed = None
-    for member in smallest_first(chains):
-        answer = probe(member)
-        if answer is None:
-            return failed
-        if answer.differs and answer.broken:
-            return Found(member, answer)
-        if answer.differs and failed is None:
-            failed = Found(member, answer)
-    return failed
+    return first_found(smallest_first(chains), probe, rules=True)
 
 
 class RulesProbe(SandboxProbe):

@@ -15,7 +15,7 @@ from grader.authoring import pool as builder
 from grader.commands.grade import grade_class
 from grader.grading.batch import BatchSettings
 from grader.grading.shrink.pool import KIT_POOL, Chain, Member, Source, load_chains
-from grader.grading.shrink.search import Answer, search
+from kcheck.search import Answer, search
 from mutants import MUTANTS, write_submission
 
 KIT = Path(__file__).resolve().parents[3]

@@ -30,7 +30,7 @@ from grader.grading.rules_judge import broken_rules
 from grader.grading.shrink.pool import Chain, Member, Source, load_chains
 from grader.grading.shrink.rules_search import (member_release, rules_folder, search_rules,
                                                 smallest_first)
-from grader.grading.shrink.search import Answer
+from kcheck.search import Answer
 from kanon.table import parse_table
 
 KIT = Path(__file__).resolve().parents[3]
@@ -92,7 +92,7 @@ def _run(function, member: Member, schema, tmp: Path) -> tuple[list, bool]:
     whether that output differs from the reference's."""
     for path in sorted(tmp.rglob("*"), reverse=True):
         path.unlink() if path.is_file() else path.rmdir()
-    member.write(tmp)
+    member.write(tmp, "adult-hw1.csv")
     function(str(tmp / "adult-hw1.csv"), str(tmp / "DGHs"), member.ints["k"],
              str(tmp / "out.csv"))
     produced = (tmp / "out.csv").read_text(encoding="utf-8")

@@ -23,6 +23,7 @@ from grader.gradebook.student_messages import NAME_PHRASES, TEMPLATES, translate
 from grader.publishing.autograde import _failure_output, _hidden_note
 from grader.rubric import load
 from kcheck.messages import CATALOG, render, render_facts
+from kcheck.teach_text import CATALOG as TEACH_CATALOG
 from kcheck.verdicts import PASSED, WRONG, Verdict
 
 from zh_text import ascii_list_commas, avoided_words, cjk_spaces, english_prose, prose_lines
@@ -74,7 +75,8 @@ def _kcheck_texts(node: object, where: str = "kcheck zh-CN") -> list[tuple[str, 
     return [(where, str(node))]
 
 
-@pytest.mark.parametrize("where,text", _catalog_texts() + _kcheck_texts(CATALOG["zh-CN"]))
+@pytest.mark.parametrize("where,text", _catalog_texts() + _kcheck_texts(CATALOG["zh-CN"])
+                         + _kcheck_texts(TEACH_CATALOG["zh-CN"], "kcheck teach_text zh-CN"))
 def test_every_catalog_message_is_written_chinese(where: str, text: str) -> None:
     assert problems(text) == [], where
 

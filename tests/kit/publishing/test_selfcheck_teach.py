@@ -1,7 +1,8 @@
-"""tests/public/teach.py and teach_pool.py, the self-check's public counterexamples, on small
-hand-made pools: smallest first, the first member that differs, a stopped call ends the
-search, the hierarchy lines used, the marked cells and a rerun command that runs. (End to end
-in a bundle on quality-gate mutants: test_selfcheck_counterexample.py.)"""
+"""tests/public/teach.py, the self-check's public counterexamples (kcheck's pool, search and
+text wired to the self-check's calls), on small hand-made pools: smallest first, the first
+member that differs, a stopped call ends the search, the hierarchy lines used, the marked
+cells and a rerun command that runs. (End to end in a bundle on quality-gate mutants:
+test_selfcheck_counterexample.py.)"""
 from __future__ import annotations
 
 import json
@@ -17,7 +18,7 @@ if str(PUBLIC) not in sys.path:
     sys.path.insert(0, str(PUBLIC))
 
 import teach  # noqa: E402
-from teach_pool import csv_text, members, used_lines  # noqa: E402
+from kcheck.pool import csv_text, members, used_lines  # noqa: E402
 
 DGH = "Any\n\tlow\n\t\t1\n\t\t2\n\thigh\n\t\t6\n\t\t7\n"
 PARAMS = ["raw_dataset_file", "DGH_folder", "k", "output_file"]

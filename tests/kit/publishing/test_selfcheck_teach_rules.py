@@ -29,7 +29,7 @@ for folder in (PUBLIC, CLASS):
 import teach_rules  # noqa: E402
 from check_labels import main_file  # noqa: E402
 from rules_students import source  # noqa: E402
-from teach_pool import csv_text  # noqa: E402
+from kcheck.pool import csv_text  # noqa: E402
 
 from kcheck.hierarchies import parse_hierarchy  # noqa: E402
 from kcheck.rules import check_mondrian, check_samarati, make_release  # noqa: E402
