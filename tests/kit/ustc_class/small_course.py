@@ -23,8 +23,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[3]
 USTC = REPO / "courses" / "ustc"
 PUBLIC = Path("cases") / "public" / "adult"
-ROWS = 4000  # the smallest draw (of 3,000 to 10,000) on which every label holds and
-# first_vector_only's bug shows (at k=50); the right answers still differ (at k=10)
+ROWS = 4000  # the smallest draw tried (3,000 to 12,000 rows) on which every label
+# holds, first_vector_only's bug showing at k=50 and the right answers differing at k=10
 
 if str(REPO) not in sys.path:  # run as a script
     sys.path.insert(0, str(REPO))
