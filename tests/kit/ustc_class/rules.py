@@ -82,6 +82,8 @@ def judge_samarati(case: Case, k: int, max_sup: int, output: str) -> list[str]:
     broken = []
     if header != case.released:
         return [f"columns: header {header} != {case.released}"]
+    if not rows and len(case.rows) > max_sup:  # no cell to read a vector from
+        return [f"deletion: all {len(case.rows)} rows deleted (max_sup {max_sup})"]
     pos = {c: header.index(c) for c in header}
     # the level of each cell (-1: not a node of the column's hierarchy)
     levels = []

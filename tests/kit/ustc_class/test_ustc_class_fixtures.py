@@ -99,6 +99,10 @@ def test_samarati_judge_by_hand(tmp_path: Path) -> None:
     assert [b.split(":")[0] for b in judge_samarati(case, 2, 1, _output(tmp_path, header, top))] \
         == ["lowest-height"]
     assert judge_samarati(case, 2, 1, _output(tmp_path, ["age", "sex"], top))[0].startswith("columns")
+    # every row deleted (raw_key_deletion at k=50 on the 4,000-row twin): no cell shows a
+    # vector, and 8 rows deleted is more than max_sup allows whatever the vector
+    assert [b.split(":")[0] for b in judge_samarati(case, 2, 1, _output(tmp_path, header, []))] \
+        == ["deletion"]
 
 
 def test_mondrian_judge_by_hand(tmp_path: Path) -> None:
