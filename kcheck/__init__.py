@@ -5,7 +5,7 @@ Modules, one job each: tables (CSV files), hierarchies (trees in three file form
 (what a released cell means), metrics (NCP, LM), verdicts (a judge's decision as data),
 messages (verdicts in English and Simplified Chinese; hidden cases show no data), quality
 (an anonymized table), number (a returned number), spec (a course's columns and format),
-checks (the kit's anonymizers' outputs: validity, classes, k, l, suppression), compare (the
+checks (the built-in anonymizers' outputs: validity, classes, k, l, suppression), compare (the
 first difference from the expected output), time_policy (when a function's calls stop),
 pool (the public counterexample pool's format and reading), search (the search for a
 counterexample in it, the student's calls passed in), teach_text (the self-check's words

@@ -1,4 +1,4 @@
-"""The checks of an output of the kit's own anonymizers (HANDOUT.md): every cell a valid
+"""The checks of an output of the built-in anonymizers (HANDOUT.md): every cell a valid
 generalization of its raw cell, equivalence classes, k-anonymity, distinct l-diversity and
 k with Samarati's suppressed rows.
 

@@ -4,7 +4,7 @@ NCP (Xu et al., KDD 2006), as the TDG lab's contract states it: a numeric cell [
 (hi - lo) / (max - min of the column over the whole raw table), 0 when that span is 0 (a
 plain number costs 0); a node u costs leaves(u) / leaves(root), a leaf 0. A record's NCP is
 the sum over its QIs, a table's the sum over its records.
-LM (the kit's cost_LM): a node costs (leaves(u) - 1) / (leaves(root) - 1), a range as its NCP;
+LM (cost_LM's): a node costs (leaves(u) - 1) / (leaves(root) - 1), a range as its NCP;
 a record's LM is the mean over its QIs, a table's the sum over its records.
 """
 from __future__ import annotations

@@ -5,7 +5,7 @@ stopped at its limit; `budget.stopped` says why), so the grader runs each call i
 sandbox, the self-check in its child process, and tests with plain functions.
 
 Two orders:
-  search       the grader's on the kit's pool: seeds from the failing public cases' datasets
+  search       the grader's on the course's pool: seeds from the failing public cases' datasets
                first, then smallest first; a seed that differs has each of its chains
                binary-searched for the smallest member that still differs.
   first_found  the distinct members smallest first (rows x QIs, then rows, then pool

@@ -6,7 +6,7 @@ the data row (from 1, header not counted) and the column at fault when there is 
 parameters (plain str, int, float or list of str). `row` and `column` never hold a
 student's text: `column` is always one of the course's column names.
 
-A `Finding` is what a check of the kit's own anonymizers found wrong (kcheck.checks,
+A `Finding` is what a check of the built-in anonymizers found wrong (kcheck.checks,
 kcheck.compare): the key of its sentence in the catalog's "checks" and the sentence's
 parameters, which may hold the student's cells (a public case's: the self-check's).
 """

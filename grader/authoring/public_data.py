@@ -108,7 +108,7 @@ def course_cases(cases: dict, graded: frozenset[str]) -> dict:
     anonymized inputs those use."""
     costs = bool(graded & {"cost_MD", "cost_LM"})
     out = {"about": {k: v for k, v in cases["about"].items() if k.split(":")[0] in graded},
-           "runs": [r for r in cases["runs"] if r["function"] in graded],
+           "runs": [run for run in cases["runs"] if run["function"] in graded],
            "costs": cases["costs"] if costs else [],
            "measures": [m for m in cases["measures"] if m["function"] in graded],
            "bad_calls": [b for b in cases["bad_calls"] if b["function"] in graded],

@@ -11,7 +11,7 @@ a plain number). A cell that does not parse gives a `Fault` instead: "label" (no
 the tree), "number" (neither a number nor a range) or "range" (a range with lo >= hi).
 The middle of a set of raw values is their lowest common ancestor, or the pair (min, max).
 
-The kit's own anonymizers (HANDOUT.md, "Generalized cells") follow float()'s reading instead:
+The built-in anonymizers (HANDOUT.md, "Generalized cells") follow float()'s reading instead:
 a column is numeric when every raw value is a finite float() and no two raw spellings give
 the same number (`is_numeric_column`), and an interval cell is `[lo-hi]` split at the first
 '-' that leaves two float()s (`parse_interval`); kanon and the self-check's validity check
@@ -76,7 +76,7 @@ def parse_interval(cell: str) -> tuple[float, float] | None:
 
 
 def is_numeric_column(raw_values: Sequence[str]) -> bool:
-    """Whether a raw column is numeric for the kit's anonymizers: not empty, every value a
+    """Whether a raw column is numeric for the built-in anonymizers: not empty, every value a
     finite float(), no two different spellings of one number ("5" and "5.0": categorical)."""
     spelling: dict[float, str] = {}
     for text in raw_values:
