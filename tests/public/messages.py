@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parents[1]  # the folder holding kcheck/: the kit's, or the students' bundle
+ROOT = HERE.parents[1]  # the folder holding kcheck/ (the bundle's root)
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
