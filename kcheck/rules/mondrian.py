@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 
+from ..cells import is_numeric_column, parse_interval
 from ..tables import Table
 from .cuts import final_break, search, why_not
 from .partitions import Classes, Qi
@@ -78,38 +79,9 @@ def check_mondrian(release: Release, k: int, out: Table, hidden: bool = False) -
 
 
 def numeric_values(texts: list[str]) -> list[float] | None:
-    """The texts as numbers when each parses with float(), is finite and no two spellings
-    give one number; else None (and None for no text)."""
-    if not texts:
-        return None
-    spelling: dict[float, str] = {}
-    numbers = []
-    for text in texts:
-        try:
-            value = float(text)
-        except ValueError:
-            return None
-        if not math.isfinite(value) or spelling.setdefault(value, text) != text:
-            return None
-        numbers.append(value)
-    return numbers
-
-
-def parse_interval(cell: str) -> tuple[float, float] | None:
-    """`[lo-hi]` as two floats, splitting at the first '-' after the first character that
-    leaves two numbers; None when the cell is not of that form (bounds may be infinite or
-    NaN here)."""
-    if len(cell) < 5 or cell[0] != "[" or cell[-1] != "]":
-        return None
-    inner = cell[1:-1]
-    for cut in range(1, len(inner)):
-        if inner[cut] != "-":
-            continue
-        try:
-            return float(inner[:cut]), float(inner[cut + 1:])
-        except ValueError:
-            continue
-    return None
+    """The texts as numbers when the column is numeric (kcheck.cells.is_numeric_column: each
+    parses with float(), is finite, no two spellings give one number); else None."""
+    return [float(text) for text in texts] if is_numeric_column(texts) else None
 
 
 def _qi(release: Release, j: int, codes: list[int]) -> Qi:
