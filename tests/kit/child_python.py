@@ -1,0 +1,29 @@
+"""The environment of a Python program a test starts (pytest on the public tests, the grader's
+command line): compiled modules shared by every child of one test run.
+
+Where PYTHONDONTWRITEBYTECODE is set (it is on the kit's CI machines), every child compiles
+every module it imports, and pytest rewrites every test module's assertions, again and again.
+`compiled_env` lets the children write and reuse their compiled modules in one folder of the
+run's temporary directory (PYTHONPYCACHEPREFIX), never beside the sources, so the checkout
+stays as it is. What the children do and print is unchanged.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+def compiled_folder(factory: pytest.TempPathFactory) -> Path:
+    """The run's folder of compiled modules: one for all pytest-xdist workers of a run (their
+    base temporaries share a parent), else the serial run's own."""
+    base = factory.getbasetemp()
+    run = base.parent if base.name.startswith("popen-gw") else base
+    return run / "pycache"
+
+
+def compiled_env(environment: dict[str, str], factory: pytest.TempPathFactory) -> dict[str, str]:
+    """`environment` with the children's compiled modules kept in `compiled_folder`."""
+    changed = {k: v for k, v in environment.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    changed["PYTHONPYCACHEPREFIX"] = str(compiled_folder(factory))
+    return changed
