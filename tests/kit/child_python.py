@@ -14,12 +14,16 @@ from pathlib import Path
 import pytest
 
 
-def compiled_folder(factory: pytest.TempPathFactory) -> Path:
-    """The run's folder of compiled modules: one for all pytest-xdist workers of a run (their
-    base temporaries share a parent), else the serial run's own."""
+def run_folder(factory: pytest.TempPathFactory) -> Path:
+    """The test run's temporary folder: one for all pytest-xdist workers of a run (their base
+    temporaries share a parent), else the serial run's own."""
     base = factory.getbasetemp()
-    run = base.parent if base.name.startswith("popen-gw") else base
-    return run / "pycache"
+    return base.parent if base.name.startswith("popen-gw") else base
+
+
+def compiled_folder(factory: pytest.TempPathFactory) -> Path:
+    """The run's folder of compiled modules."""
+    return run_folder(factory) / "pycache"
 
 
 def compiled_env(environment: dict[str, str], factory: pytest.TempPathFactory) -> dict[str, str]:
