@@ -26,8 +26,16 @@ def compiled_folder(factory: pytest.TempPathFactory) -> Path:
     return run_folder(factory) / "pycache"
 
 
-def compiled_env(environment: dict[str, str], factory: pytest.TempPathFactory) -> dict[str, str]:
-    """`environment` with the children's compiled modules kept in `compiled_folder`."""
+RUN: dict[str, pytest.TempPathFactory] = {}  # the run's temporaries (tests/kit/conftest.py)
+
+
+def compiled_env(environment: dict[str, str],
+                 factory: pytest.TempPathFactory | None = None) -> dict[str, str]:
+    """`environment` with the children's compiled modules kept in `compiled_folder` (of
+    `factory`, else of the run's), or `environment` as it is outside a test run."""
+    factory = factory or RUN.get("factory")
+    if factory is None:
+        return dict(environment)
     changed = {k: v for k, v in environment.items() if k != "PYTHONDONTWRITEBYTECODE"}
     changed["PYTHONPYCACHEPREFIX"] = str(compiled_folder(factory))
     return changed
