@@ -25,6 +25,13 @@ def course_data() -> Path:
     return COURSE_DATA
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _run_temporaries(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The run's temporaries, for the children's compiled modules (child_python.py)."""
+    import child_python
+    child_python.RUN["factory"] = tmp_path_factory
+
+
 # ------------------------------------------------------------------ parallel runs (pytest-xdist)
 # pyproject.toml runs the suite with `-n auto --dist loadfile`: each test file whole on one
 # worker process. Two things keep the workers from disturbing each other.

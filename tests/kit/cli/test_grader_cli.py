@@ -13,16 +13,44 @@ from pathlib import Path
 
 import pytest
 
+from child_python import compiled_env
 from grader import __version__, cli
 
 REPO = Path(__file__).resolve().parents[3]
 ALICE = REPO / "examples" / "submissions" / "alice.zip"
 
 
+CHILD: dict[str, str] = {}  # the children's environment (set by `compiled`)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def compiled(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Every fresh `python -m grader` of this module reuses the run's compiled modules."""
+    CHILD.update(compiled_env({**os.environ, "PYTHONPATH": str(REPO)}, tmp_path_factory))
+
+
 def run(cwd: Path, *args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    env = CHILD or {**os.environ, "PYTHONPATH": str(REPO)}
     return subprocess.run([sys.executable, "-m", "grader", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=300)
+
+
+def run_inside(cwd: Path, *args: str, monkeypatch: pytest.MonkeyPatch,
+               capsys: pytest.CaptureFixture) -> subprocess.CompletedProcess:
+    """`python -m grader ARGS` in this process (cwd `cwd`, argv[0] grader/__main__.py, as a
+    fresh `python -m grader` has it): what the command line parses and says, without a fresh
+    interpreter's start-up. An exception that escapes main() fails the test, as a traceback
+    would show in a fresh process."""
+    monkeypatch.chdir(cwd)
+    monkeypatch.setattr(sys, "argv", [str(REPO / "grader" / "__main__.py"), *args])
+    capsys.readouterr()
+    try:
+        status = cli.main(list(args))
+    except SystemExit as exit:  # argparse: --help, or a usage mistake
+        status = exit.code if isinstance(exit.code, int) else (0 if exit.code is None else 1)
+    said = capsys.readouterr()
+    return subprocess.CompletedProcess(["python", "-m", "grader", *args], status, said.out,
+                                       said.err)
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
@@ -79,16 +107,36 @@ USER_ERRORS = [
 ]
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("args", USER_ERRORS, ids=[" ".join(a) or "no-args" for a in USER_ERRORS])
-def test_user_errors_are_one_line_and_leave_nothing_behind(workspace: Path, args) -> None:
-    before = snapshot(workspace)
-    done = run(workspace, *args)
+# A few user errors in a fresh `python -m grader` process (the exit status and stderr a TA's
+# shell sees); every one of them in this process too, which is what the others get.
+FRESH_ERRORS = [("grade", "subs", "--out", "README.md"), ("grade", "subs", "--out", "out",
+                 "--jobs", "abc"), ("export", "graded", "--format", "canvas", "--out",
+                 "grades-canvas.csv"), ("nonsense",)]
+
+
+def _one_line_error(workspace: Path, done: subprocess.CompletedProcess,
+                    before: dict[str, bytes]) -> None:
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr and done.stdout == ""
     lines = done.stderr.splitlines()
     assert len(lines) == 1 and "error: " in lines[0], done.stderr
     assert snapshot(workspace) == before
+
+
+@pytest.mark.parametrize("args", USER_ERRORS, ids=[" ".join(a) or "no-args" for a in USER_ERRORS])
+def test_user_errors_are_one_line_and_leave_nothing_behind(workspace: Path, args, monkeypatch,
+                                                            capsys) -> None:
+    before = snapshot(workspace)
+    _one_line_error(workspace, run_inside(workspace, *args, monkeypatch=monkeypatch,
+                                          capsys=capsys), before)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("args", FRESH_ERRORS, ids=[" ".join(a) for a in FRESH_ERRORS])
+def test_user_errors_in_a_fresh_process(workspace: Path, args) -> None:
+    assert args in USER_ERRORS
+    before = snapshot(workspace)
+    _one_line_error(workspace, run(workspace, *args), before)
 
 
 def test_version() -> None:
@@ -110,11 +158,16 @@ def test_every_option_of_every_command_has_help_and_a_full_description() -> None
             assert action.help, (name, action.option_strings or action.dest)
 
 
-@pytest.mark.slow
-def test_each_command_answers_help(tmp_path: Path) -> None:
+def test_each_command_answers_help(tmp_path: Path, monkeypatch, capsys) -> None:
     for name in _subparsers(cli._parser("x")):
-        done = run(tmp_path, name, "--help")
+        done = run_inside(tmp_path, name, "--help", monkeypatch=monkeypatch, capsys=capsys)
         assert done.returncode == 0 and done.stdout.startswith(f"usage: python -m grader {name}")
+
+
+@pytest.mark.slow
+def test_a_command_answers_help_in_a_fresh_process(tmp_path: Path) -> None:
+    done = run(tmp_path, "grade", "--help")
+    assert done.returncode == 0 and done.stdout.startswith("usage: python -m grader grade")
 
 
 def test_the_program_name_follows_argv0(monkeypatch, capsys) -> None:

@@ -17,9 +17,10 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from child_python import compiled_env
+from shared_bundles import unpacked_bundle
 
 from grader import contract
-from grader.publishing import bundle
 from grader.publishing.materials import view
 from grader.publishing.materials.course import CLI_NAMES
 from grader.rubric import load
@@ -39,9 +40,7 @@ def course(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     name = request.param
     base = tmp_path_factory.mktemp(name)
     course_dir = REPO / COURSES[name]
-    bundle.build(REPO, base / "student.zip", course=course_dir)
-    with zipfile.ZipFile(base / "student.zip") as archive:
-        archive.extractall(base / "unpacked")
+    unpacked_bundle(tmp_path_factory, course_dir, base / "unpacked")  # shared by the run
     (base / "staff").mkdir()
     made = subprocess.run([sys.executable, "-m", "grader", "solution", "--course",
                            str(course_dir), "--out", str(base / "staff" / "skeleton.py")],
@@ -55,7 +54,8 @@ def course(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
 def self_check(folder: Path, *args: str) -> tuple[subprocess.CompletedProcess, dict]:
     """pytest in the unpacked bundle: (the run, test id -> (outcome, message)), from JUnit XML
     (the self-check prints no per-test list)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "KANON"))}
+    env = compiled_env({k: v for k, v in os.environ.items()  # compiled modules: reused
+                        if not k.startswith(("PYTEST", "KANON"))})
     xml = folder.parent / f"report-{len(list(folder.parent.glob('report-*')))}.xml"
     done = subprocess.run([sys.executable, "-m", "pytest", *FAST, "-q", f"--junitxml={xml}",
                            *args], cwd=folder, env=env, capture_output=True, text=True,

@@ -106,17 +106,13 @@ def test_the_known_good_solution_earns_every_autograded_point(tmp_path):
 
 
 @pytest.mark.slow
-def test_the_bundle_holds_only_the_labs_parts_and_data(tmp_path):
+def test_the_bundle_holds_only_the_labs_parts_and_data(tmp_path, tmp_path_factory):
     """Every file of the USTC bundle (names, code, comments, data, the self-check's output on
     the skeleton): no word of a part the lab does not grade, no other course or staff tool;
     its data is the course's own."""
     from publishing.test_course_wording import ELSEWHERE, OWNED, SHARED, _hits, _self_check
-    from grader.publishing import bundle
-    bundle.build(REPO, tmp_path / "student.zip", course=USTC)
-    import zipfile
-    with zipfile.ZipFile(tmp_path / "student.zip") as archive:
-        archive.extractall(tmp_path)
-    folder = tmp_path / "kanon-hw1"
+    from shared_bundles import unpacked_bundle
+    folder = unpacked_bundle(tmp_path_factory, USTC, tmp_path)  # built once per run
     texts = {}
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
         name = path.relative_to(folder).as_posix()

@@ -299,18 +299,25 @@ def _files(root: Path) -> dict[str, bytes]:
             if p.is_file() and "__pycache__" not in p.parts}
 
 
+SIMILARITY_CLASS = ("alice.zip", "bob", "carol.zip")  # a zip, a folder, a zip
+
+
 @pytest.fixture(scope="module")
 def kit(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A copy of the checkout, beside a `shared` link (for ../shared/adult-model.json), with
-    the guides' placeholders made real: SUBMISSIONS is the demo class, and the rosters the
-    export commands name are the demo class's rosters."""
+    the guides' placeholders made real: SUBMISSIONS is a class of three of the demo class's
+    students (similarity compares every pair: three make pairs.csv and pairs.html as a class
+    does, tests/kit/similarity checks the measure), and the rosters the export commands name
+    are the demo class's rosters."""
     root = tmp_path_factory.mktemp("docs-commands")
     checkout = root / "kanon-kit"
     checkout.mkdir()
     _copy_checkout(REPO, checkout, COPIED)
     if MODEL.is_file():
         (root / "shared").symlink_to(MODEL.parent)
-    (checkout / "SUBMISSIONS").symlink_to("examples/submissions")
+    (checkout / "SUBMISSIONS").mkdir()
+    for name in SIMILARITY_CLASS:
+        (checkout / "SUBMISSIONS" / name).symlink_to(f"../examples/submissions/{name}")
     for system, name in (("moodle", "worksheet.csv"), ("canvas", "gradebook.csv"),
                          ("gradescope", "roster.csv")):
         shutil.copyfile(checkout / "examples" / "rosters" / f"{system}.csv", checkout / name)
@@ -455,6 +462,7 @@ def _json_report(kit: Path, done) -> None:
 
 def _pairs(kit: Path, done) -> None:
     assert (kit / "graded" / "pairs.html").is_file()
+    assert "3 submissions" in done.stdout + done.stderr  # the whole SUBMISSIONS class
     with open(kit / "graded" / "pairs.csv", encoding="utf-8", newline="") as f:
         assert next(csv.reader(f))[:3] == ["student_a", "student_b", "similarity"]
 

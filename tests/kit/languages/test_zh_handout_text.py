@@ -10,12 +10,11 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import zipfile
 from pathlib import Path
 
 import pytest
+from shared_bundles import unpacked_bundle
 
-from grader import cli
 from grader.catalogs import read_po
 from grader.publishing.materials.reflow import reflow
 
@@ -39,14 +38,8 @@ def bundles(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         f'\nlanguage = "zh-CN"\n', encoding="utf-8")
     folders = {"ustc": REPO / "courses" / "ustc", "default-zh": default,
                "tdg-lab": REPO / "courses" / "tdg-lab"}
-    out = {}
-    for course, folder in folders.items():
-        archive = root / f"{course}.zip"
-        assert cli.main(["bundle", "--course", str(folder), "--out", str(archive)]) == 0
-        with zipfile.ZipFile(archive) as z:
-            z.extractall(root / course)
-        out[course] = root / course / "kanon-hw1"
-    return out
+    return {course: unpacked_bundle(tmp_path_factory, folder, root / course)  # once per run
+            for course, folder in folders.items()}
 
 
 def _prose(bundles: dict[str, Path], course: str, name: str) -> list[str]:

@@ -11,12 +11,12 @@ import os
 import re
 import subprocess
 import sys
-import zipfile
 from pathlib import Path
 
 import pytest
+from child_python import compiled_env
+from shared_bundles import unpacked_bundle
 
-from grader.publishing import bundle
 from grader.publishing.materials import view
 from grader.publishing.materials.handout import WORDS as NUMBER_WORDS
 from grader.rubric import load
@@ -61,7 +61,8 @@ SKIP_ENV = ("PYTEST", "KANON")
 
 
 def _self_check(folder: Path, *args: str) -> str:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(SKIP_ENV)}
+    env = compiled_env({k: v for k, v in os.environ.items()  # compiled modules: reused
+                        if not k.startswith(SKIP_ENV)})
     done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
                           cwd=folder, env=env, capture_output=True, text=True, timeout=600)
     return done.stdout + done.stderr
@@ -72,10 +73,7 @@ def texts(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
     """The course's graded functions and every text its students get, by name."""
     rubric = REPO / request.param
     base = tmp_path_factory.mktemp(Path(request.param).stem)
-    bundle.build(REPO, base / "student.zip", course=rubric)
-    with zipfile.ZipFile(base / "student.zip") as archive:
-        archive.extractall(base)
-    folder = base / "kanon-hw1"
+    folder = unpacked_bundle(tmp_path_factory, rubric, base)  # built once per run
     (base / "nothing.py").write_text("X = 1\n", encoding="utf-8")
     found = {}
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):

@@ -11,11 +11,12 @@ import os
 import re
 import subprocess
 import sys
-import zipfile
 from pathlib import Path
 
 import pytest
+from child_python import compiled_env
 from rules_students import source
+from shared_bundles import unpacked_bundle
 
 from grader.courses.folder import resolve
 from grader.publishing import bundle
@@ -117,8 +118,13 @@ def test_the_samarati_facts_are_the_lowest_height_and_all_its_satisfying_vectors
 # ---------------------------------------------------------------------- end to end (slow)
 
 
+CHILD: dict[str, pytest.TempPathFactory] = {}  # set by `unpacked`: the run's temporaries
+
+
 def _self_check(folder: Path, solution: Path, *args: str) -> str:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "KANON"))}
+    if CHILD:  # the run's compiled modules and rewritten tests, reused (child_python.py)
+        env = compiled_env(env, CHILD["factory"])
     done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
                            f"--solution={solution}", *args], cwd=folder, env=env,
                           capture_output=True, text=True, timeout=1200)
@@ -127,11 +133,8 @@ def _self_check(folder: Path, solution: Path, *args: str) -> str:
 
 @pytest.fixture(scope="module")
 def unpacked(tmp_path_factory) -> Path:
-    tmp = tmp_path_factory.mktemp("ustc")
-    bundle.build(REPO, tmp / "u.zip", course=USTC)
-    with zipfile.ZipFile(tmp / "u.zip") as archive:
-        archive.extractall(tmp / "u")
-    return tmp / "u" / bundle.DEFAULT_FOLDER
+    CHILD["factory"] = tmp_path_factory
+    return unpacked_bundle(tmp_path_factory, USTC, tmp_path_factory.mktemp("ustc") / "u")
 
 
 @pytest.mark.slow

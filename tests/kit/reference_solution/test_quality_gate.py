@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from child_python import compiled_env
 from mutants import MUTANTS, VARIANT_SOLUTION, Mutant, apply
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -35,6 +36,16 @@ OPTIONAL_MARKS = ("topdown", "datafly", "entropy_l", "t_closeness", "greedy", "k
 # No cache files in the tree; unrelated plugins that may be installed would double each
 # run's start-up time (blocking a plugin that is not installed is harmless).
 FAST = ["-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-p", "no:benchmark"]
+
+
+CHILD: dict[str, pytest.TempPathFactory] = {}  # set by `compiled`: the run's temporaries
+
+
+@pytest.fixture(autouse=True, scope="module")
+def compiled(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Every pytest this module starts reuses the run's compiled modules and rewritten tests
+    (tests/kit/child_python.py)."""
+    CHILD["factory"] = tmp_path_factory
 
 
 @dataclass
@@ -55,6 +66,8 @@ def run_public(tmp: Path, *args: str, cwd: Path = ROOT, tests: Path | None = PUB
     xml = tmp / f"report-{len(list(tmp.glob('report-*')))}.xml"
     environment = {k: v for k, v in os.environ.items() if k != "KANON_SOLUTION"}
     environment.update(env or {})
+    if CHILD:  # the run's compiled modules (and rewritten tests), reused
+        environment = {**compiled_env(environment, CHILD["factory"])}
     completed = subprocess.run(
         [sys.executable, "-m", "pytest", *([str(tests)] if tests else []), *FAST, "-q",
          f"--junitxml={xml}", *args], cwd=cwd, env=environment, capture_output=True, text=True,
