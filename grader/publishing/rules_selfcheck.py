@@ -2,7 +2,8 @@
 and `judge = "rules"` parts: the USTC lab), made at bundle time from the course's PUBLIC data.
 
 Such a course's students get, instead of the kit's default-contract tests of those functions
-(test_public_<marker>.py, test_public_api.py and the data only they use):
+(their generic tests in test_public_functions.py, which functions.json leaves out,
+test_public_api.py and the data only they use):
 
   - tests/public/test_public_rules.py and its helper rules_cases.py (standard library only),
     which the other courses never get, judging the outputs by kcheck.rules: the bundle ships
@@ -31,7 +32,6 @@ from ..errors import UserError
 from ..paths import PUBLIC_TESTS
 from ..rubric import Part, Rubric
 from ..zipfiles import Entry
-from .course_files import marker
 from .materials.course import view
 
 PUBLIC = Path(PUBLIC_TESTS).as_posix() + "/"
@@ -59,16 +59,15 @@ def rule_parts(rubric: Rubric) -> list[Part]:
 def kept_paths(paths: set[Path], root: Path, rubric: Rubric,
                users: dict[str, list[str]]) -> set[Path]:
     """The allow-listed files a course ships: without test_public_rules.py unless it is a
-    rules course; a rules course without the default-contract tests of its rule-judged
-    functions, test_public_api.py, and the data files only they use."""
+    rules course; a rules course without test_public_api.py and the data files only its
+    rule-judged functions use (their generic tests are left out by data: functions.json)."""
     own = root / OWN_TEST
     parts = rule_parts(rubric)
     if not parts:
         return {p for p in paths if p != own}
     judged = {p.function for p in parts}
     graded = {p.function for p in rubric.auto_parts}
-    dropped = {root / PUBLIC / f"test_public_{marker(f)}.py" for f in judged}
-    dropped.add(root / PUBLIC / "test_public_api.py")
+    dropped = {root / PUBLIC / "test_public_api.py"}
     data = root / PUBLIC / "data"
     kept = set()
     for path in paths:
