@@ -188,7 +188,8 @@ def test_a_course_without_functions_of_its_own_ships_none_of_it() -> None:
     assert not any(n.startswith("tests/public/data/course/") for n in names)
     assert "tests/public/test_public_course_parts.py" not in names
     shipped = {n for n in names if n.startswith("kcheck/")}  # every self-check judges with it
-    assert shipped == {f"kcheck/{p.name}" for p in (REPO / "kcheck").glob("*.py")}
+    assert shipped == {f"kcheck/{p.relative_to(REPO / 'kcheck').as_posix()}"
+                       for p in (REPO / "kcheck").rglob("*.py") if "__pycache__" not in p.parts}
 
 
 # ------------------------------------------------------------------------------ self-check

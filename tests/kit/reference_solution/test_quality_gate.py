@@ -208,6 +208,8 @@ def test_runs_from_a_student_bundle_root(tmp_path):
     for name in ("skeleton.py", "adult-hw1.csv"):
         shutil.copyfile(ROOT / name, bundle / name)
     shutil.copytree(ROOT / "DGHs", bundle / "DGHs")
+    shutil.copytree(ROOT / "kcheck", bundle / "kcheck",  # the checker every bundle ships
+                    ignore=shutil.ignore_patterns("__pycache__"))
     (bundle / "pytest.ini").write_text("[pytest]\ntestpaths = tests/public\n", encoding="utf-8")
     on_skeleton = run_public(tmp_path, "-k", "mondrian", cwd=bundle, tests=None)
     assert on_skeleton.results and on_skeleton.with_outcome("failed") == sorted(
