@@ -33,8 +33,45 @@ def _run_temporaries(tmp_path_factory: pytest.TempPathFactory) -> None:
 
 
 # ------------------------------------------------------------------ parallel runs (pytest-xdist)
-# pyproject.toml runs the suite with `-n auto --dist loadfile`: each test file whole on one
-# worker process. Two things keep the workers from disturbing each other.
+# pyproject.toml runs the suite with `-n auto --dist loadfile --no-loadscope-reorder`: each
+# test file whole on one worker process, handed out in the order below. Two things keep the
+# workers from disturbing each other.
+
+HEAVIEST = (  # test files by CPU, heaviest first (`python -m pytest --durations=0`, summed)
+    "publishing/test_rules_selfcheck.py", "courses/test_courses.py",
+    "docs/test_docs_commands.py", "reference_solution/test_quality_gate.py",
+    "publishing/test_gradescope.py", "courses/test_ustc_class.py",
+    "publishing/test_bundle_selfcheck.py", "grading/test_grader_cluster.py",
+    "publishing/test_course_wording.py", "publishing/test_bundle_own_parts.py",
+    "grading/test_hidden_leaks.py", "publishing/test_bundle.py", "courses/test_ustc_course.py",
+    "docs/test_docs_instructors.py", "grading/test_grader_examples.py",
+    "courses/test_course_folders.py", "publishing/test_bundle_statements.py",
+    "courses/test_private_copy.py", "grading/test_rules_counterexamples.py",
+    "reference_solution/test_reference_crosscheck.py", "grading/test_grader_realistic.py",
+)
+
+
+def _weight(item: pytest.Item) -> tuple[int, int]:
+    """Where a test's file goes in the queue: the heaviest first (a long file started last
+    would leave the other worker idle at the end), then files with slow tests, the rest, and
+    last the `alone` files (waiting for the lock costs least while only short tests run)."""
+    rel = Path(str(item.fspath)).relative_to(Path(__file__).parent).as_posix()
+    if rel in HEAVIEST:
+        return 0, HEAVIEST.index(rel)
+    if item.get_closest_marker("alone") is not None:
+        return 3, 0
+    return (1 if item.get_closest_marker("slow") is not None else 2), 0
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Files queued heaviest first, each file's tests kept together and in their order (the
+    same order on every worker, so pytest-xdist accepts it)."""
+    file_weight: dict[str, tuple[int, int]] = {}
+    for item in items:
+        key = str(item.fspath)
+        file_weight[key] = min(file_weight.get(key, (9, 0)), _weight(item))
+    position = {key: i for i, key in enumerate(file_weight)}
+    items.sort(key=lambda item: (file_weight[str(item.fspath)], position[str(item.fspath)]))
 
 XDIST_VARIABLES = ("PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT", "PYTEST_XDIST_TESTRUNUID")
 
