@@ -30,7 +30,11 @@ from .language import DEFAULT, gettext_name
 
 DOMAINS = {"grader": (Path("grader") / "locale", ("grader/**/*.py",)),
            "selfcheck": (Path("tests") / "public" / "locale", ("tests/public/*.py",))}
-"""domain -> (its locale folder under the kit root, the sources whose messages it holds)."""
+"""domain -> (its locale folder under the kit root, the sources whose `_()` messages it holds)."""
+MESSAGE_SOURCES = {"grader": ("grader/**/*.py", "kanon/**/*.py", "kcheck/**/*.py"),
+                   "selfcheck": ("kcheck/**/*.py",)}
+"""domain -> the sources whose `Message("...")` ids (kcheck.text) it renders: the grader
+renders every producer's messages, the self-check those of kcheck, which ships with it."""
 COMPILE_COMMAND = "python -m grader languages --compile"
 WRAPPED_DOMAINS = {"selfcheck": ("make_expected.py", "messages.py")}
 """domain -> the files of its sources that students never read (the rest: every sentence in
@@ -110,21 +114,28 @@ def compile_all(root: Path) -> list[Path]:
 
 def extract(root: Path, domain: str) -> dict[str, str]:
     """msgid -> "path:line" of its first use, for every `_("...")` / `gettext("...")` with a
-    literal argument in the domain's sources."""
+    literal argument in the domain's sources and every `Message("...")` in its
+    MESSAGE_SOURCES."""
     found: dict[str, str] = {}
-    for pattern in DOMAINS[domain][1]:
-        for path in sorted(root.glob(pattern)):
-            if "templates" in path.parts:
-                continue
-            tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-            for node in ast.walk(tree):
-                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
-                        and node.func.id in ("_", "gettext") and node.args \
-                        and isinstance(node.args[0], ast.Constant) \
-                        and isinstance(node.args[0].value, str):
-                    where = f"{path.relative_to(root).as_posix()}:{node.lineno}"
-                    found.setdefault(node.args[0].value, where)
+    for patterns, calls in ((DOMAINS[domain][1], ("_", "gettext")),
+                            (MESSAGE_SOURCES.get(domain, ()), ("Message",))):
+        for pattern in patterns:
+            for path in sorted(root.glob(pattern)):
+                if "templates" not in path.parts:
+                    _literal_calls(root, path, calls, found)
     return found
+
+
+def _literal_calls(root: Path, path: Path, calls: tuple[str, ...],
+                   found: dict[str, str]) -> None:
+    """Add the literal first argument of each call of `calls` in `path` to `found`."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id in calls and node.args \
+                and isinstance(node.args[0], ast.Constant) \
+                and isinstance(node.args[0].value, str):
+            found.setdefault(node.args[0].value, f"{path.relative_to(root).as_posix()}:{node.lineno}")
 
 
 def _skipped(tree: ast.AST) -> set[int]:
@@ -214,5 +225,5 @@ def translator(language: str, root: Path | None = None,
         raise UserError(f"{mo}: missing; run {COMPILE_COMMAND}") from None
 
 
-__all__ = ["COMPILE_COMMAND", "DOMAINS", "catalog_problems", "compile_all", "extract",
-           "mo_bytes", "po_path", "read_po", "translator", "unwrapped"]
+__all__ = ["COMPILE_COMMAND", "DOMAINS", "MESSAGE_SOURCES", "catalog_problems", "compile_all",
+           "extract", "mo_bytes", "po_path", "read_po", "translator", "unwrapped"]

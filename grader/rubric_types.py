@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kanon.schema import DEFAULT as DEFAULT_SCHEMA, Schema
+from kcheck import course_rules
 
 from .parts import LIBRARY, FunctionContract
 from .settings import Settings
@@ -49,7 +50,7 @@ class Case:
 
     def cpu_limit(self, rows: int) -> float:
         """The CPU-time limit of this case's call when its dataset has `rows` data rows."""
-        return round(self.time_limit + self.time_per_1000_rows * rows / 1000, 1)
+        return course_rules.cpu_limit(self.time_limit, self.time_per_1000_rows, rows)
 
 
 @dataclass

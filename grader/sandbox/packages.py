@@ -1,9 +1,10 @@
 """The third-party packages a course lets student code import (rubric `allowed_packages`).
 
 Student code may import the standard library, its own modules and these packages, nothing
-else: the child refuses any other import with `unavailable_message` (the child's program keeps a
-copy of the wording in grader/sandbox/worker_parts/guards.py, since it runs without the
-grader; a test keeps the two equal). The grader
+else: the child refuses any other import with `unavailable_message` (kcheck.course_rules:
+the self-check's wording too; the child's program keeps a copy of the wording in
+grader/sandbox/worker_parts/guards.py, since it runs without the grader; a test keeps the
+two equal). The grader
 checks at start that each allowed package imports in the Python that runs the children, and
 the Gradescope setup and the student bundle install them.
 """
@@ -12,7 +13,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from kcheck.text import Message, Verbatim
+from kcheck import course_rules
+from kcheck.course_rules import unavailable
 
 from ..errors import UserError
 
@@ -24,25 +26,12 @@ PINS = {"numpy": "numpy>=1.24"}
 
 def rule(allowed: list[str]) -> str:
     """"only numpy and the standard library" (the course's rule, for messages)."""
-    return str(rule_message(allowed))
-
-
-def rule_message(allowed: list[str]) -> Message:
-    """The course's rule as a message (kcheck.text)."""
-    names = sorted(allowed)
-    return (Message("only the standard library") if not names else
-            Message("only {names} and the standard library", names=", ".join(names)))
+    return str(course_rules.rule(allowed))
 
 
 def unavailable_message(name: str, allowed: list[str]) -> str:
     """What a student sees when their code imports a package the course does not allow."""
     return str(unavailable(name, allowed))
-
-
-def unavailable(name: str, allowed: list[str]) -> Message:
-    """`unavailable_message` as a message: the module's name is the student's."""
-    return Message("{name} is not available: this course allows {rule}", name=Verbatim(name),
-                   rule=rule_message(allowed))
 
 
 def requirements(allowed: list[str]) -> str:

@@ -1,16 +1,19 @@
 """The grader's rules that the self-check applies too: which packages your code may import and
-how much CPU time each call gets. They come from course.json, which the staff generate from
-the grader's rubric (`python -m grader regen`), so the self-check and the grader agree.
+how much CPU time each call gets. The settings come from course.json, which the staff generate
+from the grader's rubric (`python -m grader regen`); the rules themselves (the time formula,
+the import scan, the wording) are kcheck.course_rules, the grader's own.
 """
 from __future__ import annotations
 
-import ast
 import json
 import os
 import sys
 from pathlib import Path
 
-from messages import _
+from messages import _  # first: it makes kcheck (the bundle's root) importable
+
+from kcheck import course_rules as kcheck_rules
+from kcheck.text import render
 
 HERE = Path(__file__).resolve().parent
 COURSE_FILE = HERE / "course.json"
@@ -33,31 +36,9 @@ def course() -> dict:
         return DEFAULT
 
 
-def rule(allowed: list[str]) -> str:
-    names = sorted(allowed)
-    return (_("only the standard library") if not names
-            else _("only {names} and the standard library").format(names=_(", ").join(names)))
-
-
 def unavailable_message(name: str, allowed: list[str]) -> str:
     """The grader's words when student code imports a package the course does not allow."""
-    return _("{name} is not available: this course allows {rule}").format(
-        name=name, rule=rule(allowed))
-
-
-def _imports(source: str, filename: str) -> list[tuple[str, int]]:
-    """(top-level package, line) of every absolute import in a file (functions included)."""
-    try:
-        tree = ast.parse(source, filename=filename)
-    except (SyntaxError, ValueError):
-        return []
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found += [(a.name.partition(".")[0], node.lineno) for a in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            found.append((node.module.partition(".")[0], node.lineno))
-    return found
+    return render(kcheck_rules.unavailable(name, allowed), _)
 
 
 def unavailable_imports(solution: Path) -> list[str]:
@@ -79,8 +60,8 @@ def unavailable_imports(solution: Path) -> list[str]:
         if path in seen or not path.is_file():
             continue
         seen.add(path)
-        for name, line in _imports(path.read_text(encoding="utf-8", errors="replace"),
-                                   str(path)):
+        for name, line in kcheck_rules.imports(
+                path.read_text(encoding="utf-8", errors="replace"), str(path)):
             if name in local:
                 todo += [folder / f"{name}.py", solution / f"{name}.py"]
             elif name not in known and installed(name):
@@ -103,7 +84,7 @@ def cpu_limit(function: str, rows: int) -> float:
     """The grader's CPU-time limit for one call of `function` on a dataset of `rows` rows."""
     times = course().get("time", DEFAULT["time"])
     rule_ = times.get(function, times.get("default", DEFAULT["time"]["default"]))
-    return round(rule_["time_limit"] + rule_["time_per_1000_rows"] * rows / 1000, 1)
+    return kcheck_rules.cpu_limit(rule_["time_limit"], rule_["time_per_1000_rows"], rows)
 
 
 def stop_limit(function: str, rows: int, large: bool) -> float:

@@ -12,6 +12,8 @@ import csv
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from kcheck import course_rules
+
 from ...authoring.public_data import MARKERS
 from ...contract import DGH_DIR, OPTIONAL_FUNCTIONS, VARIANTS
 from ...parts import FunctionContract
@@ -60,7 +62,7 @@ class TimeRule:
     per_1000: float
 
     def on(self, rows: int) -> float:
-        return round(self.base + self.per_1000 * rows / 1000, 1)
+        return course_rules.cpu_limit(self.base, self.per_1000, rows)
 
     def text(self) -> str:
         return (f"{_num(self.base)} s + {_num(self.per_1000)} s per 1,000 rows"

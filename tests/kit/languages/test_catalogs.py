@@ -50,6 +50,34 @@ def test_a_message_without_an_entry_is_reported(tmp_path: Path) -> None:
            f"languages --compile" in catalog_problems("zh-CN", tmp_path)
 
 
+def test_a_kcheck_message_needs_an_entry_in_both_catalogs(tmp_path: Path) -> None:
+    """kcheck's messages reach students from the grader and from the self-check, so each
+    `Message("...")` id of kcheck is a message of both domains; the grader's own and kanon's
+    of the grader's only."""
+    for domain in ("grader", "selfcheck"):
+        po = po_path(REPO, domain, "zh-CN")
+        target = po_path(tmp_path, domain, "zh-CN")
+        target.parent.mkdir(parents=True)
+        shutil.copy(po, target)
+        shutil.copy(po.with_suffix(".mo"), target.with_suffix(".mo"))
+    (tmp_path / "kcheck").mkdir()
+    (tmp_path / "kcheck" / "new.py").write_text(
+        'from .text import Message\n\nNEW = Message("a new check for {name}", name="x")\n',
+        encoding="utf-8")
+    (tmp_path / "kanon").mkdir()
+    (tmp_path / "kanon" / "new.py").write_text(
+        'from kcheck.text import Message\nM = Message("a new cell sentence")\n', encoding="utf-8")
+    assert extract(tmp_path, "selfcheck") == {"a new check for {name}": "kcheck/new.py:3"}
+    assert extract(tmp_path, "grader") == {"a new cell sentence": "kanon/new.py:2",
+                                           "a new check for {name}": "kcheck/new.py:3"}
+    found = catalog_problems("zh-CN", tmp_path)
+    assert f"{po_path(tmp_path, 'grader', 'zh-CN')}: no zh-CN entry for 'a new check for " \
+           f"{{name}}' (used at kcheck/new.py:3)" in found
+    assert f"{po_path(tmp_path, 'selfcheck', 'zh-CN')}: no zh-CN entry for 'a new check " \
+           f"for {{name}}' (used at kcheck/new.py:3)" in found
+    assert len(found) == 3
+
+
 def test_a_self_check_sentence_outside_the_catalog_is_reported(tmp_path: Path) -> None:
     public = tmp_path / "tests" / "public"
     public.mkdir(parents=True)
