@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import gettext
+import json
 import re
 import struct
 from collections.abc import Callable
@@ -35,6 +36,9 @@ MESSAGE_SOURCES = {"grader": ("grader/**/*.py", "kanon/**/*.py", "kcheck/**/*.py
                    "selfcheck": ("kcheck/**/*.py",)}
 """domain -> the sources whose `Message("...")` ids (kcheck.text) it renders: the grader
 renders every producer's messages, the self-check those of kcheck, which ships with it."""
+DATA_MESSAGES = {"selfcheck": (("tests/public/data/cases.json", "reason"),)}
+"""domain -> (a JSON file, a key): each string value of that key anywhere in the file is a
+message (the self-check words a public case's `reason` with `_(case["reason"])`)."""
 COMPILE_COMMAND = "python -m grader languages --compile"
 WRAPPED_DOMAINS = {"selfcheck": ("make_expected.py", "messages.py")}
 """domain -> the files of its sources that students never read (the rest: every sentence in
@@ -123,7 +127,21 @@ def extract(root: Path, domain: str) -> dict[str, str]:
             for path in sorted(root.glob(pattern)):
                 if "templates" not in path.parts:
                     _literal_calls(root, path, calls, found)
+    for name, key in DATA_MESSAGES.get(domain, ()):
+        if (root / name).is_file():
+            for text in _values(json.loads((root / name).read_text(encoding="utf-8")), key):
+                found.setdefault(text, f"{name}: {key}")
     return found
+
+
+def _values(data: object, key: str) -> list[str]:
+    """Every string value of `key` in a JSON document, in document order."""
+    if isinstance(data, dict):
+        own = [data[key]] if isinstance(data.get(key), str) else []
+        return own + [v for item in data.values() for v in _values(item, key)]
+    if isinstance(data, list):
+        return [v for item in data for v in _values(item, key)]
+    return []
 
 
 def _literal_calls(root: Path, path: Path, calls: tuple[str, ...],
@@ -225,5 +243,5 @@ def translator(language: str, root: Path | None = None,
         raise UserError(f"{mo}: missing; run {COMPILE_COMMAND}") from None
 
 
-__all__ = ["COMPILE_COMMAND", "DOMAINS", "MESSAGE_SOURCES", "catalog_problems", "compile_all",
-           "extract", "mo_bytes", "po_path", "read_po", "translator", "unwrapped"]
+__all__ = ["COMPILE_COMMAND", "DATA_MESSAGES", "DOMAINS", "MESSAGE_SOURCES", "catalog_problems",
+           "compile_all", "extract", "mo_bytes", "po_path", "read_po", "translator", "unwrapped"]

@@ -50,6 +50,15 @@ def test_a_message_without_an_entry_is_reported(tmp_path: Path) -> None:
            f"languages --compile" in catalog_problems("zh-CN", tmp_path)
 
 
+def test_every_self_check_entry_is_a_message_the_self_check_uses() -> None:
+    """The self-check's catalog holds what it renders and nothing else (a sentence left behind
+    by a reworded check would be translated by no one)."""
+    used = extract(REPO, "selfcheck")
+    entries = read_po(po_path(REPO, "selfcheck", "zh-CN"))
+    assert sorted(k for k in entries if k and k not in used) == []
+    assert "k must be an integer, and bool is not" in used  # a public case's reason
+
+
 def test_a_kcheck_message_needs_an_entry_in_both_catalogs(tmp_path: Path) -> None:
     """kcheck's messages reach students from the grader and from the self-check, so each
     `Message("...")` id of kcheck is a message of both domains; the grader's own and kanon's
