@@ -6,8 +6,7 @@
   course_data  the dataset at a bundle's top level: the kit's, or the course's own
   course_files  the bundle's public tests' data cut to the course's parts (renamed data
               files too); their Python ships as it is
-  rules_selfcheck  a rules-judged course's own self-check: cases from its public data, the
-              staff's Samarati facts (the lowest height and its satisfying vectors)
+  rules_selfcheck  a rules-judged course's own self-check: cases from its public data
   own_selfcheck  a course's own functions' self-check: their public cases as data, kcheck/
   leaks       what must never be in a published zip
   pool_files  the public counterexample pool a bundle ships for the self-check

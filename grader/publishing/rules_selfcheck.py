@@ -12,8 +12,8 @@ test_public_api.py and the data only they use):
     deterministically (SUBSETS), the full public file gzip-compressed (the adult-size cases
     of the rubric), each part's DGH folder holding exactly its QIs' hierarchy files (the
     course's format; the bundle's own DGHs/<part>/ when it has them), and cases.json: per
-    case its arguments, its released columns and, for Samarati, the facts the staff computed with kcheck/rules (the lowest satisfying height and
-    every satisfying vector of that height): the search itself is not shipped.
+    case its arguments and its released columns (no answer: the self-check judges each output
+    by the rules, as the grader does).
 """
 from __future__ import annotations
 
@@ -23,12 +23,7 @@ import random
 from pathlib import Path, PurePosixPath
 
 from kanon.table import Table, read_table
-from kcheck.hierarchies import read_folder
-from kcheck.rules import lowest_vectors, make_release
-from kcheck.tables import Table as CheckedTable
-
 from ..contract import DGH_DIR, RAW_FILE
-from ..errors import UserError
 from ..paths import PUBLIC_TESTS
 from ..rubric import Part, Rubric
 from ..zipfiles import Entry
@@ -93,22 +88,6 @@ def _csv(header: list[str], rows: list[list[str]]) -> bytes:
     return render_csv(header, rows).encode("utf-8")
 
 
-def _samarati_facts(raw: Table, folder: Path, part: Part, fmt: str, sensitive: str | None,
-                    k: int, max_sup: int) -> dict:
-    """The lowest satisfying height and every satisfying vector of that height."""
-    trees = {n: t for n, t in read_folder(folder, fmt).items() if n in part.qis}
-    found = lowest_vectors(make_release(CheckedTable(raw.path, raw.header, raw.rows), trees,
-                                        sensitive), k, max_sup)
-    if found is None:
-        raise UserError(f"cannot bundle: no vector satisfies k = {k}, max_sup = {max_sup} on "
-                        f"{raw.path}")
-    height, vectors = found
-    order = [n for n in raw.header if n in trees]  # the lattice's QIs: raw column order
-    def in_part_order(s: tuple[int, ...]) -> list[int]:  # the self-check's: the part's qis
-        return [s[order.index(q)] for q in part.qis]
-    return {"height": height, "vectors": sorted(in_part_order(s) for s in vectors)}
-
-
 def rules_entries(rubric: Rubric) -> list[Entry]:
     """The rules self-check's data files (DATA), [] for a course without rule parts (kcheck/,
     rules/ included, is every course's: own_selfcheck.kcheck_entries)."""
@@ -154,8 +133,6 @@ def rules_entries(rubric: Rubric) -> list[Entry]:
             entry = dict(base, case=case, raw=path, k=k, rows=len(table.rows))
             if samarati:
                 entry["max_sup"] = sup
-                entry.update(_samarati_facts(table, source / DGH_DIR, part,
-                                             schema.hierarchy_format, schema.sensitive, k, sup))
             cases.append(entry)
         small = f"rows{SUBSETS[0][0]}"
         bad = [([0, 2], "k = 0 < 1"), ([2, -1], "max_sup < 0")] if samarati else \

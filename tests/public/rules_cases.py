@@ -1,8 +1,7 @@
 """The public cases of a course whose answers are judged by its rules (the handout's
 "Grading"): data/rules/cases.json, written when the bundle was made from the course's public
 data. Each case: a part, its function, a dataset (a few rows drawn from adult-hw1.csv, or the
-whole file), k (and max_sup), the part's QIs, the released columns and, for samarati, the
-lowest satisfying height and every satisfying vector of that height.
+whole file), k (and max_sup), the part's QIs and the released columns.
 
 Each call runs in a fresh folder holding the case's rows as `adult-hw1.csv` and a `DGHs`
 folder with exactly the part's QIs' hierarchy files ("child,parent" lines). Outputs are judged
@@ -42,8 +41,6 @@ class RulesCase:
     qis: tuple[str, ...]
     columns: tuple[str, ...]
     max_sup: int | None = None
-    height: int | None = None
-    vectors: tuple[tuple[int, ...], ...] = ()
     args: tuple = ()  # a refused call: the arguments between the DGH folder and the output
     reason: str = ""
     optional: bool = False  # an optional part: its failures hold back no other part's call
@@ -79,7 +76,6 @@ def _load() -> tuple[list[RulesCase], list[RulesCase]]:
         for key in ("qis", "columns", "args"):
             if key in entry:
                 entry[key] = tuple(entry[key])
-        entry["vectors"] = tuple(tuple(v) for v in entry.get("vectors", ()))
         return RulesCase(**entry)
 
     return [made(e) for e in found["cases"]], [made(e) for e in found["rejects"]]

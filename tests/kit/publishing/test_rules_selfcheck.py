@@ -21,10 +21,6 @@ from shared_bundles import unpacked_bundle
 from grader.courses.folder import resolve
 from grader.publishing import bundle
 from grader.publishing.rules_selfcheck import DATA, OWN_TEST, rule_parts, rules_entries
-from kcheck.hierarchies import read_folder
-from kcheck.rules import make_release
-from kcheck.rules.lattice import Lattice
-from kcheck.tables import parse_table
 
 REPO = Path(__file__).resolve().parents[3]
 USTC = REPO / "courses" / "ustc"
@@ -96,23 +92,13 @@ def test_the_cases_come_from_the_public_data_with_each_parts_qis(shipped) -> Non
         assert where == sorted(where)
 
 
-def test_the_samarati_facts_are_the_lowest_height_and_all_its_satisfying_vectors(
-        shipped) -> None:
-    dghs = read_folder(PUBLIC / "DGHs", "child-parent")
+def test_the_public_cases_ship_no_answer(shipped) -> None:
+    """The self-check judges each output by the rules, as the grader does: a case holds its
+    call and its released columns, never an answer (Samarati's lowest height or vectors)."""
+    keys = {"part", "function", "qis", "columns", "dghs", "optional", "case", "raw", "k",
+            "rows"}
     for case in json.loads(shipped["cases.json"])["cases"]:
-        if case["function"] != "samarati":
-            continue
-        data = shipped[case["raw"]]
-        table = parse_table(gzip.decompress(data) if case["raw"].endswith(".gz") else data)
-        lattice = Lattice(make_release(table, {q: dghs[q] for q in case["qis"]},
-                                       "occupation"), case["k"])
-        everything = [s for h in range(sum(lattice.heights) + 1) for s in lattice.vectors(h)]
-        good = [s for s in everything if lattice.satisfies(s, case["max_sup"])]
-        low = min(map(sum, good))
-        assert case["height"] == low
-        order = [n for n in table.header if n in case["qis"]]  # the lattice's: column order
-        assert case["vectors"] == sorted([s[order.index(q)] for q in case["qis"]]  # the part's
-                                         for s in good if sum(s) == low)
+        assert set(case) == keys | ({"max_sup"} if case["function"] == "samarati" else set())
 
 
 # ---------------------------------------------------------------------- end to end (slow)
