@@ -184,9 +184,18 @@ def members(path: Path) -> list[Member]:
     return smallest_first(read_chains(path))
 
 
-def used_lines(text: str, values: set[str]) -> list[str]:
-    """The lines of a hierarchy file (one label a line, a tab per level) that matter for
-    `values`: each value's line and its ancestors', indented two spaces per level."""
+def used_lines(text: str, values: set[str], fmt: str = "tabs") -> list[str]:
+    """The lines of a hierarchy file that matter for `values`: each value's line and its
+    ancestors'. `fmt` "tabs" (one label a line, a tab per level): indented two spaces per
+    level; "child-parent" ("child,parent" lines): the lines of the values and their
+    ancestors, in the file's order."""
+    if fmt == "child-parent":
+        from .hierarchies import parse_hierarchy
+        tree = parse_hierarchy(text, "hierarchy", "hierarchy", fmt)
+        keep_labels = {tree.labels[node] for value in values if value in tree
+                       for node in tree.path[tree.index[value]]}
+        return [line.strip() for line in text.splitlines()
+                if line.strip() and line.strip().rpartition(",")[0] in keep_labels]
     lines = text.splitlines()
     stack: list[int] = []
     keep: set[int] = set()

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from .pool import Member, used_lines
 
-__all__ = ["CATALOG", "FILES", "text", "table", "command", "render", "problem", "stopped",
-           "spent"]
+__all__ = ["CATALOG", "FILES", "text", "table", "command", "render", "render_rules", "problem",
+           "stopped", "spent"]
 
 FILES = {"raw_dataset_file": "raw.csv", "anonymized_dataset_file": "anonymized.csv",
          "DGH_folder": "DGHs", "output_file": "yours.csv"}
@@ -26,6 +26,9 @@ CATALOG: dict[str, dict[str, str]] = {
         "found": "The smallest public input on which {function} and the handout's rules "
                  "disagree (from the course's public counterexample pool: a pointer to the "
                  "rule, not another test):",
+        "found.rules": "The smallest public input on which {function} (part {part}) breaks a "
+                       "rule of the handout (from the course's public counterexample pool: a "
+                       "pointer to the rule, not another test):",
         "input": "Input: raw.csv ({n} of the data rows of {source}: {rows}); QIs kept: {qis}; "
                  "arguments: {ints}.",
         "anonymized": "The anonymized input (anonymized.csv, the same rows of {source}):",
@@ -34,6 +37,10 @@ CATALOG: dict[str, dict[str, str]] = {
         "expected": "Expected (the handout's rules):",
         "yours.problem": "Yours: your function {problem}.",
         "yours.marked": "Yours (cells that differ are marked *like this*):",
+        "yours": "Yours:",
+        "broken": "It breaks the rule \"{rule}\": {sentence}",
+        "right": "One right answer (the staff solution's; any output that keeps every rule "
+                 "is right):",
         "rerun": "Rerun exactly this call (the files are in {folder}):",
         "compare": "then compare {yours} with {expected}.",
         "stopped.limit": "No public counterexample for {function}: a call did not return "
@@ -58,6 +65,7 @@ CATALOG: dict[str, dict[str, str]] = {
         "none": "无",
         "separator": "、",
         "found": "使 {function} 与作业说明的规则结果不一致的最小公开输入（取自本课程的公开反例库：它指向相关规则，而不是另一个测试）：",
+        "found.rules": "使 {function}（评分项 {part}）违反作业说明中某条规则的最小公开输入（取自本课程的公开反例库：它指向相关规则，而不是另一个测试）：",
         "input": "输入：raw.csv（{source} 的 {n} 条数据行：{rows}）；保留的准标识符：{qis}；参数：{ints}。",
         "anonymized": "匿名化后的输入（anonymized.csv，{source} 的相同行）：",
         "lines": "用到的层次结构行（DGHs/{file}）：",
@@ -65,6 +73,9 @@ CATALOG: dict[str, dict[str, str]] = {
         "expected": "预期结果（按作业说明的规则）：",
         "yours.problem": "你的结果：你的函数{problem}。",
         "yours.marked": "你的输出（不同的单元格标记为 *这样*）：",
+        "yours": "你的结果：",
+        "broken": "它违反了规则 \"{rule}\"：{sentence}",
+        "right": "一个正确答案（课程组参考解答的输出；满足每条规则的任何输出都是正确的）：",
         "rerun": "完全重现这次调用（文件位于 {folder}）：",
         "compare": "然后比较 {yours} 与 {expected}。",
         "stopped.limit": "没有找到 {function} 的公开反例：有一次调用在 {limit:.1f} 秒内没有返回（死循环？），搜索因此停止。",
@@ -119,16 +130,12 @@ def _differing(expected: tuple, mine: tuple | None) -> set:
             for j in range(max(len(a), len(b))) if a[j:j + 1] != b[j:j + 1]}
 
 
-def render(member: Member, yours: object, problem_text: str, function: str,
-           params: list[str], folder: Path, solution: Path, read_csv_text,
-           language: str = "en") -> list[str]:
-    """The section's lines for a counterexample whose files are in `folder`: the student's
-    answer `yours` (or `problem_text`, why there is none); `read_csv_text(text)` reads a CSV
-    text as (header, rows)."""
+def _input(member: Member, language: str, fmt: str = "tabs") -> list[str]:
+    """The member's input: its rows, QIs and arguments, its tables and the lines of its
+    hierarchy files (format `fmt`) that matter."""
     m, sep = member, text("separator", language)
     ints = sep.join(f"{k} = {v}" for k, v in m.ints.items()) or text("none", language)
-    lines = [text("found", language, function=function), "",
-             text("input", language, n=len(m.rows), rows=sep.join(map(str, m.rows)),
+    lines = [text("input", language, n=len(m.rows), rows=sep.join(map(str, m.rows)),
                   source=m.label, qis=sep.join(m.qis), ints=ints)]
     lines += table(m.header, m.raw, language=language)
     if m.anonymized is not None:
@@ -137,7 +144,18 @@ def render(member: Member, yours: object, problem_text: str, function: str,
     for qi, hierarchy in m.dghs.items():
         values = {row[m.header.index(qi)] for row in m.raw}
         lines += [text("lines", language, file=f"{qi}.txt")]
-        lines += ["    " + line for line in used_lines(hierarchy, values)]
+        lines += ["    " + line for line in used_lines(hierarchy, values, fmt)]
+    return lines
+
+
+def render(member: Member, yours: object, problem_text: str, function: str,
+           params: list[str], folder: Path, solution: Path, read_csv_text,
+           language: str = "en") -> list[str]:
+    """The section's lines for a counterexample whose files are in `folder`: the student's
+    answer `yours` (or `problem_text`, why there is none); `read_csv_text(text)` reads a CSV
+    text as (header, rows)."""
+    m = member
+    lines = [text("found", language, function=function), ""] + _input(m, language)
     if "output_file" not in params:
         lines += [text("number", language, expected=repr(m.expected),
                        got=problem_text or repr(yours))]
@@ -156,6 +174,32 @@ def render(member: Member, yours: object, problem_text: str, function: str,
               "    " + command(function, params, m.ints, folder, solution)]
     if compare[0]:
         lines += [text("compare", language, yours=compare[0], expected=compare[1])]
+    return lines
+
+
+def render_rules(member: Member, yours: str | None, problem_text: str,
+                 broken: list[tuple[str, str]], function: str, part: str, params: list[str],
+                 folder: Path, solution: Path, read_csv_text, language: str = "en",
+                 fmt: str = "child-parent") -> list[str]:
+    """The section's lines for a rule-judged part's counterexample whose files are in
+    `folder`: the student's output `yours` (or `problem_text`, why there is none) and the
+    (rule, sentence) pairs it breaks, then one right answer (the member's expected output:
+    any output that keeps every rule is right); `fmt`: the hierarchy files' format."""
+    m = member
+    lines = [text("found.rules", language, function=function, part=part), ""]
+    lines += _input(m, language, fmt)
+    if problem_text:
+        lines += [text("yours.problem", language, problem=problem_text)]
+    else:
+        lines += [text("yours", language)] + table(*read_csv_text(yours), language=language)
+        lines += [text("broken", language, rule=rule, sentence=sentence)
+                  for rule, sentence in broken]
+    lines += [text("right", language)] + table(*read_csv_text(str(m.expected)),
+                                               language=language)
+    lines += [text("rerun", language, folder=folder),
+              "    " + command(function, params, m.ints, folder, solution)]
+    if not problem_text:
+        lines += [text("compare", language, yours="yours.csv", expected="expected.csv")]
     return lines
 
 

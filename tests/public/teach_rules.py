@@ -20,10 +20,11 @@ from pathlib import Path
 
 import teach
 from kanon_check import read_csv_text
-from messages import _, language
+from messages import language
 from public_cases import Run
-from rules_cases import BY_RUN, HIERARCHY_FORMAT, RulesCase, kcheck_rules, release
+from rules_cases import BY_RUN, HIERARCHY_FORMAT, RulesCase, release
 from rules_cases import judge as judge_output
+from kcheck import teach_text
 from kcheck.pool import Member, members
 
 HERE = Path(__file__).resolve().parent
@@ -62,50 +63,13 @@ def judge(function: str, schema: dict):
     return broken
 
 
-def used_lines(text: str, values: set[str]) -> list[str]:
-    """The "child,parent" lines of a hierarchy file that matter for `values`: those of each
-    value and of its ancestors, in the file's order."""
-    kcheck_rules()  # kcheck/ on the path
-    from kcheck.hierarchies import parse_hierarchy
-    tree = parse_hierarchy(text, "hierarchy", "hierarchy", HIERARCHY_FORMAT)
-    keep = {tree.labels[node] for value in values if value in tree
-            for node in tree.path[tree.index[value]]}
-    return [line.strip() for line in text.splitlines()
-            if line.strip() and line.strip().rpartition(",")[0] in keep]
-
-
 def render(found: teach.Found, part: str, function: str, params: list[str], folder: Path,
            solution: Path) -> list[str]:
-    """The section's lines for a counterexample whose files are in `folder`."""
-    m = found.member
-    ints = ", ".join(f"{k} = {v}" for k, v in m.ints.items())
-    lines = [_("The smallest public input on which {function} (part {part}) breaks a rule of "
-               "the handout (from the course's public counterexample pool: a pointer to the "
-               "rule, not another test):").format(function=function, part=part), "",
-             _("Input: raw.csv ({n} of the data rows of {source}: {rows}); QIs kept: {qis}; "
-               "arguments: {ints}.").format(
-                 n=len(m.rows), rows=", ".join(map(str, m.rows)), source=m.label,
-                 qis=", ".join(m.qis), ints=ints)]
-    lines += teach._table(m.header, m.raw)
-    for qi, text in m.dghs.items():
-        values = {row[m.header.index(qi)] for row in m.raw}
-        lines += [_("Hierarchy lines used (DGHs/{file}):").format(file=f"{qi}.txt")]
-        lines += ["    " + line for line in used_lines(text, values)]
-    if found.problem:
-        lines += [_("Yours: your function {problem}.").format(problem=found.problem)]
-    else:
-        lines += [_("Yours:")] + teach._table(*read_csv_text(found.yours))
-        lines += [_("It breaks the rule \"{rule}\": {sentence}").format(rule=rule,
-                                                                       sentence=sentence)
-                  for rule, sentence in found.broken]
-    lines += [_("One right answer (the staff solution's; any output that keeps every rule "
-                "is right):")] + teach._table(*read_csv_text(str(m.expected)))
-    lines += [_("Rerun exactly this call (the files are in {folder}):").format(folder=folder),
-              "    " + teach.command(function, params, m.ints, folder, solution)]
-    if not found.problem:
-        lines += [_("then compare {yours} with {expected}.").format(
-            yours="yours.csv", expected="expected.csv")]
-    return lines
+    """The section's lines for a counterexample whose files are in `folder` (kcheck's
+    teach_text.render_rules, in the course's language)."""
+    return teach_text.render_rules(found.member, found.yours, found.problem, found.broken,
+                                   function, part, params, folder, solution, read_csv_text,
+                                   language(), HIERARCHY_FORMAT)
 
 
 def lesson(calls, part: str, function: str, solution: Path, scratch: Path,
@@ -118,13 +82,14 @@ def lesson(calls, part: str, function: str, solution: Path, scratch: Path,
     schema = json.loads(path.read_text(encoding="utf-8")).get("schema") or {}
     result = teach.search(calls, function, params, members(path), scratch / "call", budget,
                           judge(function, schema))
-    spent = _("(the search: {calls} calls, {seconds:.1f} s)").format(
-        calls=result.calls, seconds=time.monotonic() - start)
+    seconds = time.monotonic() - start
     if isinstance(result, teach.Stopped):
-        return [teach.stopped_line(result, function) + " " + spent]
+        return [teach_text.spent(teach.stopped_line(result, function), result.calls, seconds,
+                                 language())]
     where = scratch / part
     shutil.rmtree(where, ignore_errors=True)
     result.member.write(where)
     (where / "expected.csv").write_text(str(result.member.expected), encoding="utf-8",
                                         newline="")
-    return render(result, part, function, params, where, solution) + [spent]
+    return render(result, part, function, params, where, solution) + [
+        teach_text.spent(None, result.calls, seconds, language())]

@@ -8,7 +8,7 @@ import string
 from pathlib import Path
 
 from kcheck import teach_text
-from kcheck.pool import Chain, Member, Source, csv_text, members, read_chains
+from kcheck.pool import Chain, Member, Source, csv_text, members, read_chains, used_lines
 from kcheck.search import Answer, Budget, first_found
 
 DGH = "Any\n\tlow\n\t\t1\n\t\t2\n\thigh\n\t\t6\n"
@@ -113,3 +113,38 @@ def test_a_numeric_counterexample_in_words(tmp_path: Path) -> None:
     assert "预期 4.5，你的结果 3.0。" in zh and zh[2].endswith("参数：无。")
     assert teach_text.problem("raised", "zh-CN", error="E: x") == "抛出了 E: x"
     assert teach_text.spent("没有。", 3, 1.25, "zh-CN") == "没有。（搜索：3 次调用，1.2 秒）"
+
+
+PAIRS = "1,low\n2,low\n6,high\nlow,Any\nhigh,Any\n"  # the same tree as DGH, "child,parent"
+
+
+def test_the_hierarchy_lines_used_in_either_format() -> None:
+    assert used_lines(DGH, {"2"}) == ["Any", "  low", "    2"]
+    assert used_lines(PAIRS, {"2"}, "child-parent") == ["2,low", "low,Any"]
+    assert used_lines(PAIRS, {"6", "low"}, "child-parent") == [
+        "6,high", "low,Any", "high,Any"]
+
+
+def test_a_rules_counterexample_in_words(tmp_path: Path) -> None:
+    source = Source("t.csv", ["x", "s"], {1: ["1", "u"], 2: ["2", "v"], 3: ["6", "w"]},
+                    {"x": PAIRS}, None, None)
+    member = Member(source, (1, 2), ("x",), {"k": 2, "max_sup": 0}, "x,s\nlow,u\nlow,v\n")
+    params = ["raw_dataset_file", "DGH_folder", "k", "max_sup", "output_file"]
+    read = lambda text: (text.splitlines()[0].split(","),  # noqa: E731
+                         [r.split(",") for r in text.splitlines()[1:]])
+    lines = teach_text.render_rules(member, "x,s\n1,u\n2,v\n", "", [("k", "row 1 alone")],
+                                    "samarati", "q1", params, tmp_path, tmp_path / "m.py", read)
+    assert lines[0].startswith("The smallest public input on which samarati (part q1) breaks")
+    assert lines[2] == ("Input: raw.csv (2 of the data rows of t.csv: 1, 2); QIs kept: x; "
+                        "arguments: k = 2, max_sup = 0.")
+    assert "Hierarchy lines used (DGHs/x.txt):" in lines and "    1,low" in lines
+    at = lines.index("Yours:")
+    assert lines[at + 1:at + 5] == ["    row  x  s", "    1    1  u", "    2    2  v",
+                                    'It breaks the rule "k": row 1 alone']
+    assert lines[at + 5].startswith("One right answer") and lines[at + 8] == "    2    low  v"
+    assert lines[-1] == "then compare yours.csv with expected.csv."
+    zh = teach_text.render_rules(member, None, "抛出了 E", [], "samarati", "q1", params,
+                                 tmp_path, tmp_path / "m.py", read, "zh-CN")
+    assert zh[2] == ("输入：raw.csv（t.csv 的 2 条数据行：1、2）；保留的准标识符：x；"
+                     "参数：k = 2、max_sup = 0。")
+    assert "你的结果：你的函数抛出了 E。" in zh and not zh[-1].startswith("然后比较")
