@@ -11,6 +11,7 @@ from pathlib import Path
 from kanon.files import atomic_write_text
 from kanon.hierarchy import parse_dgh
 from kanon.table import parse_table, render_csv
+from kcheck.text import Message, render
 
 from ..catalogs import translator
 from ..contract import SIGNATURES, data_rows, is_cost
@@ -265,6 +266,17 @@ def rule_outputs(entry: Counterexample, _=str) -> list[str]:
     return lines + [heading, ""] + _table(*mine, list(range(1, len(mine[1]) + 1)), marks, _)
 
 
+def broken_rules(entry: Counterexample, _=str) -> list[tuple[str, str]]:
+    """Each rule the output breaks with its detail in the language of `_`, rendered from the
+    record's data (`broken_said`); a record without it (an older kit's, which a grade run
+    regrades) keeps its English."""
+    said = entry.broken_said or []
+    if len(said) != len(entry.broken):
+        return [(rule, message) for rule, message in entry.broken]
+    return [(rule, render(Message.from_json(data), _))
+            for (rule, _english), data in zip(entry.broken, said)]
+
+
 def rules_section(entry: Counterexample, part: str, function: str, module: str, _=str,
                   files: bool = True) -> list[str]:
     """The feedback lines of a found counterexample of a rule-judged part (hook.py's entry with
@@ -292,9 +304,8 @@ def rules_section(entry: Counterexample, part: str, function: str, module: str, 
     lines += [""]
     if entry.broken:
         lines += [_("Your output breaks:"), ""]
-        lines += [_("- rule \"{rule}\": {message}").format(rule=rule,
-                                                           message=translate(message, _))
-                  for rule, message in entry.broken] + [""]
+        lines += [_("- rule \"{rule}\": {message}").format(rule=rule, message=message)
+                  for rule, message in broken_rules(entry, _)] + [""]
     lines += rule_outputs(entry, _) + [""]
     rerun = command(function, entry.ints, module, f'counterexamples/{part}')
     lines += [_("The rules that decide it: HANDOUT.md, section \"{rule}\".").format(

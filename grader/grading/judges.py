@@ -8,9 +8,9 @@ verdict on what a call returned (a number) or wrote (a table's bytes).
   utility no worse than the reference's seeded runs allow: the case's stored band);
 - number: kcheck.number (within the course's tolerance of the reference's value).
 
-An exact verdict keeps its message as a kcheck.text Message (`ref`: its id and parameters),
-a verdict of quality or number as a kcheck verdict (`ref`: rule, row, column), rendered
-in English for the record and in the course's language for the student
+An exact or rules verdict keeps its message as a kcheck.text Message (`ref`: its id and
+parameters), a verdict of quality or number as a kcheck verdict (`ref`: rule, row, column),
+rendered in English for the record and in the course's language for the student
 (grader.gradebook renders it with kcheck.messages): a hidden case's shows the rule's name,
 its row and its column only.
 """
@@ -130,9 +130,8 @@ class Rules(Exact):
     hidden_summary = False  # a hidden case: the broken rules' names, rows and columns only
 
     def table(self, produced: bytes, case: CaseInput) -> Verdict:
-        v = rules_judge.judge_by_rules(produced, case.data, case.function, case.ints,
-                                       case.hidden)
-        return Verdict(v.status, v.message)
+        return _exact(rules_judge.judge_by_rules(produced, case.data, case.function,
+                                                 case.ints, case.hidden))
 
 
 class Quality(Exact):

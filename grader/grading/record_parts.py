@@ -103,3 +103,4 @@ class Counterexample(JsonPart):
     judge: str | None = None  # "rules" for a rule-judged part
     hierarchy_format: str | None = None
     broken: list[list[str]] | None = None  # [rule, message] of each rule broken
+    broken_said: list[dict] | None = None  # each broken rule's message as data (kcheck.text)

@@ -8,7 +8,9 @@ A right answer passes. An output that breaks only the rules of optimality (lowes
 exactly the outliers deleted, median cuts, final classes) while being a valid generalization
 that reaches k earns the part's partial credit, like a valid, private but different output of
 an exactly judged part; anything else is wrong. The message names every broken rule; a hidden case's names each rule with its row and column
-only (`where`).
+only (`where`). The verdict's message is a kcheck.text Message (`said`), each rule's detail
+the checker's phrase as one (grader.grading.rules_said), rendered per language from the
+record.
 """
 from __future__ import annotations
 
@@ -19,10 +21,12 @@ from kanon.table import Table, parse_table
 from kcheck.hierarchies import Tree
 from kcheck.rules import Broken, Release, check_mondrian, check_samarati
 from kcheck.tables import Table as CheckedTable
+from kcheck.text import Joined, Message
 
 from .compare import CaseData, Verdict
+from .rules_said import said
 
-__all__ = ["judge_by_rules", "broken_rules", "where", "release_of", "rules_release",
+__all__ = ["judge_by_rules", "broken_rules", "where", "named", "release_of", "rules_release",
            "OPTIMALITY"]
 
 OPTIMALITY = frozenset({"lowest-height", "deletion", "median-cuts", "final"})
@@ -54,17 +58,25 @@ def broken_rules(out: Table, release: Release, function: str, ints: dict[str, in
     raise ValueError(f"{function} is not judged by rules")
 
 
-def where(broken: Broken) -> str:
+def where(broken: Broken) -> Message:
     """A hidden case's words on a broken rule: its name, and its row and column when it has
     them; nothing computed from the hidden data (no vector, level, count, label or value)."""
-    text = f"rule \"{broken.rule}\""
-    if broken.row is not None:
-        text += f" at {'raw data row' if broken.raw else 'data row'} {broken.row}"
-        if broken.column is not None:
-            text += f", column {broken.column!r}"
-    elif broken.column is not None:
-        text += f" at column {broken.column!r}"
-    return text
+    rule, row, column = broken.rule, broken.row, broken.column
+    if row is not None:
+        if broken.raw:
+            return Message("rule \"{rule}\" at raw data row {row}", rule=rule, row=row)
+        if column is not None:
+            return Message("rule \"{rule}\" at data row {row}, column {column}", rule=rule,
+                           row=row, column=repr(column))
+        return Message("rule \"{rule}\" at data row {row}", rule=rule, row=row)
+    if column is not None:
+        return Message("rule \"{rule}\" at column {column}", rule=rule, column=repr(column))
+    return Message("rule \"{rule}\"", rule=rule)
+
+
+def named(broken: Broken) -> Message:
+    """A public case's words on a broken rule: its name and the checker's detail."""
+    return Message("rule \"{rule}\": {detail}", rule=broken.rule, detail=said(broken.words))
 
 
 def judge_by_rules(produced: bytes, data: CaseData, function: str, ints: dict[str, int],
@@ -76,9 +88,13 @@ def judge_by_rules(produced: bytes, data: CaseData, function: str, ints: dict[st
         return Verdict("wrong", f"the output is not a readable dataset: {e}")
     broken = broken_rules(out, release_of(data), function, ints, hidden)
     if not broken:
-        return Verdict("passed", "a right answer: it keeps every rule of the handout")
-    named = "; ".join(where(b) if hidden else f"rule \"{b.rule}\": {b.message}"
-                      for b in broken)
+        return _verdict("passed", Message("a right answer: it keeps every rule of the handout"))
+    rules = Joined([where(b) if hidden else named(b) for b in broken], "; ")
     if all(b.rule in OPTIMALITY for b in broken):
-        return Verdict("partial", f"valid and k-anonymous, but it breaks {named}")
-    return Verdict("wrong", f"it breaks {named}")
+        return _verdict("partial", Message("valid and k-anonymous, but it breaks {rules}",
+                                           rules=rules))
+    return _verdict("wrong", Message("it breaks {rules}", rules=rules))
+
+
+def _verdict(status: str, message: Message) -> Verdict:
+    return Verdict(status, message.english(), message)

@@ -93,8 +93,10 @@ def _by_rules(runner, part, failing: list) -> dict:
     data = entry(found.member if found else None, found, budget, failing)
     data["judge"] = "rules"
     if found is not None:
+        broken = found.answer.broken  # (rule, its detail as a kcheck.text Message)
         data.update({"hierarchy_format": schema.hierarchy_format,
-                     "broken": [list(b) for b in found.answer.broken]})
+                     "broken": [[rule, detail.english()] for rule, detail in broken],
+                     "broken_said": [detail.to_json() for _, detail in broken]})
     return data
 
 
