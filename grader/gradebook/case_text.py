@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from kcheck.text import Message, render
 
+from ..grading.case_names import name_ref
 from ..grading.record import CaseRecord
 from ..grading.scores_text import fmt
 from .student_messages import translate
@@ -54,12 +55,12 @@ def case_title(case: CaseRecord, _=str) -> str:
 
 def name_text(case: CaseRecord, _=str) -> str:
     """A case's name in the language of `_`, from its phrases (`name_ref`: a kit phrase as a
-    kcheck.text Message's JSON, the course's own words as they are; grader.grading.case_names)
-    joined by the language's ", "; without them (an older grader's record) its name as is."""
-    if not case.name_ref:
-        return case.name
+    kcheck.text Message's JSON, the course's own words as they are) joined by the language's
+    ", ". A record without them (an older grader's, or written by hand) has its name, the
+    rubric's own text: its phrases are read from it as grading reads them
+    (grader.grading.case_names)."""
     return _(", ").join(render(Message.from_json(p), _) if isinstance(p, dict) else p
-                        for p in case.name_ref)
+                        for p in case.name_ref or name_ref(case.name))
 
 
 def time_text(case: CaseRecord, _=str) -> str:

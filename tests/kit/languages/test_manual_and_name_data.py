@@ -147,7 +147,8 @@ def test_the_gradebook_renders_from_the_data_not_from_the_english(tmp_path: Path
         "r.pdf 不是 PDF（它是 zip 压缩包，例如改了名的 Word .docx 文件）"
     old = json.loads(gradescope_json(_record(check, name, False), course))  # an older record
     tests = {t["name"]: t["output"] for t in old["tests"]}  # regraded, never pattern-read
-    assert "samarati: 200 rows, k=3" in tests and tests[staff] == check["check"]
+    assert tests[staff] == check["check"]
+    assert "samarati: 200 行、k=3" in tests  # the name: the rubric's text, read as grading does
     feedback = feedback_md(_record(check, name, True), course)
     assert "200 行、k=3 — 1 / " in feedback and f"- {tests[staff]}\n" not in feedback
     assert "- r.pdf 不是 PDF（它是 zip 压缩包，例如改了名的 Word .docx 文件）\n" in feedback
