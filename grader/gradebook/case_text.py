@@ -10,7 +10,7 @@ from ..grading.scores_text import fmt
 from .student_messages import translate
 
 __all__ = ["OUTPUT_SHOWN", "HIDDEN_FEEDBACK", "case_title", "fence", "from_data", "in_language",
-           "name_text", "shown", "time_text"]
+           "name_text", "named", "shown", "time_text"]
 
 OUTPUT_SHOWN = 3000  # characters of a case's printed output shown in feedback
 HIDDEN_FEEDBACK = ("Hidden cases use datasets you have not seen. Their feedback gives the verdict, "
@@ -54,13 +54,18 @@ def case_title(case: CaseRecord, _=str) -> str:
 
 
 def name_text(case: CaseRecord, _=str) -> str:
-    """A case's name in the language of `_`, from its phrases (`name_ref`: a kit phrase as a
-    kcheck.text Message's JSON, the course's own words as they are) joined by the language's
-    ", ". A record without them (an older grader's, or written by hand) has its name, the
-    rubric's own text: its phrases are read from it as grading reads them
-    (grader.grading.case_names)."""
+    """A case's name in the language of `_` (`named`)."""
+    return named(case.name, case.name_ref, _)
+
+
+def named(name: str, ref: list | None = None, _=str) -> str:
+    """A case's name in the language of `_`, from its phrases (`ref`, a record's `name_ref`: a
+    kit phrase as a kcheck.text Message's JSON, the course's own words as they are) joined by
+    the language's ", ". Without them (an older grader's record, one written by hand, a
+    counterexample's `case`) the name, the rubric's own text, is read into its phrases as
+    grading reads it (grader.grading.case_names)."""
     return _(", ").join(render(Message.from_json(p), _) if isinstance(p, dict) else p
-                        for p in case.name_ref or name_ref(case.name))
+                        for p in ref or name_ref(name))
 
 
 def time_text(case: CaseRecord, _=str) -> str:

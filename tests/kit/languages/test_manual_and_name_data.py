@@ -1,6 +1,7 @@
 """A manual part's check line and a case's name as data (grader/grading/manual_check.py,
 case_names.py): the record keeps them beside their English, the gradebook renders them in the
-course's language from that data (never from the English), in Chinese as the pattern layer
+course's language from that data (never from the English; a counterexample quotes the
+name as the title shows it), in Chinese as the pattern layer
 (grader/gradebook/student_messages.py) did, and a student's file name byte for byte."""
 from __future__ import annotations
 
@@ -15,12 +16,14 @@ import pytest
 from grader import rubric
 from grader.catalogs import translator
 from grader.gradebook.case_text import name_text
+from grader.gradebook.counterexample import section
 from grader.gradebook.export import feedback_md, gradescope_json
 from grader.gradebook.student_messages import case_name, translate
 from grader.grading import manual_check
 from grader.grading.case_names import name_phrases, name_ref
 from grader.grading.manual_scores import with_manual
 from grader.grading.record import CaseRecord, StudentRecord
+from grader.grading.record_parts import Counterexample
 from kcheck.text import Message, render, verbatim_params
 from manual_class import DOCX, pdf
 from test_grader_messages_zh import english_left
@@ -152,3 +155,12 @@ def test_the_gradebook_renders_from_the_data_not_from_the_english(tmp_path: Path
     feedback = feedback_md(_record(check, name, True), course)
     assert "200 行、k=3 — 1 / " in feedback and f"- {tests[staff]}\n" not in feedback
     assert "- r.pdf 不是 PDF（它是 zip 压缩包，例如改了名的 Word .docx 文件）\n" in feedback
+
+
+def test_a_counterexample_not_found_quotes_the_name_as_the_title_shows_it() -> None:
+    entry = Counterexample.from_json({"found": False, "judge": "rules", "hidden": False,
+                                      "case": "200 rows, k=3", "calls": 7,
+                                      "stopped": "budget"})
+    assert section(entry, "mondrian", "mondrian", "lab")[3].startswith(
+        "Look again at a public case, \"200 rows, k=3\" (its name")
+    assert "“200 行、k=3”" in section(entry, "mondrian", "mondrian", "lab", ZH)[3]
