@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 
 from kanon.files import atomic_write_text, dump_json
+from kcheck.text import Message
 
 from ..rubric import Rubric
 from .manual_check import not_checked
@@ -21,7 +22,7 @@ from .record import StudentRecord
 from .record_parts import ManualCheck
 
 SAVED = "manual-scores.json"  # under OUT: {"scores": {student: {part: points}}, "comments": ...}
-GRADER_FAILED = "the grader failed on this submission"  # why a part was not checked
+GRADER_FAILED = Message("the grader failed on this submission")  # why a part was unchecked
 
 
 def with_manual(record: StudentRecord, rubric: Rubric,

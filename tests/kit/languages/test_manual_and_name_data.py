@@ -164,3 +164,11 @@ def test_a_counterexample_not_found_quotes_the_name_as_the_title_shows_it() -> N
     assert section(entry, "mondrian", "mondrian", "lab")[3].startswith(
         "Look again at a public case, \"200 rows, k=3\" (its name")
     assert "“200 行、k=3”" in section(entry, "mondrian", "mondrian", "lab", ZH)[3]
+
+
+def test_a_part_the_grader_failed_to_check_reads_in_chinese_whole() -> None:
+    record = with_manual(StudentRecord.from_json({"student": "s"}), rubric.load(USTC), {})
+    check = record.manual_check("report")
+    assert (check.problem, check.check) == ("not-checked", "not checked: the grader failed on "
+                                                           "this submission")
+    assert render(Message.from_json(check.check_ref), ZH) == "未检查：评分程序处理这份提交时出错"
