@@ -105,6 +105,8 @@ WRONG_BEFORE = "suppressed rows"  # the pattern layer took "suppressed" for "{n}
 def test_every_case_name_reads_as_before(name: str) -> None:
     case = CaseRecord.from_json({"name": name, "name_ref": name_ref(name)})
     assert name_text(case) == name_text(case, EN) == name
+    assert not [v for p in name_phrases(name) if isinstance(p, Message)
+                for v in verbatim_params(p)]  # the rubric's words: no student's text
     before = case_name(name, ZH)
     if WRONG_BEFORE in name:
         assert name_text(case, ZH) == before.replace("suppressed 行", WRONG_BEFORE)
