@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from kcheck.text import Message, render
 
+from ..grading.case_names import name_ref
 from ..grading.record import CaseRecord
 from ..grading.scores_text import fmt
-from .student_messages import case_name, translate
+from .student_messages import translate
 
-__all__ = ["OUTPUT_SHOWN", "HIDDEN_FEEDBACK", "case_title", "fence", "in_language", "shown",
-           "time_text"]
+__all__ = ["OUTPUT_SHOWN", "HIDDEN_FEEDBACK", "case_title", "fence", "from_data", "in_language",
+           "name_text", "named", "shown", "time_text"]
 
 OUTPUT_SHOWN = 3000  # characters of a case's printed output shown in feedback
 HIDDEN_FEEDBACK = ("Hidden cases use datasets you have not seen. Their feedback gives the verdict, "
@@ -28,6 +29,13 @@ def in_language(text: str, ref: dict | None, _=str) -> str:
     return translate(text, _)
 
 
+def from_data(text: str, ref: dict | None, _=str) -> str:
+    """The grader's sentence `text` in the language of `_`, rendered from its data (`ref`, a
+    kcheck.text Message's JSON); without data (a record of an older grader, which the resume
+    cache regrades) `text` as it is."""
+    return render(Message.from_json(ref), _) if ref else text
+
+
 def fence(text: str) -> str:
     text = text.replace("```", "'''")
     if len(text) > OUTPUT_SHOWN:
@@ -42,7 +50,22 @@ def shown(case: CaseRecord) -> tuple[str, str, str]:
 
 
 def case_title(case: CaseRecord, _=str) -> str:
-    return (_("hidden case: ") if case.hidden else "") + case_name(case.name, _)
+    return (_("hidden case: ") if case.hidden else "") + name_text(case, _)
+
+
+def name_text(case: CaseRecord, _=str) -> str:
+    """A case's name in the language of `_` (`named`)."""
+    return named(case.name, case.name_ref, _)
+
+
+def named(name: str, ref: list | None = None, _=str) -> str:
+    """A case's name in the language of `_`, from its phrases (`ref`, a record's `name_ref`: a
+    kit phrase as a kcheck.text Message's JSON, the course's own words as they are) joined by
+    the language's ", ". Without them (an older grader's record, one written by hand, a
+    counterexample's `case`) the name, the rubric's own text, is read into its phrases as
+    grading reads it (grader.grading.case_names)."""
+    return _(", ").join(render(Message.from_json(p), _) if isinstance(p, dict) else p
+                        for p in ref or name_ref(name))
 
 
 def time_text(case: CaseRecord, _=str) -> str:

@@ -17,6 +17,7 @@ from ..catalogs import translator
 from ..contract import SIGNATURES, data_rows, is_cost
 from ..grading.record import CaseRecord, StudentRecord
 from ..grading.record_parts import Counterexample
+from .case_text import named
 from .student_messages import translate
 
 SECTION = {"cost_MD": "cost_MD", "cost_LM": "cost_LM", "entropy_l": "entropy_l",
@@ -138,7 +139,8 @@ def section(entry: Counterexample, part: str, function: str, module: str, _=str,
                     why=why, calls=entry.calls).replace("  ", " ").replace(" (", " (", 1),
                 _("Look again at {where}, \"{case}\" (its name describes its structure), and "
                   "at the handout's rules for `{function}`.").format(
-                    where=where, case=entry.case, function=function), ""]
+                    where=where, case=named(entry.case or "", None, _),
+                    function=function), ""]
     if entry.judge == "rules":  # a part judged by the course's rules
         return rules_section(entry, part, function, module, _, files)
     ints = _(", ").join(f"{k} = {v}" for k, v in entry.ints.items()) or _("none")

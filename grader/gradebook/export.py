@@ -28,7 +28,8 @@ from ..grading.statuses import SUBMISSION_ORDER
 from ..grading.term_view import apply_term
 from ..catalogs import translator
 from ..rubric import Rubric
-from .case_text import HIDDEN_FEEDBACK, case_title, fence, in_language, shown, time_text
+from .case_text import (HIDDEN_FEEDBACK, case_title, fence, from_data, in_language, shown,
+                        time_text)
 from .shares import shares as _shares, test_score as _test_score
 from ..grading.judges import render_ref
 from . import counterexample
@@ -150,7 +151,7 @@ def _manual_section(record: StudentRecord, part, _=str, commented: bool = False)
         part=part.key, score=_("not yet graded") if score is None else fmt(score),
         points=fmt(part.points)), ""]
     if entry.check:
-        lines.append(f"- {translate(entry.check, _)}")
+        lines.append(f"- {from_data(entry.check, entry.check_ref, _)}")
     if commented and record.manual_comment:
         lines.append("- " + _("Comment: {comment}").format(comment=record.manual_comment))
     return lines + [""]
@@ -186,7 +187,7 @@ def gradescope_json(record: dict | StudentRecord, rubric: Rubric) -> str:
                               part=part.key),
                           "number": f"{n}.1", "score": 0.0, "max_score": 0.0,
                           "status": "failed" if check.problem else "passed",
-                          "output": translate(check.check or "", _),
+                          "output": from_data(check.check or "", check.check_ref, _),
                           "visibility": "visible"})
     notes = "\n".join(f"- {translate(n, _)}" for n in record.notes)
     # Messages use Markdown (`code`, fenced output): Gradescope renders them with "md".

@@ -76,7 +76,8 @@ def _grade_into(result: SubmissionResult, sub: Submission, ctx: Context, scratch
         solution = choose(root, rubric.own_signatures)
     except ArchiveProblem as e:
         if result.manual is None:
-            result.manual = check_parts(rubric, None, "the submission could not be unpacked")
+            result.manual = check_parts(rubric, None,
+                                        Message("the submission could not be unpacked"))
         result.notes = list(sub.notes) + [f"Your submission was not graded: {e}."]
         result.fill(rubric, Status(e.status),
                     Message("the submission could not be unpacked safely"))

@@ -11,7 +11,9 @@ checked, and the message says so.
 
 Each check is a JSON-ready dict (the record's `manual[<part>]`): `file` (relative path or
 None), `pages` (int or None), `problem` (None or one of PROBLEMS), `check` (the feedback
-sentence), and, once `python -m grader merge` ran, `score` and `comment`.
+sentence in English), `check_ref` (that sentence as data: a kcheck.text Message's JSON, the
+file names the student's own text), and, once `python -m grader merge` ran, `score` and
+`comment`.
 """
 from __future__ import annotations
 
@@ -20,16 +22,18 @@ import logging
 import re
 from pathlib import Path
 
+from kcheck.text import Joined, Message, Verbatim
+
 from ..rubric import Part, Rubric
 from .intake import is_ignored
 
 PROBLEMS = ("missing", "not-pdf", "unreadable", "too-long", "not-checked")
-INSTALL_HINT = 'pypdf is not installed (pip install -e ".[pdf]")'
-STAFF = "graded by course staff"
+INSTALL_HINT = Message('pypdf is not installed (pip install -e ".[pdf]")')
+STAFF = Message("graded by course staff")
 MAGIC_WINDOW = 1024  # the PDF header may follow a little junk (the spec allows 1024 bytes)
-FOREIGN = {b"PK\x03\x04": "a zip archive, e.g. a Word .docx file renamed",
-           b"\xd0\xcf\x11\xe0": "an old Word .doc file renamed",
-           b"{\\rtf": "an RTF file renamed"}
+FOREIGN = {b"PK\x03\x04": Message("a zip archive, e.g. a Word .docx file renamed"),
+           b"\xd0\xcf\x11\xe0": Message("an old Word .doc file renamed"),
+           b"{\\rtf": Message("an RTF file renamed")}
 
 
 def describe(part: Part) -> str:
@@ -44,13 +48,13 @@ def describe(part: Part) -> str:
     return text
 
 
-def check_parts(rubric: Rubric, root: Path | None, reason: str = "") -> dict[str, dict]:
+def check_parts(rubric: Rubric, root: Path | None,
+                reason: Message | str = "") -> dict[str, dict]:
     """The check of every manual part of `rubric` on the unpacked submission `root`; with
     `root` None (the submission could not be unpacked) each part is `not-checked` for
     `reason`."""
     if root is None:
-        return {p.key: _entry(None, None, "not-checked", f"not checked: {reason}")
-                for p in rubric.manual_parts}
+        return {p.key: not_checked(reason) for p in rubric.manual_parts}
     base = submission_folder(root)
     return {p.key: check_part(p, base) for p in rubric.manual_parts}
 
@@ -64,8 +68,14 @@ def submission_folder(root: Path) -> Path:
         root = entries[0]
 
 
-def _entry(file: str | None, pages: int | None, problem: str | None, check: str) -> dict:
-    return {"file": file, "pages": pages, "problem": problem, "check": check}
+def not_checked(reason: Message | str) -> dict:
+    """The check of a part the grader could not look at, for `reason`."""
+    return _entry(None, None, "not-checked", Message("not checked: {reason}", reason=reason))
+
+
+def _entry(file: str | None, pages: int | None, problem: str | None, check: Message) -> dict:
+    return {"file": file, "pages": pages, "problem": problem, "check": check.english(),
+            "check_ref": check.to_json()}
 
 
 def matching(base: Path, patterns: tuple[str, ...]) -> list[str]:
@@ -103,36 +113,51 @@ def check_part(part: Part, base: Path) -> dict:
     found = matching(base, part.files)
     globs = " or ".join(part.files)
     if not found:
-        return _entry(None, None, "missing", f"no {part.key}: no file matching {globs}")
+        return _entry(None, None, "missing", Message("no {part}: no file matching {globs}",
+                                                     part=part.key, globs=globs))
     rel = found[0]
-    taken = (f" ({len(found)} files match {globs}: {', '.join(found[:5])}"
-             f"{', ...' if len(found) > 5 else ''}; the first, {rel}, was taken)"
-             if len(found) > 1 else "")
+    pages, problem, said = _file_check(part, base, rel)
+    if len(found) > 1:
+        listed = [Verbatim(f) for f in found[:5]] + (["..."] if len(found) > 5 else [])
+        said = Message("{text} ({n} files match {globs}: {files}; the first, {file}, was "
+                       "taken)", text=said, n=len(found), globs=globs,
+                       files=Joined(listed, ", "), file=Verbatim(rel))
+    return _entry(rel, pages, problem, said)
+
+
+def _file_check(part: Part, base: Path, rel: str) -> tuple[int | None, str | None, Message]:
+    """(pages, problem, the check's sentence) of the file `rel` a manual part takes."""
+    file = Verbatim(rel)  # the student's own file name
     if part.max_pages is None and not all(p.lower().endswith(".pdf") for p in part.files):
-        return _entry(rel, None, None, f"{rel} found; {STAFF}{taken}")
+        return None, None, Message("{file} found; graded by course staff", file=file)
     pages, problem, why = pdf_pages(base / rel)
     if problem == "not-pdf":
-        return _entry(rel, None, problem, f"{rel} is not a PDF ({why}){taken}")
+        return None, problem, Message("{file} is not a PDF ({why})", file=file, why=why)
     if problem == "unreadable":
-        return _entry(rel, None, problem, f"{rel} is not a readable PDF ({why}){taken}")
+        return None, problem, Message("{file} is not a readable PDF ({why})", file=file,
+                                      why=why)
     if pages is None:
-        return _entry(rel, None, None, f"{rel} found; page count not checked: {why}; "
-                      f"{STAFF}{taken}")
+        return None, None, Message("{file} found; page count not checked: {why}; graded by "
+                                   "course staff", file=file, why=why)
     if part.max_pages is not None and pages > part.max_pages:
-        return _entry(rel, pages, "too-long", f"{rel} has {pages} pages, more than the "
-                      f"{part.max_pages} allowed{taken}")
-    return _entry(rel, pages, None, f"{rel} found, {pages} page{'s' * (pages != 1)}; "
-                  f"{STAFF}{taken}")
+        return pages, "too-long", Message("{file} has {pages} pages, more than the {allowed} "
+                                          "allowed", file=file, pages=pages,
+                                          allowed=part.max_pages)
+    if pages == 1:
+        return pages, None, Message("{file} found, 1 page; graded by course staff", file=file)
+    return pages, None, Message("{file} found, {pages} pages; graded by course staff",
+                                file=file, pages=pages)
 
 
-def pdf_pages(path: Path) -> tuple[int | None, str | None, str]:
-    """(page count or None, problem or None, why): `not-pdf` when the bytes are not a PDF's,
-    `unreadable` when pypdf cannot open them; pages None and no problem without pypdf."""
+def pdf_pages(path: Path) -> tuple[int | None, str | None, Message | None]:
+    """(page count or None, problem or None, why or None): `not-pdf` when the bytes are not a
+    PDF's, `unreadable` when pypdf cannot open them; pages None and no problem (why: the
+    install hint) without pypdf."""
     with open(path, "rb") as f:
         head = f.read(MAGIC_WINDOW)
     if b"%PDF-" not in head:
         kind = next((what for magic, what in FOREIGN.items() if head.startswith(magic)),
-                    "it does not start like one")
+                    Message("it does not start like one"))
         return None, "not-pdf", kind
     try:
         import pypdf
@@ -145,5 +170,5 @@ def pdf_pages(path: Path) -> tuple[int | None, str | None, str]:
             reader.decrypt("")
         pages = len(reader.pages)
     except Exception:  # noqa: BLE001 - untrusted bytes: any failure means unreadable
-        return None, "unreadable", "pypdf cannot open it"
-    return (pages, None, "") if pages > 0 else (None, "unreadable", "it has no page")
+        return None, "unreadable", Message("pypdf cannot open it")
+    return (pages, None, None) if pages > 0 else (None, "unreadable", Message("it has no page"))

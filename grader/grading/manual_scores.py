@@ -14,13 +14,15 @@ import json
 from pathlib import Path
 
 from kanon.files import atomic_write_text, dump_json
+from kcheck.text import Message
 
 from ..rubric import Rubric
+from .manual_check import not_checked
 from .record import StudentRecord
 from .record_parts import ManualCheck
 
 SAVED = "manual-scores.json"  # under OUT: {"scores": {student: {part: points}}, "comments": ...}
-NOT_CHECKED = "not checked: the grader failed on this submission"
+GRADER_FAILED = Message("the grader failed on this submission")  # why a part was unchecked
 
 
 def with_manual(record: StudentRecord, rubric: Rubric,
@@ -29,8 +31,7 @@ def with_manual(record: StudentRecord, rubric: Rubric,
     record.auto_score = record.score
     record.manual = {}
     for part in rubric.manual_parts:
-        check = checks.get(part.key) or {"file": None, "pages": None,
-                                         "problem": "not-checked", "check": NOT_CHECKED}
+        check = checks.get(part.key) or not_checked(GRADER_FAILED)
         entry = ManualCheck.from_json({**check, "score": None})
         record.manual[part.key] = entry
         if entry.problem and entry.problem != "not-checked":

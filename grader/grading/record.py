@@ -4,8 +4,8 @@ grading writes (grader/grading/results.py, then the runner's and merge's additio
 `to_json` gives it back key for key, so `dump_json` writes the same bytes; readers use the
 attributes, never the record's keys by string (tests/kit/repo/test_record_reads.py).
 
-A key written only sometimes is None here when absent (a case's `privacy`, `privacy_ref`
-and `message_ref`, written only when not empty;
+A key written only sometimes is None here when absent (a case's `privacy`, `privacy_ref`,
+`message_ref` and `name_ref`, written only when not empty;
 `forbidden_paths`, `counterexamples`, the manual parts' `manual`, `auto_score` and
 `manual_comment`, the host's `sandbox`); keys of no reader's concern (the runner's cache
 `key`, the `course` stamp) ride along in `extra`. The import's information, a manual part's
@@ -27,7 +27,7 @@ _CASE_EMPTY = {"id": "", "part": "", "function": "", "name": "", "hidden": False
                "visibility": "visible", "status": "", "message": "", "output": "",
                "max_points": 0.0, "points": 0.0, "seconds": None, "cpu_seconds": None,
                "time_limit": None}
-_CASE_OPTIONAL = ("privacy", "message_ref", "privacy_ref")
+_CASE_OPTIONAL = ("privacy", "message_ref", "privacy_ref", "name_ref")
 _STUDENT_KEYS = ("student", "source", "notes", "solution", "import", "cases", "timing",
                  "parts", "score", "max", "remarks", "status")
 _STUDENT_OPTIONAL = ("forbidden_paths", "counterexamples", "manual", "auto_score",
@@ -67,6 +67,7 @@ class CaseRecord:
     message_ref: dict | None = None  # the message as data, rendered per language: a kcheck
     # judge's verdict ("rule": grader.grading.judges), or a kcheck.text Message's ("id")
     privacy_ref: dict | None = None  # the privacy summary as data (a kcheck.text Message)
+    name_ref: list | None = None  # the name's phrases as data (grader.grading.case_names)
     extra: dict[str, Any] = field(default_factory=dict)  # keys this type does not know
     absent: tuple[str, ...] = field(default=(), compare=False, repr=False)  # not in its JSON
 

@@ -71,7 +71,9 @@ class ManualCheck(JsonPart):
     file: str | None = None
     pages: int | None = None
     problem: str | None = None  # "missing", "not-checked", ... (None: no problem)
-    check: str | None = None  # the check's line for the student
+    check: str | None = None  # the check's line for the student, in English
+    check_ref: dict | None = None  # that line as data (a kcheck.text Message's JSON; None in
+    # a record of an older grader, which the resume cache regrades)
     score: float | None = None  # None until merged
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from kcheck.text import Message
 
 from ..rubric import Case, Rubric
+from .case_names import name_ref
 from .manual_scores import with_manual
 from .record import CaseRecord, StudentRecord
 from .record_parts import Counterexample, ImportInfo
@@ -25,14 +26,14 @@ def case_result(rubric: Rubric, case: Case, status: Status, message: str | Messa
                 time_limit: float | None = None, cpu_seconds: float | None = None,
                 ref: dict | None = None) -> CaseResult:
     """A case's result earning `fraction` of its points; a Message `message` is kept as data
-    (`ref`) beside its English."""
+    (`ref`) beside its English, and so is the case's name (grader.grading.case_names)."""
     if isinstance(message, Message):
         message, ref = message.english(), message.to_json()
     points = rubric.part_of(case).case_points(case)
     return CaseResult(case.id, case.part, case.function, case.name, case.hidden,
                       case.visibility, Status(status), message, round(points, 6),
                       round(points * fraction, 6), output, seconds, cpu_seconds, time_limit,
-                      message_ref=ref)
+                      message_ref=ref, name_ref=name_ref(case.name))
 
 
 @dataclass

@@ -158,6 +158,7 @@ TEMPLATES: tuple[str, ...] = (
     _("graded by course staff"),
     _("not checked: {reason}"),
     _("the submission could not be unpacked"),
+    _("the grader failed on this submission"),
     _("no {part}: no file matching {globs}"),
     _("{file} found; graded by course staff"),
     _("{file} found, {pages} pages; graded by course staff"),

@@ -13,6 +13,7 @@ import pytest
 from grader import rubric
 from grader.errors import UserError
 from grader.grading import manual_check
+from kcheck.text import Message
 from manual_class import DOCX, RUBRIC, grade_manual_class, pdf, write_rubric
 
 REPO = Path(__file__).resolve().parents[3]
@@ -101,23 +102,31 @@ def report_part(**changes) -> rubric.Part:
     return rubric.Part("report", "", 10.0, 0.0, kind="manual", **fields)
 
 
+def checked(part: rubric.Part, base: Path) -> dict:
+    """The check of `part` in `base` without its data (`check_ref`), once that data is seen
+    to read as the check's English line."""
+    found = manual_check.check_part(part, base)
+    assert Message.from_json(found.pop("check_ref")).english() == found["check"]
+    return found
+
+
 def test_the_check_finds_counts_and_refuses(tmp_path: Path) -> None:
     (tmp_path / "Report.PDF").write_bytes(pdf(1))
-    assert manual_check.check_part(report_part(), tmp_path) == {
+    assert checked(report_part(), tmp_path) == {
         "file": "Report.PDF", "pages": 1, "problem": None,
         "check": "Report.PDF found, 1 page; graded by course staff"}
     (tmp_path / "Report.PDF").write_bytes(pdf(2))
-    assert manual_check.check_part(report_part(max_pages=2), tmp_path)["check"] == \
+    assert checked(report_part(max_pages=2), tmp_path)["check"] == \
         "Report.PDF found, 2 pages; graded by course staff"
-    assert manual_check.check_part(report_part(), tmp_path)["check"] == \
+    assert checked(report_part(), tmp_path)["check"] == \
         "Report.PDF has 2 pages, more than the 1 allowed"
     (tmp_path / "Report.PDF").write_bytes(b"%PDF-1.7\nthis is no PDF at all\n%%EOF\n")
-    assert manual_check.check_part(report_part(), tmp_path)["check"] == \
+    assert checked(report_part(), tmp_path)["check"] == \
         "Report.PDF is not a readable PDF (pypdf cannot open it)"
     (tmp_path / "Report.PDF").write_bytes(DOCX)
-    assert manual_check.check_part(report_part(), tmp_path)["problem"] == "not-pdf"
+    assert checked(report_part(), tmp_path)["problem"] == "not-pdf"
     (tmp_path / "Report.PDF").unlink()
-    assert manual_check.check_part(report_part(), tmp_path) == {
+    assert checked(report_part(), tmp_path) == {
         "file": None, "pages": None, "problem": "missing",
         "check": "no report: no file matching *.pdf"}
 
@@ -126,12 +135,12 @@ def test_globs_are_relative_to_the_submission_folder(tmp_path: Path) -> None:
     deep = tmp_path / "docs" / "final"
     deep.mkdir(parents=True)
     (deep / "report.pdf").write_bytes(pdf(1))
-    assert manual_check.check_part(report_part(), tmp_path)["problem"] == "missing"
-    found = manual_check.check_part(report_part(files=("**/*.pdf",)), tmp_path)
+    assert checked(report_part(), tmp_path)["problem"] == "missing"
+    found = checked(report_part(files=("**/*.pdf",)), tmp_path)
     assert found["file"] == "docs/final/report.pdf"
     (tmp_path / "b.pdf").write_bytes(pdf(1))
     (tmp_path / "a.pdf").write_bytes(pdf(1))
-    assert manual_check.check_part(report_part(files=("**/*.pdf",)), tmp_path)["check"] == (
+    assert checked(report_part(files=("**/*.pdf",)), tmp_path)["check"] == (
         "a.pdf found, 1 page; graded by course staff (3 files match **/*.pdf: a.pdf, b.pdf, "
         "docs/final/report.pdf; the first, a.pdf, was taken)")
     assert manual_check.submission_folder(tmp_path) == tmp_path
@@ -141,12 +150,12 @@ def test_globs_are_relative_to_the_submission_folder(tmp_path: Path) -> None:
 def test_without_pypdf_the_pages_are_not_counted(tmp_path: Path, monkeypatch) -> None:
     (tmp_path / "report.pdf").write_bytes(pdf(3))
     monkeypatch.setitem(sys.modules, "pypdf", None)  # `import pypdf` raises ImportError
-    assert manual_check.check_part(report_part(), tmp_path) == {
+    assert checked(report_part(), tmp_path) == {
         "file": "report.pdf", "pages": None, "problem": None,
         "check": 'report.pdf found; page count not checked: pypdf is not installed (pip '
                  'install -e ".[pdf]"); graded by course staff'}
     (tmp_path / "report.pdf").write_bytes(DOCX)  # the magic bytes are still checked
-    assert manual_check.check_part(report_part(), tmp_path)["problem"] == "not-pdf"
+    assert checked(report_part(), tmp_path)["problem"] == "not-pdf"
 
 
 # ------------------------------------------------------------------------------ a class
@@ -215,6 +224,9 @@ def test_gradescope_results_score_only_the_autograded_parts(graded: Path) -> Non
         "output": "report.pdf has 3 pages, more than the 1 allowed"}
     record = json.loads((graded / "results" / "bob" / "record.json").read_text())
     assert (record["score"], record["auto_score"], record["max"]) == (5.0, 5.0, 15.0)
+    assert record["manual"]["report"].pop("check_ref") == {
+        "id": "{file} has {pages} pages, more than the {allowed} allowed",
+        "params": {"file": {"verbatim": "report.pdf"}, "pages": 3, "allowed": 1}}
     assert record["manual"]["report"] == {
         "file": "report.pdf", "pages": 3, "problem": "too-long", "score": None,
         "check": "report.pdf has 3 pages, more than the 1 allowed"}
@@ -222,6 +234,10 @@ def test_gradescope_results_score_only_the_autograded_parts(graded: Path) -> Non
 
 def test_a_submission_that_cannot_be_unpacked_is_not_checked(tmp_path: Path) -> None:
     r = rubric.load(write_rubric(tmp_path))
-    assert manual_check.check_parts(r, None, "the submission could not be unpacked") == {
+    reason = Message("the submission could not be unpacked")
+    assert manual_check.check_parts(r, None, reason) == {
         "report": {"file": None, "pages": None, "problem": "not-checked",
-                   "check": "not checked: the submission could not be unpacked"}}
+                   "check": "not checked: the submission could not be unpacked",
+                   "check_ref": {"id": "not checked: {reason}", "params": {
+                       "reason": {"id": "the submission could not be unpacked",
+                                  "params": {}}}}}}

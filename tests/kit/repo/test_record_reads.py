@@ -18,11 +18,11 @@ STUDENT_KEYS = {"student", "source", "notes", "solution", "import", "cases", "ti
                 "manual", "auto_score", "manual_comment", "sandbox", "key", "course"}
 CASE_KEYS = {"id", "part", "function", "name", "hidden", "visibility", "message", "output",
              "max_points", "points", "seconds", "cpu_seconds", "time_limit", "privacy",
-             "message_ref", "privacy_ref"}
+             "message_ref", "privacy_ref", "name_ref"}
 NAMES = {"record", "records", "rec", "r", "case", "c", "first"}  # what a record is called
 PART_KEYS = {"status", "mode", "output", "problem", "retried", "dropped", "retry_problem",
              "sandbox_layers",  # the import's information
-             "file", "pages", "check", "score",  # a manual part's check
+             "file", "pages", "check", "check_ref", "score",  # a manual part's check
              "calls", "cpu_seconds", "case", "case_id", "hidden", "found", "stopped", "source",
              "rows", "header", "qis", "raw", "ints", "dghs", "expected", "yours",
              "anonymized_source", "anonymized", "judge", "hierarchy_format", "broken",
