@@ -25,7 +25,7 @@ PART_KEYS = {"status", "mode", "output", "problem", "retried", "dropped", "retry
              "file", "pages", "check", "score",  # a manual part's check
              "calls", "cpu_seconds", "case", "case_id", "hidden", "found", "stopped", "source",
              "rows", "header", "qis", "raw", "ints", "dghs", "expected", "yours",
-             "anonymized_source", "anonymized", "judge", "hierarchy_format", "broken"}
+             "problem_ref", "anonymized_source", "anonymized", "judge", "hierarchy_format", "broken"}
 PART_NAMES = {"entry", "check", "imported", "info", "found", "missed"}  # what a part is called
 READERS = "grader/gradebook"  # the gradebook, the exports and the dashboard
 OWN = {"grader/grading/record.py",  # the type itself
