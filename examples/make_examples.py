@@ -44,7 +44,7 @@ CORE_MODULES = ["__init__.py", "cells.py", "checks.py", "classes.py", "files.py"
                 "hierarchy_formats.py", "problem.py", "schema.py", "table.py"] + [
     f"privacy/{m}.py" for m in ("__init__", "classes", "closeness", "diversity", "risk",
                                 "tables", "utility")]
-KCHECK_MODULES = ["hierarchies.py", "cells.py", "checks.py", "tables.py", "verdicts.py"]
+KCHECK_MODULES = ["hierarchies.py", "cells.py", "checks.py", "tables.py", "text.py", "verdicts.py"]
 """The checker's modules the core imports (hierarchies, the cell rule, classes and checks) and
 theirs."""
 DATE = (2026, 1, 15, 12, 0, 0)

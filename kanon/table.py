@@ -12,10 +12,21 @@ import io
 import os
 from dataclasses import dataclass
 
+from kcheck.text import Message, Verbatim
+
 from .files import atomic_write_bytes
 
-__all__ = ["Table", "read_table", "parse_table", "render_csv", "write_table",
+__all__ = ["Table", "TableError", "read_table", "parse_table", "render_csv", "write_table",
            "check_output_path"]
+
+
+class TableError(ValueError):
+    """Bytes that are not a dataset: the text names the file (`where`, "" for the grader's
+    "output"), `said` is what is wrong as data (kcheck.text), no file named."""
+
+    def __init__(self, where: str, said: Message):
+        super().__init__(where + said.english())
+        self.said = said
 
 
 @dataclass
@@ -34,29 +45,34 @@ def parse_table(data: bytes, path: str = "output") -> Table:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        raise ValueError(f"{where}not UTF-8 text ({e.reason} at byte {e.start})") from None
+        raise TableError(where, Message("not UTF-8 text ({why} at byte {n})", why=e.reason,
+                                        n=e.start)) from None
     try:
         reader = csv.reader(io.StringIO(text, newline=""))
         # a cell can end with a carriage return only when the text has one: else skip rstrip
         records = [[c.rstrip("\r") for c in r] for r in reader] if "\r" in text \
             else list(reader)
     except csv.Error as e:
-        raise ValueError(f"{where}not a readable CSV file ({e})") from None
+        raise TableError(where, Message("not a readable CSV file ({why})",
+                                        why=str(e))) from None
     records = [r for r in records if r]
     if not records:
-        raise ValueError(f"{where}the file is empty; the first row must name the columns")
+        raise TableError(where, Message("the file is empty; the first row must name the "
+                                        "columns"))
     header, rows = records[0], records[1:]
     seen: set[str] = set()
     for name in header:
         if name in seen:  # a student's output is not quoted: its header may be a hidden one
-            raise ValueError(f"{where}column name {name!r} appears twice in the header" if where
-                             else "a column name appears twice in the header")
+            raise TableError(where, Message("column name {name} appears twice in the header",
+                                            name=Verbatim(repr(name))) if where
+                             else Message("a column name appears twice in the header"))
         seen.add(name)
     if set(map(len, rows)) - {len(header)}:  # some row has another length: name the first
         for number, row in enumerate(rows, start=1):
             if len(row) != len(header):
-                raise ValueError(f"{where}data row {number} has {len(row)} cells, the header "
-                                 f"has {len(header)} columns")
+                raise TableError(where, Message(
+                    "data row {n} has {cells} cells, the header has {columns} columns",
+                    n=number, cells=len(row), columns=len(header)))
     return Table(path=path, header=header, rows=rows)
 
 

@@ -18,7 +18,6 @@ from ..contract import SIGNATURES, data_rows, is_cost
 from ..grading.record import CaseRecord, StudentRecord
 from ..grading.record_parts import Counterexample
 from .case_text import named
-from .student_messages import translate
 
 SECTION = {"cost_MD": "cost_MD", "cost_LM": "cost_LM", "entropy_l": "entropy_l",
            "t_closeness": "t_closeness"}  # the handout's heading of each function: its name
@@ -97,11 +96,19 @@ def command(function: str, ints: dict, module: str, folder: str) -> str:
             f"r'{YOUR_FOLDER}'); from {module} import {function}; {shown}\"")
 
 
+def _problem(entry: Counterexample, _=str) -> str | None:
+    """How the student's call failed, in the language of `_`: rendered from its data; a
+    record without data (a grader older than the data: its records are regraded, not reused)
+    as its English."""
+    said = entry.problem_message()
+    return render(said, _) if said is not None else entry.problem
+
+
 def outputs(entry: Counterexample, function: str, _=str) -> list[str]:
     """The reference's output and the student's, differing cells in bold."""
     expected, yours = entry.expected, entry.yours
     if is_cost(function):
-        got = translate(entry.problem, _) or f"`{yours!r}`"
+        got = _problem(entry, _) or f"`{yours!r}`"
         return [_("Reference: {expected}; yours: {got}.").format(expected=f"`{expected!r}`",
                                                                   got=got)]
     lines = [_("The reference's output:"), ""]
@@ -114,7 +121,7 @@ def outputs(entry: Counterexample, function: str, _=str) -> list[str]:
     lines += _table(*ref, entry.rows, marks, _) + [""]
     if entry.problem:
         return lines + [_("Yours: your function {problem}.").format(
-            problem=translate(entry.problem, _))]
+            problem=_problem(entry, _))]
     if mine is None:
         return lines + [_("Yours is not a readable CSV table:"), "", "```", yours[:1500], "```"]
     return lines + [_("Yours (cells that differ in **bold**):"), ""] + _table(
@@ -260,7 +267,7 @@ def rule_outputs(entry: Counterexample, _=str) -> list[str]:
     lines += [""]
     if entry.problem:
         return lines + [_("Yours: your function {problem}.").format(
-            problem=translate(entry.problem, _))]
+            problem=_problem(entry, _))]
     if mine is None:
         return lines + [_("Yours is not a readable CSV table:"), "", "```", yours[:1500], "```"]
     heading = _("Yours (cells that differ from that answer in **bold**):") if marks else \

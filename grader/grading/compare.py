@@ -21,24 +21,27 @@ from kanon.classes import group_rows
 from kanon.hierarchy import read_dgh_folder
 from kanon.problem import Problem, problem_of
 from kanon.schema import DEFAULT as DEFAULT_SCHEMA, Schema
-from kanon.table import Table, parse_table, read_table
+from kanon.table import Table, TableError, parse_table, read_table
 from kcheck.text import Message, Verbatim
 
 from ..contract import DGH_DIR, RAW_FILE
 
+K_ANONYMOUS = Message("k-anonymous")
 PROPERTY = {
-    "random_anonymizer": "k-anonymous",
-    "clustering_anonymizer": "k-anonymous",
-    "mondrian": "k-anonymous",
-    "bottomup_anonymizer": "k-anonymous and l-diverse",
-    "samarati": "k-anonymous after suppressing at most max_sup rows",
+    "random_anonymizer": K_ANONYMOUS,
+    "clustering_anonymizer": K_ANONYMOUS,
+    "mondrian": K_ANONYMOUS,
+    "bottomup_anonymizer": Message("k-anonymous and l-diverse"),
+    "samarati": Message("k-anonymous after suppressing at most max_sup rows"),
 }
+"""The privacy property each anonymizer's output must have (the optional parts:
+k-anonymous)."""
 INTERVALS = ("mondrian", "topdown_greedy")
 """The functions whose numeric QI cells may be intervals [lo-hi]."""
 
 
 def _property(function: str) -> Message:
-    return Message(PROPERTY.get(function, "k-anonymous"))  # the optional parts: k-anonymous
+    return PROPERTY.get(function, K_ANONYMOUS)
 
 
 @dataclass(frozen=True)
@@ -142,8 +145,8 @@ def _why(error: CellError, intervals: bool, hidden: bool) -> Message:
         return (Message("interval does not contain the raw value (or lo >= hi)") if hidden else
                 Message("interval {cell} does not contain the raw value {raw} (or lo >= hi)",
                         cell=cell, raw=raw))
-    what = Message("a label of the column's hierarchy or an interval [lo-hi]" if intervals else
-                   "a label of the column's hierarchy")
+    what = (Message("a label of the column's hierarchy or an interval [lo-hi]") if intervals
+            else Message("a label of the column's hierarchy"))
     return (Message("output is not {what}", what=what) if hidden else
             Message("output {cell} is not {what}", cell=cell, what=what))
 
@@ -212,6 +215,15 @@ def read_output(path: Path, limit: int = 256 * 2**20) -> bytes:
         os.close(fd)
 
 
+def unreadable(error: ValueError) -> Verdict:
+    """The verdict on an output that is not a dataset (`error`: parse_table's, whose `said`
+    words it as data; never a value of the file)."""
+    if isinstance(error, TableError):
+        return _verdict("wrong", Message("the output is not a readable dataset: {why}",
+                                         why=error.said))
+    return Verdict("wrong", f"the output is not a readable dataset: {error}")
+
+
 def compare_table(produced: bytes, expected: Path, data: CaseData, function: str,
                   ints: dict[str, int], hidden: bool) -> Verdict:
     """The verdict on the bytes of an anonymizer's output file."""
@@ -222,7 +234,7 @@ def compare_table(produced: bytes, expected: Path, data: CaseData, function: str
     try:
         out = parse_table(produced)
     except ValueError as e:
-        return Verdict("wrong", f"the output is not a readable dataset: {e}")
+        return unreadable(e)
     if out.header == expected_table.header and out.rows == expected_table.rows:
         return _verdict("passed", Message("identical to the reference output (as parsed CSV)"))
     problem = check_valid(out, data, intervals=function in INTERVALS, hidden=hidden)

@@ -78,14 +78,15 @@ def type_name(name: object, mro: object, code: StudentCode,
 
 
 def type_message(name: object, mro: object, code: StudentCode,
-                 fallback: str = "an exception") -> Param:
-    """`type_name` as a message (kcheck.text): a type's name is a Verbatim of it."""
+                 fallback: str | Message = "an exception") -> Param:
+    """`type_name` as a message (kcheck.text): a type's name is a Verbatim of it, the
+    fallback a message (its id when given as text)."""
     candidates = [name] + (list(mro) if isinstance(mro, list) else [])
     for candidate in candidates:
         if isinstance(candidate, str) and (candidate in LIBRARY_TYPES or candidate in code.names):
             return (Verbatim(candidate) if candidate == name else
                     Message("a subclass of {name}", name=Verbatim(candidate)))
-    return Message(fallback)
+    return fallback if isinstance(fallback, Message) else Message(fallback)
 
 
 def frame(traceback: object, code: StudentCode, scrub: Callable[[str], str] = str) -> str:

@@ -16,7 +16,7 @@ from typing import Callable
 from pathlib import Path
 
 from kanon.schema import DEFAULT as DEFAULT_SCHEMA, Schema
-from kcheck.text import Message, Verbatim
+from kcheck.text import Message, Param, Verbatim
 
 from ..contract import OUTPUT_FILE, is_cost
 from .compare import CaseData
@@ -104,11 +104,12 @@ def judge(outcome: CallOutcome, facts: CaseFacts, produced: Produced | None = No
     if facts.number:
         value = outcome.value
         if value.get("value_kind") != "number":
-            shown = value.get("type", "None") if value.get("value_kind") == "other" else "None"
-            if facts.hidden and shown != "None":
-                shown = str(type_message(shown, None, code, "an object of another type"))
+            kind = value.get("type", "None") if value.get("value_kind") == "other" else "None"
+            shown: Param = Verbatim(str(kind))
+            if facts.hidden and kind != "None":
+                shown = type_message(kind, None, code, Message("an object of another type"))
             return said(Status.BAD_RETURN, Message("returned {shown}, not a number",
-                                                   shown=Verbatim(str(shown))))
+                                                   shown=shown))
         verdict = strategy.number(value["value"], case)
     else:
         produced = produced or Produced(missing=True)
@@ -155,7 +156,7 @@ def _failure(outcome: CallOutcome, facts: CaseFacts, scrub: Callable[[str], str]
                                                mb=facts.memory_mb) if where is None else
                         Message("ran out of memory (limit {mb} MB) at {where}",
                                 mb=facts.memory_mb, where=where))
-        raised, trace = _raised(error, scrub, code)
+        raised, trace = raised_message(error, scrub, code)
         return _kept(Status.MEMORY, Message("ran out of memory (limit {mb} MB): {error}",
                                             mb=facts.memory_mb, error=raised), trace,
                      f"ran out of memory (limit {facts.memory_mb} MB): "
@@ -192,13 +193,13 @@ def _failure(outcome: CallOutcome, facts: CaseFacts, scrub: Callable[[str], str]
             text = (text.replace("\n", f" ({hint})\n", 1) if "\n" in text
                     else f"{text} ({hint})")
             return Judgement(Status.ERROR, text)
-        raised, trace = _raised(error, scrub, code)
+        raised, trace = raised_message(error, scrub, code)
         return _kept(Status.ERROR, raised, trace, text)
     return None
 
 
-def _raised(error: dict, scrub: Callable[[str], str], code: StudentCode = StudentCode()
-            ) -> tuple[Message, str]:
+def raised_message(error: dict, scrub: Callable[[str], str],
+                   code: StudentCode = StudentCode()) -> tuple[Message, str]:
     """`raised Type: message` as a message (the message is the student's own text, but for
     the sandbox's refusal of a package), and the lines after it (the traceback)."""
     text = error_text(error, scrub)
@@ -210,7 +211,8 @@ def _raised(error: dict, scrub: Callable[[str], str], code: StudentCode = Studen
                     if error.get("type") == "ModuleNotFoundError"
                     and message == unavailable_message(name, list(code.allowed))
                     else Verbatim(message))
-    return (Message("raised {kind}: {message}", kind=Verbatim(kind), message=said_message),
+    said_kind = Verbatim(kind) if "type" in error else Message("an exception")
+    return (Message("raised {kind}: {message}", kind=said_kind, message=said_message),
             text[len(head):])
 
 

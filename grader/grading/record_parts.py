@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, TypeVar
 
+from kcheck.text import Message
+
 __all__ = ["Counterexample", "ImportInfo", "JsonPart", "ManualCheck"]
 
 _T = TypeVar("_T", bound="JsonPart")
@@ -99,10 +101,16 @@ class Counterexample(JsonPart):
     dghs: dict[str, str] | None = None  # QI -> its hierarchy's text
     expected: Any = None  # the reference's output
     yours: Any = None  # the student's output (None: the call failed)
-    problem: str | None = None  # how the student's call failed
+    problem: str | None = None  # how the student's call failed (English)
+    problem_ref: dict | None = None  # the same as data: a kcheck.text Message's JSON (None:
+    # a record without it, rendered in English as it is)
     anonymized_source: str | None = None
     anonymized: list[list[str]] | None = None
     judge: str | None = None  # "rules" for a rule-judged part
     hierarchy_format: str | None = None
     broken: list[list[str]] | None = None  # [rule, message] of each rule broken
     broken_said: list[dict] | None = None  # each broken rule's message as data (kcheck.text)
+
+    def problem_message(self) -> Message | None:
+        """How the student's call failed, as data (None: no data, or no failure)."""
+        return Message.from_json(self.problem_ref) if self.problem_ref else None

@@ -14,7 +14,7 @@ from kcheck.search import Budget, Found, search
 from ...contract import is_cost
 from ..statuses import Status
 from .pool import pool_folder
-from .probe import SandboxProbe
+from .probe import FailedCall, SandboxProbe
 from .rules_search import RulesProbe, rules_folder, search_rules
 
 FAILING = (Status.WRONG, Status.PARTIAL)
@@ -47,6 +47,8 @@ def entry(member: Member, found: Found | None, budget: Budget, failing: list) ->
         "qis": list(member.qis), "raw": member.table(), "ints": dict(member.ints),
         "dghs": {q: source.dghs[q] for q in member.qis}, "expected": member.expected,
         "yours": found.answer.yours, "problem": found.answer.problem})
+    if isinstance(found.answer, FailedCall) and found.answer.said is not None:
+        data["problem_ref"] = found.answer.said.to_json()  # why the call failed, as data
     if source.anonymized is not None:
         data["anonymized_source"] = source.anonymized_label
         data["anonymized"] = member.table(anonymized=True)

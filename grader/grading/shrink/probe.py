@@ -6,16 +6,40 @@ from __future__ import annotations
 
 import math
 import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from kanon.table import parse_table
 from kcheck.pool import Member
 from kcheck.search import Answer, Budget
+from kcheck.text import Message, Verbatim
 
 from ...contract import ANONYMIZED_INPUT, OUTPUT_FILE, RAW_FILE, SIGNATURES, call_args, is_cost
 from .. import compare
+from ..judge import raised_message
 
-__all__ = ["Budget", "same", "SandboxProbe"]  # Budget: kcheck's, in CPU seconds here
+__all__ = ["Budget", "FailedCall", "same", "SandboxProbe"]  # Budget: kcheck's, CPU seconds
+
+
+@dataclass(frozen=True)
+class FailedCall(Answer):
+    """A call that gave no answer to compare: `problem` its English, `said` it as data."""
+
+    said: Message | None = None
+
+
+def failed(said: Message, scrub: Callable[[str], str] = str, limit: int = 300) -> FailedCall:
+    """The answer of a call that gave none: why in English (`scrub` turns the sandbox's paths
+    into the submission's; at most `limit` characters, the student's message at the end cut
+    short) and, when that is the whole of it, as data (the message scrubbed and cut alike)."""
+    whole = scrub(said.english())
+    english = whole[:limit]
+    if isinstance(said.params.get("message"), Verbatim):
+        text = scrub(str(said.params["message"]))
+        text = text[:max(0, len(text) - (len(whole) - len(english)))]
+        said = Message(said.id, {**said.params, "message": Verbatim(text)})
+    return FailedCall(True, None, english, said=said if said.english() == english else None)
 
 
 def same(function: str, expected: object, yours: object, tolerance: float) -> bool:
@@ -70,20 +94,18 @@ class SandboxProbe:
             self.budget.stop("timeout")
             return None
         if outcome.status != "returned":
-            error = outcome.error
-            what = (f"raised {error.get('type', 'an exception')}: {error.get('message', '')}"
-                    if outcome.status == "exception" else f"ended with status {outcome.status}")
-            return Answer(True, None, self.runner.keeper.scrub(what)[:300])
+            scrub = self.runner.keeper.scrub
+            return failed(_why(outcome, scrub, self.runner.code), scrub)
         if is_cost(self.function):
             value = outcome.value
             if value.get("value_kind") != "number":
-                return Answer(True, None, "did not return a number")
+                return failed(Message("did not return a number"))
             yours = value["value"]
         else:
             try:
                 yours = compare.read_output(cwd / OUTPUT_FILE).decode("utf-8", "replace")
             except FileNotFoundError:
-                return Answer(True, None, f"did not write the output file")
+                return failed(Message("did not write the output file"))
             except (compare.NotARegularFile, OSError):
                 self.budget.stop("forbidden")
                 return None
@@ -92,3 +114,16 @@ class SandboxProbe:
     def answer(self, member: Member, yours: object) -> Answer:
         """The student's returned answer on `member`, compared with the reference's."""
         return Answer(not same(self.function, member.expected, yours, self.tolerance), yours)
+
+
+def _why(outcome, scrub: Callable[[str], str], code) -> Message:
+    """Why a call that did not return gave no answer: its exception (type and message, the
+    student's own text, as a graded case words it) or the status it ended with."""
+    if outcome.status != "exception":
+        return Message("ended with status {status}", status=str(outcome.status))
+    error = outcome.error
+    said = raised_message(error, scrub, code)[0]
+    if isinstance(said.params["message"], Verbatim):  # the student's message, every line
+        said = Message(said.id, {**said.params,
+                                 "message": Verbatim(str(error.get("message", "")))})
+    return said

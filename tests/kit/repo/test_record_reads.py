@@ -25,8 +25,8 @@ PART_KEYS = {"status", "mode", "output", "problem", "retried", "dropped", "retry
              "file", "pages", "check", "check_ref", "score",  # a manual part's check
              "calls", "cpu_seconds", "case", "case_id", "hidden", "found", "stopped", "source",
              "rows", "header", "qis", "raw", "ints", "dghs", "expected", "yours",
-             "anonymized_source", "anonymized", "judge", "hierarchy_format", "broken",
-             "broken_said"}
+             "problem_ref", "anonymized_source", "anonymized", "judge", "hierarchy_format",
+             "broken", "broken_said"}
 PART_NAMES = {"entry", "check", "imported", "info", "found", "missed"}  # what a part is called
 READERS = "grader/gradebook"  # the gradebook, the exports and the dashboard
 OWN = {"grader/grading/record.py",  # the type itself
