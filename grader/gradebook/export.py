@@ -32,6 +32,7 @@ from .case_text import HIDDEN_FEEDBACK, case_title, fence, in_language, shown, t
 from .shares import shares as _shares, test_score as _test_score
 from ..grading.judges import render_ref
 from . import counterexample
+from .notes_text import notes_text
 from .student_messages import translate
 
 TEMPLATE = "manual-template.csv"
@@ -82,7 +83,7 @@ def feedback_md(record: dict | StudentRecord, rubric: Rubric) -> str:
                  _("; graded file: `{solution}`.").format(solution=record.solution)
                  if record.solution else "."), ""]
     if record.notes:
-        lines += [_("## Notes"), ""] + [f"- {translate(n, _)}" for n in record.notes] + [""]
+        lines += [_("## Notes"), ""] + [f"- {n}" for n in notes_text(record, _)] + [""]
     imported = record.import_info
     if imported is not None and imported.output:
         lines += [_("Printed while your file was imported:"), "", fence(imported.output)]
@@ -188,7 +189,7 @@ def gradescope_json(record: dict | StudentRecord, rubric: Rubric) -> str:
                           "status": "failed" if check.problem else "passed",
                           "output": translate(check.check or "", _),
                           "visibility": "visible"})
-    notes = "\n".join(f"- {translate(n, _)}" for n in record.notes)
+    notes = "\n".join(f"- {n}" for n in notes_text(record, _))
     # Messages use Markdown (`code`, fenced output): Gradescope renders them with "md".
     status = _("Status: {status}").format(status=record.status)
     return dump_json({"score": record.autograded, "output": f"{status}\n\n{notes}",

@@ -20,6 +20,7 @@ from .expected import copy_inputs, data_folder
 from .hidden_view import StudentCode
 from .judge import CaseFacts, Judgement, Produced, judge
 from .judges import JUDGES
+from .notes import Note
 from .results import CaseResult, SubmissionResult, case_result
 from .session_keeper import SessionKeeper
 from .static import FunctionCheck, keyword_order, positional_problem, signature_check
@@ -91,10 +92,10 @@ class CaseRunner:
                                            args=args, kwargs=kwargs, time_limit=limit)
         if outcome.output_dropped and not result.capped_calls:
             result.capped_calls = True
-            result.notes.append(
-                f"Your functions print a lot (case {case.id}: {outcome.output_dropped} bytes "
-                f"beyond the {self.ctx.limits.output_kb} KB the grader keeps). Printing costs "
-                f"time; remove debugging output.")
+            result.notes.append(Note(Message(
+                "Your functions print a lot (case {case}: {n} bytes beyond the {kb} KB the "
+                "grader keeps). Printing costs time; remove debugging output.", case=case.id,
+                n=outcome.output_dropped, kb=self.ctx.limits.output_kb)))
         if outcome.output_dropped:
             result.capped = True
         try:
@@ -103,7 +104,7 @@ class CaseRunner:
             shutil.rmtree(cwd, ignore_errors=True)
         status, fraction = verdict.status, verdict.fraction
         if outcome.forbidden:
-            result.forbid(outcome.forbidden, f"in case {case.id}")
+            result.forbid(outcome.forbidden, Message("in case {case}", case=case.id))
             status, fraction = Status.FORBIDDEN, 0.0
         message, ref = case_message(verdict, outcome.leftover, bool(outcome.forbidden), plan)
         # what the call printed may quote a hidden case's data: never kept (nor in the record)

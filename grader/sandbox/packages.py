@@ -45,6 +45,13 @@ def unavailable(name: str, allowed: list[str]) -> Message:
                    rule=rule_message(allowed))
 
 
+def refusal_of(text: str, allowed: list[str]) -> Message | None:
+    """The sandbox's refusal of a package (`unavailable`) when `text` is exactly it, else
+    None (a student's own message)."""
+    name = text.partition(" ")[0]
+    return unavailable(name, allowed) if text == unavailable_message(name, allowed) else None
+
+
 def requirements(allowed: list[str]) -> str:
     """requirements.txt for the students' and the autograder's environments (numpy always:
     the kit needs it)."""
