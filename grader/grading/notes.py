@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from kcheck.text import Joined, Message, Verbatim
 
-__all__ = ["Note", "said", "notes_ref", "notes_said", "file_list"]
+__all__ = ["Note", "message_of", "notes_ref", "notes_said", "file_list"]
 
 
 class Note(str):
@@ -25,7 +25,7 @@ class Note(str):
         return Note, (self.said,)
 
 
-def said(text: str) -> Message | None:
+def message_of(text: str) -> Message | None:
     """The message a note keeps (None: a note written as text only)."""
     return getattr(text, "said", None)
 
@@ -33,7 +33,7 @@ def said(text: str) -> Message | None:
 def notes_ref(notes: list[str]) -> list[dict | None] | None:
     """The notes as data (a Message's JSON, None for a note written as text only); None when
     no note has data."""
-    refs = [None if said(n) is None else said(n).to_json() for n in notes]
+    refs = [None if message_of(n) is None else message_of(n).to_json() for n in notes]
     return refs if any(refs) else None
 
 

@@ -10,7 +10,7 @@ from kcheck.text import Message
 
 from ..rubric import Case, Rubric
 from .manual_scores import with_manual
-from .notes import Note, notes_ref
+from .notes import Note, message_of, notes_ref
 from .record import CaseRecord, StudentRecord
 from .record_parts import Counterexample, ImportInfo
 from .statuses import Status, import_status, submission_status
@@ -27,6 +27,7 @@ def case_result(rubric: Rubric, case: Case, status: Status, message: str | Messa
                 ref: dict | None = None) -> CaseResult:
     """A case's result earning `fraction` of its points; a Message `message` is kept as data
     (`ref`) beside its English."""
+    message = message_of(message) or message  # a Note: its message
     if isinstance(message, Message):
         message, ref = message.english(), message.to_json()
     points = rubric.part_of(case).case_points(case)

@@ -11,7 +11,10 @@ import ast
 import difflib
 from dataclasses import dataclass, field
 
+from kcheck.text import Message
+
 from ..contract import FUNCTIONS, OPTIONAL_FUNCTIONS, SIGNATURES
+from .notes import Note
 
 Signatures = dict[str, tuple[str, ...]]
 """Graded function -> its parameters' names: the kit's (SIGNATURES) and a course's own
@@ -29,7 +32,7 @@ class FunctionCheck:
 
     name: str
     state: str
-    message: str = ""
+    message: str = ""  # a Note keeps its message as data (grader/grading/notes.py)
     notes: list[str] = field(default_factory=list)
 
 
@@ -74,9 +77,11 @@ def positional_problem(params: list[tuple[str, str, bool]], arity: int) -> str:
     varargs = any(p[1] == "VAR_POSITIONAL" for p in params)
     kw_required = [p[0] for p in params if p[1] == "KEYWORD_ONLY" and not p[2]]
     if len(required) > arity:
-        return f"it requires {len(required)} arguments, the contract passes {arity}"
+        return Note(Message("it requires {n} arguments, the contract passes {arity}",
+                            n=len(required), arity=arity))
     if len(positional) < arity and not varargs:
-        return f"it takes {len(positional)} arguments, the contract passes {arity}"
+        return Note(Message("it takes {n} arguments, the contract passes {arity}",
+                            n=len(positional), arity=arity))
     if kw_required:
         return f"it requires keyword-only argument(s) {', '.join(kw_required)}"
     return ""
@@ -172,8 +177,8 @@ def _rename_hint(name: str, functions: dict[str, ast.FunctionDef], known: Signat
 
 def missing(name: str) -> FunctionCheck:
     """The verdict on a graded function the file does not define (an optional part's)."""
-    return FunctionCheck(name, "missing", f"`{name}` is not defined at the top level of the "
-                         f"file.")
+    return FunctionCheck(name, "missing", Note(Message(
+        "`{name}` is not defined at the top level of the file.", name=name)))
 
 
 def check_source(source: str | bytes, filename: str = "solution.py",
@@ -195,17 +200,19 @@ def check_source(source: str | bytes, filename: str = "solution.py",
                                              and f not in optional):
         node = bindings.get(name)
         if node is None:
-            report.functions[name] = FunctionCheck(
-                name, "missing", f"`{name}` is not defined at the top level of the file."
-                + _rename_hint(name, functions, known))
+            check = report.functions[name] = missing(name)
+            hint = _rename_hint(name, functions, known)  # English only (not in the catalog)
+            if hint:
+                check.message = str(check.message) + hint
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             state, message, notes = signature_check(name, ast_params(node), known[name])
             if state == "ok" and _is_stub(node):
-                state, message = "not-attempted", f"`{name}` only raises NotImplementedError."
+                state, message = "not-attempted", Note(Message(
+                    "`{name}` only raises NotImplementedError.", name=name))
             report.functions[name] = FunctionCheck(name, state, message, notes)
         elif isinstance(node, ast.ClassDef):
-            report.functions[name] = FunctionCheck(
-                name, "indirect", f"`{name}` is a class; it is called like a function.")
+            report.functions[name] = FunctionCheck(name, "indirect", Note(Message(
+                "`{name}` is a class; it is called like a function.", name=name)))
         else:
             report.functions[name] = FunctionCheck(name, "indirect")
     return report

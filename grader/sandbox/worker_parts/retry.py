@@ -87,25 +87,26 @@ def _failure(error: BaseException) -> tuple[str, dict | None]:
     if isinstance(error, StatementTimeout):
         return error.args
     if isinstance(error, SystemExit):
-        return _cut("it called sys.exit / exit (code {code})", "code", repr(error.code))
+        return _cut(*said("it called sys.exit / exit (code {code})",
+                          code={"verbatim": repr(error.code)}), "code")
     try:
         message = str(error)
     except Exception:  # noqa: BLE001
         message = ""
-    return _cut("it raised {kind}: {message}", "message", message,
-                kind={"verbatim": type(error).__name__})
+    return _cut(*said("it raised {kind}: {message}", kind={"verbatim": type(error).__name__},
+                      message={"verbatim": message}), "message")
 
 
-def _cut(template: str, last: str, text: str, **params) -> tuple[str, dict | None]:
-    """`said(template, ...)` with the student's `text` as the field `last`, the English cut
-    to 300 characters (the data then holds the text as cut, when the cut falls in it)."""
-    reason, data = said(template, **params, **{last: {"verbatim": text}})
-    if len(reason) <= 300:
+def _cut(reason: str, data: dict, last: str) -> tuple[str, dict | None]:
+    """A reason cut to 300 characters, its data then holding the student's text of the
+    field `last` as cut (None when the cut falls elsewhere)."""
+    over = len(reason) - 300
+    if over <= 0:
         return reason, data
-    keep = len(text) - (len(reason) - 300) if template.endswith("{" + last + "}") else -1
-    if keep < 0:
+    text = data["params"][last]["verbatim"]
+    if not data["id"].endswith("{" + last + "}") or over > len(text):
         return reason[:300], None
-    return said(template, **params, **{last: {"verbatim": text[:keep]}})
+    return said(data["id"], **{**data["params"], last: {"verbatim": text[:len(text) - over]}})
 
 
 def run_statements(module, path: str, budget: float, statement_budget: float,
