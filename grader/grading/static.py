@@ -11,7 +11,7 @@ import ast
 import difflib
 from dataclasses import dataclass, field
 
-from kcheck.text import Message
+from kcheck.text import Message, Verbatim
 
 from ..contract import FUNCTIONS, OPTIONAL_FUNCTIONS, SIGNATURES
 from .notes import Note
@@ -19,6 +19,18 @@ from .notes import Note
 Signatures = dict[str, tuple[str, ...]]
 """Graded function -> its parameters' names: the kit's (SIGNATURES) and a course's own
 (rubric `[[function]]`, which are always checked: the course grades them)."""
+
+
+def _(text: str) -> str:
+    """Marks a message for the catalog (grader/catalogs.py extracts `_("...")`)."""
+    return text
+
+
+KEYWORD_NOTE = _("`{name}({shown})`: the handout's parameter names in another order (the "
+                 "handout's is `{name}({expected})`); called by keyword, so each value reaches "
+                 "the parameter of that name.")
+POSITION_NOTE = _("`{name}`: parameter names ({shown}) differ from the handout's ({expected}); "
+                  "graded by position, as the handout calls it.")
 
 
 @dataclass
@@ -115,12 +127,11 @@ def signature_check(name: str, params: list[tuple[str, str, bool]],
     names = [p[0] for p in params if p[1] in ("POSITIONAL_ONLY", "POSITIONAL_OR_KEYWORD")]
     notes = []
     if keyword_order(params, name, expected):
-        notes.append(f"`{name}({shown})`: the handout's parameter names in another order "
-                     f"(the handout's is `{name}({', '.join(expected)})`); called by keyword, "
-                     f"so each value reaches the parameter of that name.")
+        notes.append(Note(Message(KEYWORD_NOTE, name=name, shown=Verbatim(shown),
+                                  expected=", ".join(expected))))
     elif names[: len(expected)] != list(expected):
-        notes.append(f"`{name}`: parameter names ({shown}) differ from the handout's "
-                     f"({', '.join(expected)}); graded by position, as the handout calls it.")
+        notes.append(Note(Message(POSITION_NOTE, name=name, shown=Verbatim(shown),
+                                  expected=", ".join(expected))))
     return "ok", "", notes
 
 

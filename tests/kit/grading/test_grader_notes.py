@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from kanon.files import dump_json
-from kcheck.text import Message, Verbatim
+from kcheck.text import Message, Verbatim, render
 
 from grader.catalogs import translator
 from grader.gradebook.notes_text import notes_text
@@ -127,3 +127,15 @@ def test_a_retry_note_renders_its_reasons_and_the_refusal_in_the_course_language
                                                 "notes_ref": notes_ref([note])}), ZH)[0]
     assert "第 1 行（`import pandas`：它引发了 ModuleNotFoundError：pandas 不可用" in shown
     assert "第 4-6 行（`main()`：it ran for 9 s）" in shown  # no data: the reason as it is
+
+
+def test_a_signature_note_reads_in_chinese_with_the_students_names_as_they_are() -> None:
+    from grader.grading.static import signature_check
+    positional = [(n, "POSITIONAL_OR_KEYWORD", False) for n in ("a", "b", "c", "d")]
+    _, _, notes = signature_check("mondrian", positional)
+    assert notes == ["`mondrian`: parameter names (a, b, c, d) differ from the handout's "
+                     "(raw_dataset_file, DGH_folder, k, output_file); graded by position, as "
+                     "the handout calls it."]
+    assert render(message_of(notes[0]), ZH) == (
+        "`mondrian`：参数名（`a, b, c, d`）与作业说明中的（`raw_dataset_file, DGH_folder, k, "
+        "output_file`）不同；按位置评分，与作业说明的调用方式一致。")
