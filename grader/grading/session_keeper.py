@@ -131,9 +131,8 @@ class SessionKeeper:
                                           f"out: {d['reason']}")
 
     def describe(self, outcome: ImportOutcome) -> Message:  # why the import failed
-        settings = self.ctx.rubric.settings
-        return describe_import_message(outcome, settings.import_time_limit, self.scrub,
-                                       list(settings.allowed_packages))
+        s = self.ctx.rubric.settings
+        return describe_import_message(outcome, s.import_time_limit, self.scrub, s.allowed_packages)
 
     def hint(self, error: dict) -> str:
         """For a NameError on a name a dropped import would have bound: which line and why."""
@@ -206,7 +205,7 @@ def describe_import(outcome: ImportOutcome, limit: float, scrub=str) -> str:
 
 
 def describe_import_message(outcome: ImportOutcome, limit: float, scrub=str,
-                            allowed: list[str] | None = None) -> Message:
+                            allowed=None) -> Message:
     """`describe_import` as a message (kcheck.text); the sandbox's refusal of a package
     `allowed` does not hold is the grader's sentence, not the student's text."""
     error = outcome.error
@@ -227,6 +226,6 @@ def describe_import_message(outcome: ImportOutcome, limit: float, scrub=str,
     # an exception's type and message: the student's, as "{note}: {message}" has them
     message = scrub(error.get("message", ""))
     refusal = None if allowed is None or error.get("type") != "ModuleNotFoundError" \
-        else refusal_of(message, allowed)
+        else refusal_of(message, list(allowed))
     return Message("{note}: {message}", note=Verbatim(str(error.get("type", "an exception"))),
                    message=Verbatim(message) if refusal is None else refusal)
