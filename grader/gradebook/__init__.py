@@ -6,6 +6,7 @@ the records; this package writes everything people read and LMSs import).
   export           the files of a graded folder: grades.csv, feedback/<id>.md, results.json
                    (Gradescope), summary.md/.json, timings.csv, manual-template.csv
   case_text        how one case's result reads (a hidden case: its verdict only)
+  notes_text       a record's notes in the course's language (from their data)
   counterexample   a part's counterexample in the feedback and Gradescope's text, and its
                    files under feedback/<id>/counterexamples (from the record's entry)
   student_messages the record's English sentences about a submission in the course's
@@ -24,5 +25,5 @@ Every file is written atomically with deterministic bytes. Imports grading, cour
 core; nothing of similarity or publishing.
 """
 __all__ = ["case_text", "counterexample", "dashboard", "export", "export_command",
-           "feedback_export", "lms", "markdown_html", "merge", "scores_csv", "shares",
+           "feedback_export", "lms", "markdown_html", "merge", "notes_text", "scores_csv", "shares",
            "student_messages", "writer"]

@@ -7,7 +7,6 @@ from kcheck.text import Message, render
 from ..grading.case_names import name_ref
 from ..grading.record import CaseRecord
 from ..grading.scores_text import fmt
-from .student_messages import translate
 
 __all__ = ["OUTPUT_SHOWN", "HIDDEN_FEEDBACK", "case_title", "fence", "from_data", "in_language",
            "name_text", "named", "shown", "time_text"]
@@ -20,13 +19,13 @@ HIDDEN_FEEDBACK = ("Hidden cases use datasets you have not seen. Their feedback 
 
 def in_language(text: str, ref: dict | None, _=str) -> str:
     """The grader's sentence `text` in the language of `_`: rendered from its data (`ref`, a
-    kcheck.text Message's JSON) when that reads as `text` in English; a record without data
-    through the pattern layer (grader.gradebook.student_messages)."""
+    kcheck.text Message's JSON) when that reads as `text` in English; else (a record of an
+    older grader, which the resume cache regrades) `text` as it is."""
     if ref and "id" in ref:
         said = Message.from_json(ref)
         if said.english() == text:
             return render(said, _)
-    return translate(text, _)
+    return text
 
 
 def from_data(text: str, ref: dict | None, _=str) -> str:

@@ -33,6 +33,7 @@ from .case_text import (HIDDEN_FEEDBACK, case_title, fence, from_data, in_langua
 from .shares import shares as _shares, test_score as _test_score
 from ..grading.judges import render_ref
 from . import counterexample
+from .notes_text import notes_text
 from .student_messages import translate
 
 TEMPLATE = "manual-template.csv"
@@ -83,7 +84,7 @@ def feedback_md(record: dict | StudentRecord, rubric: Rubric) -> str:
                  _("; graded file: `{solution}`.").format(solution=record.solution)
                  if record.solution else "."), ""]
     if record.notes:
-        lines += [_("## Notes"), ""] + [f"- {translate(n, _)}" for n in record.notes] + [""]
+        lines += [_("## Notes"), ""] + [f"- {n}" for n in notes_text(record, _)] + [""]
     imported = record.import_info
     if imported is not None and imported.output:
         lines += [_("Printed while your file was imported:"), "", fence(imported.output)]
@@ -189,7 +190,7 @@ def gradescope_json(record: dict | StudentRecord, rubric: Rubric) -> str:
                           "status": "failed" if check.problem else "passed",
                           "output": from_data(check.check or "", check.check_ref, _),
                           "visibility": "visible"})
-    notes = "\n".join(f"- {translate(n, _)}" for n in record.notes)
+    notes = "\n".join(f"- {n}" for n in notes_text(record, _))
     # Messages use Markdown (`code`, fenced output): Gradescope renders them with "md".
     status = _("Status: {status}").format(status=record.status)
     return dump_json({"score": record.autograded, "output": f"{status}\n\n{notes}",

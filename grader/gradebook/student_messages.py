@@ -16,7 +16,8 @@ refusal of a package, the hint naming a left-out import).
 
 A record that keeps its sentence as data (a kcheck.text Message: a case's `message_ref` with an
 `id`, its `privacy_ref`) is rendered from that data instead (grader/gradebook/case_text.py
-`in_language`); this layer is left for the sentences still written as English only, and
+`in_language`), the notes from their data only (`notes_ref`, grader/gradebook/notes_text.py);
+this layer is left for the sentences still written as English only, and
 tests/kit/repo/test_no_pattern_translation.py counts what it still needs.
 
 `translate(text, _)`: the text in `_`'s language (`_` returns its argument: `text` itself).

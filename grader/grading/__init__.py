@@ -16,7 +16,8 @@ rule checker's phrase as a catalog message),
 term's cases), `case_names` (a case's name as phrases, data), `privacy_summary` (k and l reached, no points), `statuses` (the one list).
 The record: `results` (grading's results, the record's JSON), `record` (the record as a type:
 StudentRecord and CaseRecord, what the gradebook reads), `record_parts` (its nested parts
-typed: import info, manual checks, counterexamples), `manual_scores` (manual parts in
+typed: import info, manual checks, counterexamples), `notes` (a note for the student as
+text keeping its message, the record's notes as data), `manual_scores` (manual parts in
 a record), `scores_text` (scores as people read them), `fingerprint` (the course term
 graded against), `student_templates` (the record's English sentences about a submission,
 which grader.gradebook.student_messages renders in the course's language).
@@ -29,5 +30,5 @@ kcheck and the sandbox: nothing of the gradebook, similarity, authoring, courses
 """
 __all__ = ["batch", "case_names", "case_runner", "compare", "executors", "expected", "fingerprint",
            "freshness", "grade", "hidden_view", "host", "intake", "judge", "judges", "manual_check",
-           "manual_scores", "privacy_summary", "record", "record_parts", "results", "rules_judge", "rules_said", "runner", "scores_text", "session_keeper", "shrink",
+           "manual_scores", "notes", "privacy_summary", "record", "record_parts", "results", "rules_judge", "rules_said", "runner", "scores_text", "session_keeper", "shrink",
            "solution", "static", "student_templates", "statuses", "term_view", "time_policy"]

@@ -10,7 +10,7 @@ import shutil
 from functools import lru_cache
 from pathlib import Path
 
-from kcheck.text import Message
+from kcheck.text import Message, Verbatim
 
 from ..contract import OUTPUT_FILE, RAW_FILE, SIGNATURES
 from ..rubric import Case, Rubric
@@ -20,6 +20,7 @@ from .expected import copy_inputs, data_folder
 from .hidden_view import StudentCode
 from .judge import CaseFacts, Judgement, Produced, judge
 from .judges import JUDGES
+from .notes import Note, message_of
 from .results import CaseResult, SubmissionResult, case_result
 from .session_keeper import SessionKeeper
 from .static import FunctionCheck, keyword_order, positional_problem, signature_check
@@ -77,8 +78,8 @@ class CaseRunner:
         """One call of `case` under the plan's CPU-time limit, judged."""
         rubric, result = self.ctx.rubric, self.result
         if not self.keeper.ensure():
-            return case_result(rubric, case, self.keeper.failure, import_problem(
-                self.keeper, "your file could not be imported again: {problem}"))
+            return case_result(rubric, case, self.keeper.failure,
+                               import_problem(self.keeper, again=True))
         self.count += 1
         cwd = self.scratch / f"case-{self.count:03d}"  # a fresh name even if a deletion failed
         cwd.mkdir()
@@ -91,10 +92,10 @@ class CaseRunner:
                                            args=args, kwargs=kwargs, time_limit=limit)
         if outcome.output_dropped and not result.capped_calls:
             result.capped_calls = True
-            result.notes.append(
-                f"Your functions print a lot (case {case.id}: {outcome.output_dropped} bytes "
-                f"beyond the {self.ctx.limits.output_kb} KB the grader keeps). Printing costs "
-                f"time; remove debugging output.")
+            result.notes.append(Note(Message(
+                "Your functions print a lot (case {case}: {n} bytes beyond the {kb} KB the "
+                "grader keeps). Printing costs time; remove debugging output.", case=case.id,
+                n=outcome.output_dropped, kb=self.ctx.limits.output_kb)))
         if outcome.output_dropped:
             result.capped = True
         try:
@@ -103,7 +104,7 @@ class CaseRunner:
             shutil.rmtree(cwd, ignore_errors=True)
         status, fraction = verdict.status, verdict.fraction
         if outcome.forbidden:
-            result.forbid(outcome.forbidden, f"in case {case.id}")
+            result.forbid(outcome.forbidden, Message("in case {case}", case=case.id))
             status, fraction = Status.FORBIDDEN, 0.0
         message, ref = case_message(verdict, outcome.leftover, bool(outcome.forbidden), plan)
         # what the call printed may quote a hidden case's data: never kept (nor in the record)
@@ -194,8 +195,7 @@ def callable_state(name: str, check: FunctionCheck, keeper: SessionKeeper,
     if check.state in ("not-attempted", "signature"):
         return Status(check.state), check.message, False
     if keeper.failure:
-        return keeper.failure, import_problem(keeper, "your file could not be imported: "
-                                                      "{problem}"), False
+        return keeper.failure, import_problem(keeper, again=False), False
     info = keeper.functions.get(name, {})
     if not info.get("callable"):
         return (Status.MISSING, check.message or
@@ -209,17 +209,22 @@ def callable_state(name: str, check: FunctionCheck, keeper: SessionKeeper,
     elif params is not None:
         problem = positional_problem(params, len(expected or SIGNATURES[name]))
         if problem:
-            return (Status.SIGNATURE, f"`{name}` cannot be called as the handout says: "
-                                      f"{problem}", False)
+            return (Status.SIGNATURE, Message("`{name}` cannot be called as the handout says: "
+                                              "{problem}", name=name,
+                                              problem=message_of(problem) or problem), False)
     return Status.OK, "", params is not None and keyword_order(params, name, expected)
 
 
-def import_problem(keeper: SessionKeeper, template: str) -> str | Message:
-    """`template` with the import's problem: as data when the keeper has it (kcheck.text)."""
+def import_problem(keeper: SessionKeeper, again: bool) -> str | Message:
+    """Why the file could not be imported (`again`: after a case ended its process): as data
+    when the keeper has the import's problem as a message (kcheck.text), else as text."""
     problem, said = keeper.result.import_info["problem"], getattr(keeper, "problem", None)
-    if said is not None and said.english() == problem:
-        return Message(template, problem=said)
-    return template.format(problem=problem)
+    data = said is not None and said.english() == problem
+    message = (Message("your file could not be imported again: {problem}",
+                       problem=said if data else Verbatim(problem)) if again else
+               Message("your file could not be imported: {problem}",
+                       problem=said if data else Verbatim(problem)))
+    return message if data else message.english()
 
 
 def read_produced(output: Path) -> Produced:

@@ -22,6 +22,7 @@ from .case_runner import CaseRunner, case_rows
 from .expected import Expected
 from .intake import ArchiveProblem, Caps, Submission, unpack
 from .manual_check import check_parts
+from .notes import Note
 from .results import SubmissionResult
 from ..sandbox import Limits, RunAs
 from .session_keeper import SessionKeeper
@@ -78,7 +79,8 @@ def _grade_into(result: SubmissionResult, sub: Submission, ctx: Context, scratch
         if result.manual is None:
             result.manual = check_parts(rubric, None,
                                         Message("the submission could not be unpacked"))
-        result.notes = list(sub.notes) + [f"Your submission was not graded: {e}."]
+        result.notes = list(sub.notes) + [Note(Message("Your submission was not graded: {why}.",
+                                                       why=e.said))]
         result.fill(rubric, Status(e.status),
                     Message("the submission could not be unpacked safely"))
         return
@@ -89,8 +91,11 @@ def _grade_into(result: SubmissionResult, sub: Submission, ctx: Context, scratch
     result.solution = solution.file.relative_to(root).as_posix()
     static = solution.static
     if static.syntax_error:
-        result.notes.append(f"{result.solution} cannot be parsed: {static.syntax_error}.")
         kind, _, why = static.syntax_error.partition(": ")  # the parser's error, its words
+        error = Message("{note}: {message}", note=Verbatim(kind), message=Verbatim(why)) \
+            if why else Verbatim(static.syntax_error)
+        result.notes.append(Note(Message("{file} cannot be parsed: {error}.",
+                                         file=Verbatim(result.solution), error=error)))
         result.fill(rubric, Status.SYNTAX_ERROR, Message(
             "syntax error: {error}", error=Message("{note}: {message}", note=Verbatim(kind),
                                                    message=Verbatim(why)))

@@ -19,9 +19,11 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from kanon.files import safe_name
+from kcheck.text import Message, Verbatim
 
 from ..errors import UserError
 from ..settings import Caps
+from .notes import Note
 
 IGNORED_DIRS = {"__MACOSX", "__pycache__", ".git", ".svn", ".hg", ".idea", ".vscode",
                 ".ipynb_checkpoints", "venv", ".venv", "env", "node_modules", ".pytest_cache"}
@@ -31,11 +33,12 @@ SOURCE_SUFFIXES = (".py", ".ipynb")
 
 
 class ArchiveProblem(Exception):
-    """A student's archive that is refused; `status` is "unsafe-archive" or "bad-archive"."""
+    """A student's archive that is refused; `status` is "unsafe-archive" or "bad-archive",
+    `said` why, as a message (its English is the exception's text)."""
 
-    def __init__(self, status: str, message: str):
-        super().__init__(message)
-        self.status = status
+    def __init__(self, status: str, said: Message):
+        super().__init__(said.english())
+        self.status, self.said = status, said
 
 
 CLASS_ARCHIVE_SUBMISSIONS = 2000  # a class's "download all" zip holds at most this many
@@ -79,13 +82,16 @@ def member_path(info: zipfile.ZipInfo) -> str:
     for absolute paths, drive letters, `..` components and links."""
     name = info.filename.replace("\\", "/")
     if name.startswith("/") or re.match(r"^[A-Za-z]:", name):
-        raise ArchiveProblem("unsafe-archive", f"the archive holds an absolute path: {name!r}")
+        raise ArchiveProblem("unsafe-archive", Message(
+            "the archive holds an absolute path: {name}", name=Verbatim(repr(name))))
     parts = [p for p in name.split("/") if p not in ("", ".")]
     if ".." in parts:
-        raise ArchiveProblem("unsafe-archive", f"the archive holds a path with '..': {name!r}")
+        raise ArchiveProblem("unsafe-archive", Message(
+            "the archive holds a path with '..': {name}", name=Verbatim(repr(name))))
     mode = info.external_attr >> 16
     if stat.S_ISLNK(mode):
-        raise ArchiveProblem("unsafe-archive", f"the archive holds a symbolic link: {name!r}")
+        raise ArchiveProblem("unsafe-archive", Message(
+            "the archive holds a symbolic link: {name}", name=Verbatim(repr(name))))
     return "/".join(parts)
 
 
@@ -95,11 +101,14 @@ def safe_extract(archive: Path, dest: Path, caps: Caps, *, skip_ignored: bool = 
     try:
         zf = zipfile.ZipFile(archive)
     except (zipfile.BadZipFile, OSError) as e:
-        raise ArchiveProblem("bad-archive", f"{archive.name} is not a readable zip file ({e})")
+        raise ArchiveProblem("bad-archive", Message(
+            "{name} is not a readable zip file ({why})", name=Verbatim(archive.name),
+            why=Verbatim(str(e))))
     with zf:
         infos = zf.infolist()
         if len(infos) > caps.max_entries:
-            raise ArchiveProblem("unsafe-archive", f"the archive has {len(infos)} entries")
+            raise ArchiveProblem("unsafe-archive", Message("the archive has {n} entries",
+                                                           n=len(infos)))
         plan = [(info, member_path(info)) for info in infos]  # refuse before writing anything
         dest.mkdir(parents=True, exist_ok=True)
         written, files = 0, 0
@@ -108,24 +117,27 @@ def safe_extract(archive: Path, dest: Path, caps: Caps, *, skip_ignored: bool = 
                 continue
             files += 1
             if files > caps.max_files:
-                raise ArchiveProblem("unsafe-archive",
-                                     f"the archive has more than {caps.max_files} files")
+                raise ArchiveProblem("unsafe-archive", Message(
+                    "the archive has more than {n} files", n=caps.max_files))
             target = dest / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             if target.exists():
-                raise ArchiveProblem("bad-archive", f"the archive holds {rel!r} twice")
+                raise ArchiveProblem("bad-archive", Message("the archive holds {name} twice",
+                                                            name=Verbatim(repr(rel))))
             try:
                 with zf.open(info) as src, open(target, "wb") as out:
                     while block := src.read(1 << 16):
                         written += len(block)
                         if written > caps.max_bytes:
-                            raise ArchiveProblem(
-                                "unsafe-archive", f"the archive unpacks to more than "
-                                f"{caps.max_bytes // (1024 * 1024)} MB")
+                            raise ArchiveProblem("unsafe-archive", Message(
+                                "the archive unpacks to more than {mb} MB",
+                                mb=caps.max_bytes // (1024 * 1024)))
                         out.write(block)
             except (zipfile.BadZipFile, OSError, EOFError, RuntimeError,
                     NotImplementedError) as e:
-                raise ArchiveProblem("bad-archive", f"{rel!r} cannot be unpacked ({e})")
+                raise ArchiveProblem("bad-archive", Message(
+                    "{name} cannot be unpacked ({why})", name=Verbatim(repr(rel)),
+                    why=Verbatim(str(e))))
 
 
 def student_id(name: str, pattern: re.Pattern) -> tuple[str, str]:
@@ -191,8 +203,10 @@ def _unique(found: list[Submission]) -> list[Submission]:
         seen[base] = seen.get(base, 0) + 1
         sub.student = base if seen[base] == 1 else f"{base}~{seen[base]}"
         if seen[base] > 1:
-            sub.notes.append(f"Another submission has the same student id {base!r}; this one "
-                             f"({sub.source}) is graded as {sub.student!r}.")
+            sub.notes.append(Note(Message(
+                "Another submission has the same student id {base}; this one ({source}) is "
+                "graded as {student}.", base=Verbatim(repr(base)),
+                source=Verbatim(sub.source), student=Verbatim(repr(sub.student)))))
     return found
 
 
@@ -217,7 +231,8 @@ def unpack(sub: Submission, dest: Path, pattern: re.Pattern, caps: Caps) -> Path
     if inner and not has_source:
         for archive in sorted(inner):
             safe_extract(archive, archive.with_suffix(""), caps)
-            sub.notes.append(f"Unpacked the zip inside your submission: {archive.name}.")
+            sub.notes.append(Note(Message("Unpacked the zip inside your submission: {name}.",
+                                          name=Verbatim(archive.name))))
     return dest
 
 
@@ -227,14 +242,16 @@ def _copy_tree(src: Path, dest: Path, caps: Caps) -> None:
     for path in sorted(src.rglob("*")):
         rel = path.relative_to(src).as_posix()
         if path.is_symlink():
-            raise ArchiveProblem("unsafe-archive", f"the submission holds a symbolic link: {rel}")
+            raise ArchiveProblem("unsafe-archive", Message(
+                "the submission holds a symbolic link: {name}", name=Verbatim(rel)))
         if not path.is_file() or is_ignored(rel):
             continue
         count += 1
         total += path.stat().st_size
         if count > caps.max_files or total > caps.max_bytes:
-            raise ArchiveProblem("unsafe-archive", "the submission is larger than the caps "
-                                 f"({caps.max_files} files, {caps.max_bytes // 2**20} MB)")
+            raise ArchiveProblem("unsafe-archive", Message(
+                "the submission is larger than the caps ({files} files, {mb} MB)",
+                files=caps.max_files, mb=caps.max_bytes // 2**20))
         target = dest / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, target)

@@ -81,7 +81,7 @@ def said(status: Status, message: Message, fraction: float = 0.0, tail: str = ""
 
 def judge(outcome: CallOutcome, facts: CaseFacts, produced: Produced | None = None,
           data: CaseData | None = None, *, scrub: Callable[[str], str] = str,
-          hint: str = "", code: StudentCode = StudentCode()) -> Judgement:
+          hint: Message | None = None, code: StudentCode = StudentCode()) -> Judgement:
     """The verdict on one call. `data` is the case's raw side (anonymizers), `scrub` cleans
     child-reported text (scratch paths), `hint` explains a NameError on a name whose import
     the import retry left out, `code` is the submission's own files (what a hidden case may
@@ -128,7 +128,7 @@ def judge(outcome: CallOutcome, facts: CaseFacts, produced: Produced | None = No
 
 
 def _failure(outcome: CallOutcome, facts: CaseFacts, scrub: Callable[[str], str],
-             hint: str, code: StudentCode) -> Judgement | None:
+             hint: Message | None, code: StudentCode) -> Judgement | None:
     """The judgement of a call that did not return (None when it returned, or raised the
     exception the contract asks for)."""
     error, status, hidden = outcome.error, outcome.status, facts.hidden
@@ -186,15 +186,16 @@ def _failure(outcome: CallOutcome, facts: CaseFacts, scrub: Callable[[str], str]
             return None
         if error.get("type") == "NotImplementedError":
             return said(Status.NOT_ATTEMPTED, Message("raised NotImplementedError"))
-        if hidden and not hint:
-            return said(Status.ERROR, exception_message(error, code, scrub))
-        text = str(exception_message(error, code, scrub)) if hidden else error_text(error, scrub)
-        if hint:  # the hint's words are the grader's: the pattern layer translates them
-            text = (text.replace("\n", f" ({hint})\n", 1) if "\n" in text
-                    else f"{text} ({hint})")
-            return Judgement(Status.ERROR, text)
+        if hidden:
+            shown = exception_message(error, code, scrub)
+            return said(Status.ERROR, Message(hint.id, hint.params, message=shown)
+                        if hint else shown)
         raised, trace = raised_message(error, scrub, code)
-        return _kept(Status.ERROR, raised, trace, text)
+        if hint:  # the student's message, then the grader's words on the left-out line
+            raised = Message(raised.id, raised.params, message=Message(
+                hint.id, hint.params, message=raised.params["message"]))
+            return said(Status.ERROR, raised, tail=trace)
+        return _kept(Status.ERROR, raised, trace, error_text(error, scrub))
     return None
 
 

@@ -5,7 +5,8 @@ grading writes (grader/grading/results.py, then the runner's and merge's additio
 attributes, never the record's keys by string (tests/kit/repo/test_record_reads.py).
 
 A key written only sometimes is None here when absent (a case's `privacy`, `privacy_ref`,
-`message_ref` and `name_ref`, written only when not empty;
+`message_ref` and `name_ref`, written only when not empty; the notes as data, `notes_ref`,
+written when a note has data (grader/grading/notes.py);
 `forbidden_paths`, `counterexamples`, the manual parts' `manual`, `auto_score` and
 `manual_comment`, the host's `sandbox`); keys of no reader's concern (the runner's cache
 `key`, the `course` stamp) ride along in `extra`. The import's information, a manual part's
@@ -31,7 +32,7 @@ _CASE_OPTIONAL = ("privacy", "message_ref", "privacy_ref", "name_ref")
 _STUDENT_KEYS = ("student", "source", "notes", "solution", "import", "cases", "timing",
                  "parts", "score", "max", "remarks", "status")
 _STUDENT_OPTIONAL = ("forbidden_paths", "counterexamples", "manual", "auto_score",
-                     "manual_comment", "sandbox")
+                     "manual_comment", "sandbox", "notes_ref")
 _STUDENT_EMPTY = {"student": "", "source": "", "notes": [], "solution": None, "import": None,
                   "cases": [], "timing": {}, "parts": {}, "score": 0.0, "max": 0.0,
                   "remarks": [], "status": ""}
@@ -111,6 +112,7 @@ class StudentRecord:
     auto_score: float | None = None  # with manual parts: the autograded points
     manual_comment: str | None = None  # with manual parts: the staff's one comment
     sandbox: str | None = None  # the sandbox mode it was graded in
+    notes_ref: list[dict | None] | None = None  # each note's Message JSON (None: text only)
     extra: dict[str, Any] = field(default_factory=dict)  # keys of no reader's concern
     absent: tuple[str, ...] = field(default=(), compare=False, repr=False)  # not in its JSON
 

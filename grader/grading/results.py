@@ -11,6 +11,7 @@ from kcheck.text import Message
 from ..rubric import Case, Rubric
 from .case_names import name_ref
 from .manual_scores import with_manual
+from .notes import Note, message_of, notes_ref
 from .record import CaseRecord, StudentRecord
 from .record_parts import Counterexample, ImportInfo
 from .statuses import Status, import_status, submission_status
@@ -27,6 +28,7 @@ def case_result(rubric: Rubric, case: Case, status: Status, message: str | Messa
                 ref: dict | None = None) -> CaseResult:
     """A case's result earning `fraction` of its points; a Message `message` is kept as data
     (`ref`) beside its English, and so is the case's name (grader.grading.case_names)."""
+    message = message_of(message) or message  # a Note: its message
     if isinstance(message, Message):
         message, ref = message.english(), message.to_json()
     points = rubric.part_of(case).case_points(case)
@@ -42,7 +44,7 @@ class SubmissionResult:
 
     student: str
     source: str
-    notes: list[str]
+    notes: list[str]  # a Note keeps its message as data (the record's notes_ref)
     solution: str | None = None
     import_info: dict | None = None  # status, mode, output, problem, retried, dropped, ...
     cases: list[CaseResult] = field(default_factory=list)
@@ -57,12 +59,13 @@ class SubmissionResult:
         """Every case gets the same status and no points."""
         self.cases = [case_result(rubric, c, status, message) for c in rubric.cases()]
 
-    def forbid(self, paths: list[str], where: str) -> None:
+    def forbid(self, paths: list[str], where: str | Message) -> None:
         """The code tried to open the grader's files: record them, tell the student."""
         new = [p for p in sorted(set(paths)) if p not in self.forbidden_paths]
         self.forbidden_paths.extend(new)
-        self.notes.append(f"Your code tried to open the grader's own files {where}. The access "
-                          f"was refused and recorded in your grade record.")
+        self.notes.append(Note(Message(
+            "Your code tried to open the grader's own files {where}. The access was refused "
+            "and recorded in your grade record.", where=where)))
 
     def to_json(self, rubric: Rubric) -> dict:
         """The record: points per part, score, status (the problem that cost the most points,
@@ -86,13 +89,14 @@ class SubmissionResult:
             flags.add(Status.OUTPUT_CAPPED)
         status = submission_status(lost, flags)
         record = StudentRecord(
-            student=self.student, source=self.source, notes=list(self.notes),
+            student=self.student, source=self.source, notes=[str(n) for n in self.notes],
             solution=self.solution, import_info=info, cases=list(self.cases),
             timing=dict(self.timing), parts={k: round(v, 4) for k, v in parts.items()},
             score=score, max=maximum, remarks=remarks, status=str(status),
             forbidden_paths=list(self.forbidden_paths) or None,
             counterexamples={k: Counterexample.from_json(v)
-                             for k, v in self.counterexamples.items()} or None)
+                             for k, v in self.counterexamples.items()} or None,
+            notes_ref=notes_ref(self.notes))
         if rubric.manual_parts:  # graded by the staff later (`merge`): no points yet
             with_manual(record, rubric, self.manual or {})
         return record.to_json()

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kcheck.text import Message, Verbatim
+from kcheck.text import Joined, Message, Verbatim
 
 from ..contract import SIGNATURES, graded_functions
 from .expected import copy_inputs
+from .notes import Note
 from .results import SubmissionResult
 from ..sandbox import ImportOutcome, Session, wall_backstop
+from ..sandbox.packages import refusal_of
 from .solution import Solution
 from .statuses import Status, import_status
 
@@ -83,24 +85,23 @@ class SessionKeeper:
             info["retried"] = True
             if fallback.status == "ok":
                 self.mode = info["mode"] = "retry"
-                info["dropped"] = [{**d, "reason": self.scrub(d["reason"])}
-                                   for d in fallback.dropped]
+                info["dropped"] = [_scrubbed(d, self.scrub) for d in fallback.dropped]
                 self.known = {d["lines"][0]: d["reason"] for d in fallback.dropped}
-                result.notes.append(retry_note(info))
+                result.notes.append(retry_note(info, self.problem,
+                                               self.ctx.rubric.settings.allowed_packages))
                 self._remember_unavailable(info["dropped"])
                 outcome = fallback
             else:
-                info["retry_problem"] = self.describe(fallback).english()
+                retry_problem = self.describe(fallback)
+                info["retry_problem"] = retry_problem.english()
                 self.failure = import_status(outcome.status)
-                result.notes.append(
-                    f"Importing your file failed ({info['problem']}). The grader imported it "
-                    f"again one top-level statement at a time, and that failed too: "
-                    f"{info['retry_problem']}.")
+                result.notes.append(failed_twice(self.problem, retry_problem))
         if forbidden:
-            result.forbid(forbidden, "while your file was imported")
+            result.forbid(forbidden, Message("while your file was imported"))
         if outcome.output_dropped:
-            result.notes.append(f"Your file printed {outcome.output_dropped} bytes more than "
-                                f"the grader keeps while it was imported.")
+            result.notes.append(Note(Message(
+                "Your file printed {n} bytes more than the grader keeps while it was imported.",
+                n=outcome.output_dropped)))
             result.capped = True
         result.import_info = info
         self.functions = outcome.functions
@@ -113,8 +114,9 @@ class SessionKeeper:
         if outcome.status != "ok":
             self.failure = import_status(outcome.status)
             self.problem = self.describe(outcome)
-            self.result.notes.append(f"Your file could not be imported again after a case "
-                                     f"ended its process: {self.problem}.")
+            self.result.notes.append(Note(Message("Your file could not be imported again "
+                                                  "after a case ended its process: {problem}.",
+                                                  problem=self.problem)))
             if self.result.import_info is None:
                 self.result.import_info = {}
             self.result.import_info["problem"] = self.problem.english()
@@ -123,37 +125,87 @@ class SessionKeeper:
 
     def _remember_unavailable(self, dropped: list[dict]) -> None:
         """The names that dropped imports would have bound (for NameError hints)."""
+        allowed = list(self.ctx.rubric.settings.allowed_packages)
         for d in dropped:
             for name in d.get("binds", []):
-                self.unavailable[name] = (f"line {d['lines'][0]}, `{d['code']}`, was left "
-                                          f"out: {d['reason']}")
+                self.unavailable[name] = hint_message(d, allowed)
 
     def describe(self, outcome: ImportOutcome) -> Message:  # why the import failed
-        return describe_import_message(outcome, self.ctx.rubric.settings.import_time_limit,
-                                       self.scrub)
+        s = self.ctx.rubric.settings
+        return describe_import_message(outcome, s.import_time_limit, self.scrub, s.allowed_packages)
 
-    def hint(self, error: dict) -> str:
-        """For a NameError on a name a dropped import would have bound: which line and why."""
+    def hint(self, error: dict) -> Message | None:
+        """For a NameError on a name a dropped import would have bound: which line and why
+        (`hint_message`), else None."""
         if error.get("type") != "NameError":
-            return ""
+            return None
         return next((why for name, why in self.unavailable.items()
-                     if f"'{name}'" in error.get("message", "")), "")
+                     if f"'{name}'" in error.get("message", "")), None)
 
 
-def retry_note(info: dict) -> str:
-    """What a successful retry left out, for the student."""
+def hint_message(dropped: dict, allowed: list[str]) -> Message:
+    """A NameError's hint: the left-out statement's line, code and reason, its `message`
+    field (the student's exception message) left for the judge to fill."""
+    return Message("{message} (line {n}, `{code}`, was left out: {reason})", message="",
+                   n=dropped["lines"][0], code=Verbatim(dropped["code"]),
+                   reason=_reason(dropped, allowed))
+
+
+def retry_note(info: dict, problem: Message | None = None, allowed=()) -> Note:
+    """What a successful retry left out, for the student (`problem`: why the full import
+    failed, as data; else its English in `info`; `allowed`: the course's packages)."""
     shown = [d for d in info["dropped"] if not d["reason"].startswith("the `if __name__")]
-    items = []
+    items: list[Message] = []
     for d in shown[:RETRY_NOTE_ITEMS]:
         first, last = d["lines"]
-        where = f"line {first}" if first == last else f"lines {first}-{last}"
-        items.append(f"{where} (`{d['code']}`: {d['reason']})")
+        reason = _reason(d, list(allowed))
+        items.append(Message("line {n} (`{code}`: {reason})", n=first,
+                             code=Verbatim(d["code"]), reason=reason) if first == last else
+                     Message("lines {span} (`{code}`: {reason})", span=f"{first}-{last}",
+                             code=Verbatim(d["code"]), reason=reason))
     if len(shown) > RETRY_NOTE_ITEMS:
-        items.append(f"and {len(shown) - RETRY_NOTE_ITEMS} more")
-    left_out = "; ".join(items) if items else "nothing"
-    return (f"Importing your file failed ({info['problem']}). It was imported again one "
-            f"top-level statement at a time and graded that way, leaving out: {left_out}. "
-            f"Keep command-line code and experiments under `if __name__ == \"__main__\":`.")
+        items.append(Message("and {n} more", n=len(shown) - RETRY_NOTE_ITEMS))
+    return Note(Message(
+        "Importing your file failed ({problem}). It was imported again one top-level "
+        "statement at a time and graded that way, leaving out: {left_out}. Keep command-line "
+        "code and experiments under `if __name__ == \"__main__\":`.",
+        problem=problem if problem is not None and problem.english() == info["problem"]
+        else Verbatim(info["problem"]),
+        left_out=Joined(items, "; ") if items else Message("nothing")))
+
+
+def _reason(dropped: dict, allowed: list[str]) -> Message | Verbatim:
+    """Why the retry left a statement out: the sandbox's message (its data, `said`; an
+    import the course refuses: the sandbox's refusal as the grader's words) when it reads as
+    the reason kept, else the reason's text as it is."""
+    said = dropped.get("said")
+    if said:
+        message = Message.from_json(said)
+        if message.id == "it raised {kind}: {message}":
+            refusal = refusal_of(str(message.params["message"]), allowed)
+            if refusal is not None:
+                message = Message(message.id, message.params, message=refusal)
+        if message.english() == dropped["reason"]:
+            return message
+    return Verbatim(dropped["reason"])
+
+
+def failed_twice(problem: Message, retry: Message) -> Note:
+    """The note of an import that failed whole and one statement at a time."""
+    return Note(Message("Importing your file failed ({problem}). The grader imported it again "
+                        "one top-level statement at a time, and that failed too: {retry}.",
+                        problem=problem, retry=retry))
+
+
+def _scrubbed(data, scrub):
+    """A left-out statement with `scrub` applied to the student's text the sandbox reported:
+    its reason and its message's verbatim values."""
+    if isinstance(data, dict):
+        return {k: scrub(v) if k in ("reason", "verbatim") and isinstance(v, str)
+                else _scrubbed(v, scrub) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_scrubbed(v, scrub) for v in data]
+    return data
 
 
 def describe_import(outcome: ImportOutcome, limit: float, scrub=str) -> str:
@@ -161,8 +213,10 @@ def describe_import(outcome: ImportOutcome, limit: float, scrub=str) -> str:
     return describe_import_message(outcome, limit, scrub).english()
 
 
-def describe_import_message(outcome: ImportOutcome, limit: float, scrub=str) -> Message:
-    """`describe_import` as a message (kcheck.text)."""
+def describe_import_message(outcome: ImportOutcome, limit: float, scrub=str,
+                            allowed=None) -> Message:
+    """`describe_import` as a message (kcheck.text); the sandbox's refusal of a package
+    `allowed` does not hold is the grader's sentence, not the student's text."""
     error = outcome.error
     if outcome.status == "timeout" and error.get("wall"):
         return Message("it did not finish within the import's wall-clock backstop of {wall} s "
@@ -179,5 +233,8 @@ def describe_import_message(outcome: ImportOutcome, limit: float, scrub=str) -> 
     if outcome.status == "memory":
         return Message("it ran out of memory while importing")
     # an exception's type and message: the student's, as "{note}: {message}" has them
+    message = scrub(error.get("message", ""))
+    refusal = None if allowed is None or error.get("type") != "ModuleNotFoundError" \
+        else refusal_of(message, list(allowed))
     return Message("{note}: {message}", note=Verbatim(str(error.get("type", "an exception"))),
-                   message=Verbatim(scrub(error.get("message", ""))))
+                   message=Verbatim(message) if refusal is None else refusal)

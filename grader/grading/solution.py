@@ -12,7 +12,10 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kcheck.text import Message, Verbatim
+
 from .intake import is_ignored
+from .notes import Note, file_list
 from .static import Signatures, StaticReport, check_source, graded_names
 
 SOLUTION_NAME = "skeleton.py"
@@ -76,9 +79,9 @@ def choose(root: Path, own: Signatures | None = None) -> Solution:
     notes: list[str] = []
     data = [f.as_posix() for f in files if f.suffix.lower() in DATA_SUFFIXES]
     if data:
-        shown = ", ".join(data[:8]) + (f" and {len(data) - 8} more" if len(data) > 8 else "")
-        notes.append(f"Data files in your submission are not used (each case supplies its own "
-                     f"adult-hw1.csv and DGHs): {shown}.")
+        notes.append(Note(Message("Data files in your submission are not used (each case "
+                                  "supplies its own adult-hw1.csv and DGHs): {files}.",
+                                  files=file_list(data, 8))))
     counts = {f: _defines((root / f).read_bytes(), own) for f in py if f.name != "__init__.py"}
     for nb in notebooks:
         source = notebook_source(root / nb)
@@ -93,24 +96,29 @@ def choose(root: Path, own: Signatures | None = None) -> Solution:
         if not report.syntax_error and stubs >= len(report.functions) - 1:  # random is given
             better = _best(counts, exclude=chosen, root=root, own=own)
             if better is not None:
-                notes.append(f"{chosen.as_posix()} is still the untouched skeleton; graded "
-                             f"{better.as_posix()}, which implements the functions.")
+                notes.append(Note(Message(
+                    "{chosen} is still the untouched skeleton; graded {better}, which "
+                    "implements the functions.", chosen=Verbatim(chosen.as_posix()),
+                    better=Verbatim(better.as_posix()))))
                 chosen = better
     else:
         chosen = _best(counts, root=root, own=own)
         if chosen is not None:
-            notes.append(f"No {SOLUTION_NAME} in your submission; graded {chosen.as_posix()}, "
-                         f"the file that defines the most graded functions.")
+            notes.append(Note(Message(
+                "No {name} in your submission; graded {chosen}, the file that defines the "
+                "most graded functions.", name=SOLUTION_NAME,
+                chosen=Verbatim(chosen.as_posix()))))
     if chosen is not None and chosen.suffix.lower() == ".ipynb":
         if not skeletons:
             notes.pop()  # the "No skeleton.py" note; the notebook note says it all
         chosen = _from_notebook(root, chosen, notes)
         py.append(chosen)
     elif notebooks:
-        shown = ", ".join(n.as_posix() for n in notebooks)
-        notes.append(f"Notebooks are not graded when a .py solution exists: {shown}.")
+        notes.append(Note(Message("Notebooks are not graded when a .py solution exists: "
+                                  "{files}.", files=file_list([n.as_posix() for n in notebooks]))))
     if chosen is None:
-        notes.append("No Python file in your submission defines any of the graded functions.")
+        notes.append(Note(Message("No Python file in your submission defines any of the graded "
+                                  "functions.")))
         return Solution(None, notes=notes, sources=py)
     solution_dir = (root / chosen).parent
     paths = [solution_dir] + ([root] if solution_dir != root else [])
@@ -143,6 +151,7 @@ def _from_notebook(root: Path, notebook: Path, notes: list[str]) -> Path:
     if not target.stem.isidentifier():
         target = notebook.with_name("notebook_solution.py")
     (root / target).write_text(notebook_source(root / notebook) or "", encoding="utf-8")
-    notes.append(f"No .py solution: graded the code cells of {notebook.as_posix()} (shell and "
-                 f"magic lines commented out). Hand in a .py file next time.")
+    notes.append(Note(Message("No .py solution: graded the code cells of {notebook} (shell and "
+                              "magic lines commented out). Hand in a .py file next time.",
+                              notebook=Verbatim(notebook.as_posix()))))
     return target

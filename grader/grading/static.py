@@ -11,11 +11,26 @@ import ast
 import difflib
 from dataclasses import dataclass, field
 
+from kcheck.text import Message, Verbatim
+
 from ..contract import FUNCTIONS, OPTIONAL_FUNCTIONS, SIGNATURES
+from .notes import Note
 
 Signatures = dict[str, tuple[str, ...]]
 """Graded function -> its parameters' names: the kit's (SIGNATURES) and a course's own
 (rubric `[[function]]`, which are always checked: the course grades them)."""
+
+
+def _(text: str) -> str:
+    """Marks a message for the catalog (grader/catalogs.py extracts `_("...")`)."""
+    return text
+
+
+KEYWORD_NOTE = _("`{name}({shown})`: the handout's parameter names in another order (the "
+                 "handout's is `{name}({expected})`); called by keyword, so each value reaches "
+                 "the parameter of that name.")
+POSITION_NOTE = _("`{name}`: parameter names ({shown}) differ from the handout's ({expected}); "
+                  "graded by position, as the handout calls it.")
 
 
 @dataclass
@@ -29,7 +44,7 @@ class FunctionCheck:
 
     name: str
     state: str
-    message: str = ""
+    message: str = ""  # a Note keeps its message as data (grader/grading/notes.py)
     notes: list[str] = field(default_factory=list)
 
 
@@ -74,9 +89,11 @@ def positional_problem(params: list[tuple[str, str, bool]], arity: int) -> str:
     varargs = any(p[1] == "VAR_POSITIONAL" for p in params)
     kw_required = [p[0] for p in params if p[1] == "KEYWORD_ONLY" and not p[2]]
     if len(required) > arity:
-        return f"it requires {len(required)} arguments, the contract passes {arity}"
+        return Note(Message("it requires {n} arguments, the contract passes {arity}",
+                            n=len(required), arity=arity))
     if len(positional) < arity and not varargs:
-        return f"it takes {len(positional)} arguments, the contract passes {arity}"
+        return Note(Message("it takes {n} arguments, the contract passes {arity}",
+                            n=len(positional), arity=arity))
     if kw_required:
         return f"it requires keyword-only argument(s) {', '.join(kw_required)}"
     return ""
@@ -110,12 +127,11 @@ def signature_check(name: str, params: list[tuple[str, str, bool]],
     names = [p[0] for p in params if p[1] in ("POSITIONAL_ONLY", "POSITIONAL_OR_KEYWORD")]
     notes = []
     if keyword_order(params, name, expected):
-        notes.append(f"`{name}({shown})`: the handout's parameter names in another order "
-                     f"(the handout's is `{name}({', '.join(expected)})`); called by keyword, "
-                     f"so each value reaches the parameter of that name.")
+        notes.append(Note(Message(KEYWORD_NOTE, name=name, shown=Verbatim(shown),
+                                  expected=", ".join(expected))))
     elif names[: len(expected)] != list(expected):
-        notes.append(f"`{name}`: parameter names ({shown}) differ from the handout's "
-                     f"({', '.join(expected)}); graded by position, as the handout calls it.")
+        notes.append(Note(Message(POSITION_NOTE, name=name, shown=Verbatim(shown),
+                                  expected=", ".join(expected))))
     return "ok", "", notes
 
 
@@ -172,8 +188,8 @@ def _rename_hint(name: str, functions: dict[str, ast.FunctionDef], known: Signat
 
 def missing(name: str) -> FunctionCheck:
     """The verdict on a graded function the file does not define (an optional part's)."""
-    return FunctionCheck(name, "missing", f"`{name}` is not defined at the top level of the "
-                         f"file.")
+    return FunctionCheck(name, "missing", Note(Message(
+        "`{name}` is not defined at the top level of the file.", name=name)))
 
 
 def check_source(source: str | bytes, filename: str = "solution.py",
@@ -195,17 +211,19 @@ def check_source(source: str | bytes, filename: str = "solution.py",
                                              and f not in optional):
         node = bindings.get(name)
         if node is None:
-            report.functions[name] = FunctionCheck(
-                name, "missing", f"`{name}` is not defined at the top level of the file."
-                + _rename_hint(name, functions, known))
+            check = report.functions[name] = missing(name)
+            hint = _rename_hint(name, functions, known)  # English only (not in the catalog)
+            if hint:
+                check.message = str(check.message) + hint
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             state, message, notes = signature_check(name, ast_params(node), known[name])
             if state == "ok" and _is_stub(node):
-                state, message = "not-attempted", f"`{name}` only raises NotImplementedError."
+                state, message = "not-attempted", Note(Message(
+                    "`{name}` only raises NotImplementedError.", name=name))
             report.functions[name] = FunctionCheck(name, state, message, notes)
         elif isinstance(node, ast.ClassDef):
-            report.functions[name] = FunctionCheck(
-                name, "indirect", f"`{name}` is a class; it is called like a function.")
+            report.functions[name] = FunctionCheck(name, "indirect", Note(Message(
+                "`{name}` is a class; it is called like a function.", name=name)))
         else:
             report.functions[name] = FunctionCheck(name, "indirect")
     return report

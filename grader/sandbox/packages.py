@@ -4,9 +4,8 @@ Student code may import the standard library, its own modules and these packages
 else: the child refuses any other import with `unavailable_message` (kcheck.course_rules:
 the self-check's wording too; the child's program keeps a copy of the wording in
 grader/sandbox/worker_parts/guards.py, since it runs without the grader; a test keeps the
-two equal). The grader
-checks at start that each allowed package imports in the Python that runs the children, and
-the Gradescope setup and the student bundle install them.
+two equal). The grader checks at start that each allowed package imports in the Python that
+runs the children, and the Gradescope setup and the student bundle install them.
 """
 from __future__ import annotations
 
@@ -15,6 +14,7 @@ import sys
 
 from kcheck import course_rules
 from kcheck.course_rules import unavailable
+from kcheck.text import Message
 
 from ..errors import UserError
 
@@ -32,6 +32,13 @@ def rule(allowed: list[str]) -> str:
 def unavailable_message(name: str, allowed: list[str]) -> str:
     """What a student sees when their code imports a package the course does not allow."""
     return str(unavailable(name, allowed))
+
+
+def refusal_of(text: str, allowed: list[str]) -> Message | None:
+    """The sandbox's refusal of a package (`unavailable`) when `text` is exactly it, else
+    None (a student's own message)."""
+    name = text.partition(" ")[0]
+    return unavailable(name, allowed) if text == unavailable_message(name, allowed) else None
 
 
 def requirements(allowed: list[str]) -> str:

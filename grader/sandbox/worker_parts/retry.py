@@ -29,32 +29,41 @@ def _main_guard(node: ast.stmt) -> bool:
     return "__name__" in names and "__main__" in texts
 
 
-def static_reason(node: ast.stmt) -> str:
-    """Why a top-level statement is left out of a retry without running it ("" to run it):
-    the `__main__` block, reading the command line or standard input, or running a graded
-    function (an experiment)."""
+def said(template: str, **params) -> tuple[str, dict]:
+    """A reason in English and as data: kcheck.text's JSON of a Message (its id, the
+    template, and its params; a student's text as {"verbatim": text}), which the grader reads
+    back (the child cannot import kcheck)."""
+    plain = {k: v["verbatim"] if isinstance(v, dict) else v for k, v in params.items()}
+    return template.format(**plain), {"id": template, "params": params}
+
+
+def static_reason(node: ast.stmt) -> tuple[str, dict | None]:
+    """Why a top-level statement is left out of a retry without running it, in English and
+    as data (`said`; ("", None) to run it): the `__main__` block, reading the command line
+    or standard input, or running a graded function (an experiment)."""
     if _main_guard(node):
-        return 'the `if __name__ == "__main__":` block'
+        return said('the `if __name__ == "__main__":` block')
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import,
                          ast.ImportFrom)):
-        return ""
+        return "", None
     for n in ast.walk(node):
         if isinstance(n, ast.Attribute) and n.attr in ("argv", "orig_argv") and isinstance(
                 n.value, ast.Name) and n.value.id == "sys":
-            return "it reads the command line (sys.argv)"
+            return said("it reads the command line (sys.argv)")
         if isinstance(n, ast.Name) and n.id == "argv":
-            return "it reads the command line (argv)"
+            return said("it reads the command line (argv)")
         if isinstance(n, ast.Attribute) and n.attr == "stdin":
-            return "it reads standard input"
+            return said("it reads standard input")
         if isinstance(n, ast.Call):
             func = n.func
             name = func.id if isinstance(func, ast.Name) else (
                 func.attr if isinstance(func, ast.Attribute) else "")
             if name in _COMMAND_LINE_CALLS:
-                return f"it reads the command line or standard input ({name})"
+                return said("it reads the command line or standard input ({name})",
+                            name={"verbatim": name})
             if name in GRADED:
-                return f"it runs {name} (an experiment)"
-    return ""
+                return said("it runs {name} (an experiment)", name=name)
+    return "", None
 
 
 def _future_flags(tree: ast.Module) -> int:
@@ -72,16 +81,32 @@ def _lines(node: ast.stmt) -> list[int]:
     return [node.lineno, getattr(node, "end_lineno", None) or node.lineno]
 
 
-def _failure(error: BaseException) -> str:
+def _failure(error: BaseException) -> tuple[str, dict | None]:
+    """Why a statement failed, in English (at most 300 characters) and as data (`said`;
+    None when the English had to be cut short inside the grader's words)."""
     if isinstance(error, StatementTimeout):
-        return str(error)
+        return error.args
     if isinstance(error, SystemExit):
-        return f"it called sys.exit / exit (code {error.code!r})"[:300]
+        return _cut(*said("it called sys.exit / exit (code {code})",
+                          code={"verbatim": repr(error.code)}), "code")
     try:
         message = str(error)
     except Exception:  # noqa: BLE001
         message = ""
-    return f"it raised {type(error).__name__}: {message}"[:300]
+    return _cut(*said("it raised {kind}: {message}", kind={"verbatim": type(error).__name__},
+                      message={"verbatim": message}), "message")
+
+
+def _cut(reason: str, data: dict, last: str) -> tuple[str, dict | None]:
+    """A reason cut to 300 characters, its data then holding the student's text of the
+    field `last` as cut (None when the cut falls elsewhere)."""
+    over = len(reason) - 300
+    if over <= 0:
+        return reason, data
+    text = data["params"][last]["verbatim"]
+    if not data["id"].endswith("{" + last + "}") or over > len(text):
+        return reason[:300], None
+    return said(data["id"], **{**data["params"], last: {"verbatim": text[:len(text) - over]}})
 
 
 def run_statements(module, path: str, budget: float, statement_budget: float,
@@ -102,25 +127,29 @@ def run_statements(module, path: str, budget: float, statement_budget: float,
     dropped: list[dict] = []
 
     def on_cpu(signum, frame):
-        raise StatementTimeout(f"it used more than {statement_budget:g} s of CPU time")
+        raise StatementTimeout(*said("it used more than {limit} s of CPU time",
+                                     limit=f"{statement_budget:g}"))
 
     def on_wall(signum, frame):
-        raise StatementTimeout(f"it ran for more than {3 * statement_budget:g} s (waiting)")
+        raise StatementTimeout(*said("it ran for more than {limit} s (waiting)",
+                                     limit=f"{3 * statement_budget:g}"))
     previous = signal.signal(signal.SIGPROF, on_cpu), signal.signal(signal.SIGALRM, on_wall)
     cpu_start, wall_start = time.process_time(), _perf()
     try:
         for node in tree.body:
             lines = _lines(node)
             code_line = text[node.lineno - 1].strip()[:120] if node.lineno <= len(text) else ""
-            reason = (known or {}).get(node.lineno) or static_reason(node)
+            known_reason = (known or {}).get(node.lineno)
+            reason, data = (known_reason, None) if known_reason else static_reason(node)
             definition = isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
                                            ast.Import, ast.ImportFrom))
             cpu_left = budget - (time.process_time() - cpu_start)
             wall_left = wall_budget - (_perf() - wall_start)
             if not reason and not definition and min(cpu_left, wall_left) <= 0:
-                reason = f"not run: the retry's time budget ({budget:g} s of CPU) was used up"
+                reason, data = said("not run: the retry's time budget ({budget} s of CPU) was "
+                                    "used up", budget=f"{budget:g}")
             if reason:
-                dropped.append({"lines": lines, "code": code_line, "reason": reason})
+                dropped.append(_dropped(lines, code_line, reason, data))
                 continue
             code = compile(ast.Module(body=[node], type_ignores=[]), path, "exec",
                            flags=flags, dont_inherit=True)
@@ -135,7 +164,7 @@ def run_statements(module, path: str, budget: float, statement_budget: float,
                     signal.setitimer(signal.ITIMER_PROF, 0)
                     signal.setitimer(signal.ITIMER_REAL, 0)
             except BaseException as error:  # noqa: BLE001 - every failure drops the statement
-                entry = {"lines": lines, "code": code_line, "reason": _failure(error)}
+                entry = _dropped(lines, code_line, *_failure(error))
                 if isinstance(node, (ast.Import, ast.ImportFrom)):
                     entry["binds"] = [(a.asname or a.name).partition(".")[0]
                                       for a in node.names if a.name != "*"]
@@ -146,6 +175,14 @@ def run_statements(module, path: str, budget: float, statement_budget: float,
         signal.signal(signal.SIGPROF, previous[0])
         signal.signal(signal.SIGALRM, previous[1])
     return dropped
+
+
+def _dropped(lines: list[int], code: str, reason: str, data: dict | None) -> dict:
+    """A left-out statement: its lines, code and reason (and the reason as data, `said`)."""
+    entry = {"lines": lines, "code": code, "reason": reason}
+    if data is not None:
+        entry["said"] = data
+    return entry
 
 
 def load_module(path: str, name: str, mode: str, budget: float = 10.0,

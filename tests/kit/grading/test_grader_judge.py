@@ -7,12 +7,15 @@ from pathlib import Path
 
 import pytest
 
+from grader.catalogs import translator
 from grader.grading.compare import load_case_data
 from grader.grading.expected import Expected
 from grader.grading.judge import CaseFacts, Produced, judge
+from grader.grading.session_keeper import hint_message
 from grader.sandbox import CallOutcome
 from grader.grading.statuses import SUBMISSION_ORDER, VERDICTS, Status
 from kanon.table import parse_table, render_csv
+from kcheck.text import Message, render, verbatim_params
 
 REPO = Path(__file__).resolve().parents[3]
 QUOTED = REPO / "grader" / "cases" / "hidden" / "quoted"
@@ -112,11 +115,20 @@ def test_scrub_and_hint_reach_the_error_text() -> None:
     outcome = CallOutcome("exception", error={"type": "NameError", "mro": ["NameError"],
                                               "message": "name 'pd' is not defined",
                                               "traceback": "/tmp/x/sub/skeleton.py, line 3"})
-    verdict = judge(outcome, facts(), scrub=lambda t: t.replace("/tmp/x/sub/", ""),
-                    hint="line 1, `import pandas as pd`, was left out")
+    hint = hint_message({"lines": [1, 1], "code": "import pandas as pd",
+                         "reason": "it runs pd (an experiment)"}, ["numpy"])
+    verdict = judge(outcome, facts(), scrub=lambda t: t.replace("/tmp/x/sub/", ""), hint=hint)
     assert verdict.status == Status.ERROR
     assert verdict.message == ("raised NameError: name 'pd' is not defined (line 1, `import "
-                               "pandas as pd`, was left out)\nskeleton.py, line 3")
+                               "pandas as pd`, was left out: it runs pd (an experiment))\n"
+                               "skeleton.py, line 3")
+    said = Message.from_json(verdict.ref)  # as data: the student's texts verbatim
+    assert said.english() + "\nskeleton.py, line 3" == verdict.message
+    assert list(verbatim_params(said)) == ["NameError", "name 'pd' is not defined",
+                                           "import pandas as pd", "it runs pd (an experiment)"]
+    zh = render(said, translator("zh-CN"))
+    assert "name 'pd' is not defined" in zh and "`import pandas as pd`" in zh and \
+        "was left out" not in zh
 
 
 def test_every_status_is_listed_once_and_the_readme_table_follows_the_order() -> None:

@@ -21,8 +21,12 @@ from grader.gradebook.export import feedback_md, gradescope_json, write_student
 from grader.gradebook.feedback_export import student_page
 from grader.gradebook.student_messages import NAME_PHRASES, TEMPLATES, translate
 from grader.publishing.autograde import _failure_output, _hidden_note
+from grader.grading.notes import Note, file_list, notes_ref
+from grader.grading.session_keeper import retry_note
 from grader.rubric import load
+from grader.sandbox.packages import unavailable
 from kcheck.messages import CATALOG, render, render_facts
+from kcheck.text import Message, Verbatim
 from kcheck.teach_text import CATALOG as TEACH_CATALOG
 from kcheck.verdicts import PASSED, WRONG, Verdict
 
@@ -141,17 +145,12 @@ def _record(part: str) -> dict:
         "raw": [["a1", "M", "x"], ["b1", "M", "y"]], "dghs": {"job": dgh, "sex": "Any\n\tM\n"},
         "problem": None, "expected": "job,sex,dis\nAny,M,x\nAny,M,y\n",
         "yours": "job,sex,dis\nA,M,x\nAny,M,y\n"}
+    notes = _notes(refused)
     return {
         "counterexamples": {part: counterexample},
         "student": "li", "score": 5.0, "max": 110.0, "status": "error", "source": "li.py",
         "solution": "li/lab.py", "parts": {part: 5.0},
-        "notes": [f"Importing your file failed (it raised ModuleNotFoundError: {refused}). It "
-                  f"was imported again one top-level statement at a time and graded that way, "
-                  f"leaving out: line 1 (`import pandas as pd`: it raised ModuleNotFoundError: "
-                  f"{refused}). Keep command-line code and experiments under "
-                  f"`if __name__ == \"__main__\":`.",
-                  "Data files in your submission are not used (each case supplies its own "
-                  "adult-hw1.csv and DGHs): a.csv, b.csv."],
+        "notes": [str(n) for n in notes], "notes_ref": notes_ref(notes),
         "cases": [
             case | {"status": "error", "name": "adult-hw1, k=4", "id": "c1",
                     "message": f"raised ValueError: {STUDENT_TEXT}\n  File \"lab.py\", line 7, "
@@ -173,6 +172,28 @@ def _record(part: str) -> dict:
             case | {"status": "passed", "name": "adult-hw1, k=2", "points": 5.0,
                     "message": "identical to the reference output"},
         ]}
+
+
+def _notes(refused: str) -> list[str]:
+    """The notes of a retried import and unused data files, made as the grader makes them
+    (their messages kept as data: grader/grading/notes.py)."""
+    problem = Message("it raised {kind}: {message}", kind=Verbatim("ModuleNotFoundError"),
+                      message=unavailable("pandas", ["numpy"]))
+    assert problem.params["message"].english() == refused
+    dropped = [{"lines": [1, 1], "code": "import pandas as pd", "reason": problem.english(),
+                "said": problem.to_json()}]
+    notes = [retry_note({"problem": problem.english(), "dropped": dropped}, problem, ["numpy"]),
+             Note(Message("Data files in your submission are not used (each case supplies "
+                          "its own adult-hw1.csv and DGHs): {files}.",
+                          files=file_list(["a.csv", "b.csv"], 8)))]
+    assert notes == [  # the English of the record, as ever
+        f"Importing your file failed (it raised ModuleNotFoundError: {refused}). It was "
+        f"imported again one top-level statement at a time and graded that way, leaving out: "
+        f"line 1 (`import pandas as pd`: it raised ModuleNotFoundError: {refused}). Keep "
+        f"command-line code and experiments under `if __name__ == \"__main__\":`.",
+        "Data files in your submission are not used (each case supplies its own adult-hw1.csv "
+        "and DGHs): a.csv, b.csv."]
+    return notes
 
 
 @pytest.fixture(scope="module")
