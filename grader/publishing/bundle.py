@@ -28,7 +28,7 @@ from pathlib import Path, PurePosixPath
 from kanon.files import atomic_write_bytes
 
 from ..authoring.course_file import COURSE_FILE, course_json
-from ..errors import UserError
+from ..errors import UserError, check_not_folder
 from ..sandbox.packages import requirements
 from ..imports import absolute_imports
 from ..paths import KIT_ROOT, PUBLIC_TESTS, TEMPLATES
@@ -266,6 +266,7 @@ def add_parser(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentPar
 def run(args: argparse.Namespace) -> int:
     """Build the bundle; print its files and sizes (a UserError goes to the command line)."""
     out = Path(args.out)
+    check_not_folder(out)  # before the build, not after it
     entries = build(kit_root(args.root), out, args.folder, args.rubric, args.course)
     print_listing(entries, out)
     return 0

@@ -43,7 +43,7 @@ from pathlib import Path
 from kanon.files import atomic_write_bytes
 
 from .. import paths
-from ..errors import UserError
+from ..errors import UserError, check_not_folder
 from ..sandbox.packages import requirements
 from ..grading.fingerprint import FINGERPRINT_FILE, file_text, fingerprint
 from ..courses.secret import refuse_secret
@@ -244,6 +244,7 @@ def run(args: argparse.Namespace) -> int:
     line)."""
     if args.course is not None and args.rubric is not None:
         raise UserError("give --course or --rubric, not both")
+    check_not_folder(Path(args.out))  # before the build, not after it
     entries = build(kit_root(args.root), args.out, args.course or args.rubric)
     print_listing(entries, args.out)
     from ..courses.folder import resolve

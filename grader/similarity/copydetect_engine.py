@@ -29,7 +29,9 @@ THRESHOLD = 0.5  # default score for a pair to be listed (see docs/tas.md's meas
 def _fingerprint(name: str, source: str) -> CodeFingerprint:
     logging.disable(logging.WARNING)  # copydetect warns through the root logger
     try:
-        return CodeFingerprint(f"{name}.py", NOISE, 1, fp=io.StringIO(source))
+        # the lexer named: finding it from the name ".py" loads every lexer of pygments
+        return CodeFingerprint(f"{name}.py", NOISE, 1, language="python",
+                               fp=io.StringIO(source))
     finally:
         logging.disable(logging.NOTSET)
 

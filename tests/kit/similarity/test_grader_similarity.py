@@ -1,6 +1,7 @@
 """`python -m grader similarity`: renamed copies are found, different code is not."""
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -8,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from child_python import compiled_env
+from grader import cli
 from grader import rubric as rubric_mod
 from grader.similarity.run import (copydetect_available, fingerprint, normalized_tokens,
                                    run_similarity)
@@ -91,7 +94,8 @@ def test_similarity_command_lists_the_renamed_copy_only(tmp_path: Path, engine: 
     out = tmp_path / "pairs.csv"
     cmd = [sys.executable, "-m", "grader", "similarity", str(subs), "--out", str(out),
            "--engine", engine]
-    done = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
+    env = compiled_env(dict(os.environ))  # the run's compiled modules, reused
+    done = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert f"({engine}, 4 submissions)" in done.stderr and "not a verdict" in done.stderr
     first = out.read_bytes()
@@ -104,12 +108,11 @@ def test_similarity_command_lists_the_renamed_copy_only(tmp_path: Path, engine: 
     assert "def cost_MD(raw_dataset_file" in page  # the code itself, side by side
     if engine == "copydetect":
         assert page.count("<mark>") >= 2  # the matched code highlighted on both sides
-    subprocess.run(cmd, cwd=REPO, check=True, capture_output=True)
+    subprocess.run(cmd, cwd=REPO, env=env, check=True, capture_output=True)
     assert out.read_bytes() == first
     assert out.with_suffix(".html").read_text(encoding="utf-8") == page
-    everything = tmp_path / "all.csv"
-    subprocess.run(cmd[:6] + [str(everything), "--threshold", "0", "--engine", engine],
-                   cwd=REPO, check=True, capture_output=True)
+    everything = tmp_path / "all.csv"  # the threshold's effect: in this process
+    assert cli.main(cmd[3:6] + [str(everything), "--threshold", "0", "--engine", engine]) == 0
     assert len(everything.read_text().splitlines()) == 1 + 6
 
 
@@ -129,7 +132,6 @@ def test_archive_pairs_a_student_with_a_past_year(tmp_path: Path) -> None:
 
 def test_without_copydetect_the_token_matcher_runs_with_a_hint(tmp_path: Path, monkeypatch,
                                                                  capsys) -> None:
-    from grader import cli
     from grader.similarity import run as similarity
     monkeypatch.setattr(similarity, "copydetect_available", lambda: False)
     subs = _class(tmp_path)
