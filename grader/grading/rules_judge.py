@@ -23,7 +23,7 @@ from kcheck.rules import Broken, Release, check_mondrian, check_samarati
 from kcheck.tables import Table as CheckedTable
 from kcheck.text import Joined, Message
 
-from .compare import CaseData, Verdict
+from .compare import CaseData, Verdict, unreadable
 from .rules_said import said
 
 __all__ = ["judge_by_rules", "broken_rules", "where", "named", "release_of", "rules_release",
@@ -85,7 +85,7 @@ def judge_by_rules(produced: bytes, data: CaseData, function: str, ints: dict[st
     try:
         out = parse_table(produced)
     except ValueError as e:
-        return Verdict("wrong", f"the output is not a readable dataset: {e}")
+        return unreadable(e)
     broken = broken_rules(out, release_of(data), function, ints, hidden)
     if not broken:
         return _verdict("passed", Message("a right answer: it keeps every rule of the handout"))
