@@ -39,9 +39,10 @@ def ustc_entries() -> dict[str, bytes]:
 
 
 @pytest.fixture(scope="module")
-def shipped() -> dict[str, bytes]:
-    rubric, _ = resolve(USTC)
-    return {e.name[len(DATA):]: e.data for e in rules_entries(rubric) if e.name.startswith(DATA)}
+def shipped(ustc_entries: dict[str, bytes]) -> dict[str, bytes]:
+    """The rules self-check's data in the bundle (rules_entries), by name under DATA."""
+    return {name[len(DATA):]: data for name, data in ustc_entries.items()
+            if name.startswith(DATA)}
 
 
 def test_a_rules_course_gets_kcheck_rules_as_it_is(ustc_entries: dict[str, bytes]) -> None:
