@@ -77,15 +77,30 @@ def samarati(raw_dataset_file, DGH_folder, k, max_sup, output_file):
         raise ValueError("output_file is the raw dataset file")
     header, rows, parents, qis, keep = read_data(raw_dataset_file, DGH_folder)
 
+    tops = [height(p) for p in parents]
+    raw_keys = [tuple(row[c] for c in qis) for row in rows]
+    distinct = Counter(raw_keys)  # each row's QI values: the same for equal values
+
+    def lifted(s):  # each distinct QI-value tuple -> its generalization by s
+        return {{key: tuple(up(p, value, level) for p, value, level in zip(parents, key, s))
+                for key in distinct}}
+
     def generalized(s):
-        return [tuple(up(p, row[c], level) for p, c, level in zip(parents, qis, s))
-                for row in rows]
+        keys = lifted(s)
+        return [keys[key] for key in raw_keys]
+
+    def outliers_of(s):
+        keys, sizes = lifted(s), Counter()
+        for key, count in distinct.items():
+            sizes[keys[key]] += count
+        return [sizes[keys[key]] < k for key in raw_keys]
 
     found = {{}}
-    for s in product(*[range(height(p) + 1) for p in parents]):
-        keys = generalized(s)
-        sizes = Counter(keys)
-        outliers = [sizes[key] < k for key in keys]
+    lattice = product(*[range(top + 1) for top in tops])
+    for s in sorted(lattice, key=sum):  # by height, each height in lexicographic order
+        if found and sum(s) > min(map(sum, found)) + 1:
+            break  # the lowest satisfying height and the one above it are all it reads
+        outliers = outliers_of(s)
         if sum(outliers) <= max_sup:
             found[s] = outliers
     if not found:
@@ -99,9 +114,7 @@ def samarati(raw_dataset_file, DGH_folder, k, max_sup, output_file):
         below = [v for v in product(*[range(height(p) + 1) for p in parents])
                  if sum(v) == low - 1]
         s = below[0]
-        keys = generalized(s)
-        sizes = Counter(keys)
-        outliers = [sizes[key] < k for key in keys]
+        outliers = outliers_of(s)
     if BUG == "keep-outliers":
         outliers = [False] * len(rows)
     out = []

@@ -16,6 +16,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from shared_bundles import unpacked_bundle
 
 from grader.errors import UserError
 from grader.publishing.bundle import collect
@@ -265,16 +266,13 @@ def test_the_course_reference_counts_as_the_solution_for_the_leak_check(tmp_path
         verify([edited], REPO, "kanon-hw1", [rubric])
 
 
-def test_the_tdg_lab_demo_bundle_checks_its_own_functions_in_chinese(tmp_path: Path) -> None:
+def test_the_tdg_lab_demo_bundle_checks_its_own_functions_in_chinese(
+        tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
     """courses/tdg-lab, a real zh-CN course with functions of its own: its bundle holds only
     its public cases, and its self-check names cost_NCP's broken number (a mutant that
     charges a leaf) and the untouched skeleton's "not implemented" in Chinese."""
-    out = tmp_path / "tdg.zip"
-    made = _run(GRADER + ["bundle", "--course", "courses/tdg-lab", "--out", str(out)])
-    assert made.returncode == 0, made.stderr
-    with zipfile.ZipFile(out) as z:
-        z.extractall(tmp_path / "unzipped")
-    bundle = tmp_path / "unzipped" / "kanon-hw1"
+    bundle = unpacked_bundle(tmp_path_factory, REPO / "courses" / "tdg-lab",  # once per run
+                             tmp_path / "unzipped")
     cases = json.loads((bundle / "tests/public/data/course/cases.json").read_text("utf-8"))
     assert {c["function"] for c in cases["cases"]} == {"topdown_greedy", "cost_NCP"}
     assert not any(c["case"].startswith(("500 rows", "200 rows", "ages 30-45"))

@@ -4,39 +4,47 @@ helper modules beside it; and output that ends with the failures and one count, 
 every failed test."""
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
 import subprocess
 import sys
-import zipfile
 from pathlib import Path
 
 import pytest
+from child_python import compiled_env
+from shared_bundles import unpacked_bundle
 
-FOLDER = "kanon-hw1"
 # bob's skeleton.py imports its helper package kanon_ref/ from beside it; his cost_MD is right.
-BOB = Path(__file__).resolve().parents[3] / "examples" / "submissions" / "bob"
+REPO = Path(__file__).resolve().parents[3]
+BOB = REPO / "examples" / "submissions" / "bob"
+DEFAULT_COURSE = REPO / "grader" / "rubric.toml"  # what `grader bundle` bundles by default
+COST_MD = ("-k", "cost_MD and not adult")
+"""The tests of one function, on the small cases: the claims here are about how pytest is
+started (the option's spellings, the folders), which adult-hw1.csv's cases add nothing to."""
 
 
 @pytest.fixture(scope="module")
-def bundle(repo: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The published bundle, unpacked, with bob's folder inside it and a copy outside."""
+def bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The published bundle (the default course's, as `python -m grader bundle` writes it:
+    built once per run, tests/kit/shared_bundles.py), unpacked, with bob's folder inside it and
+    a copy outside."""
     base = tmp_path_factory.mktemp("selfcheck")
-    built = subprocess.run([sys.executable, "-m", "grader", "bundle", "--out",
-                            str(base / "student.zip")], cwd=repo, capture_output=True, text=True)
-    assert built.returncode == 0, built.stderr
-    with zipfile.ZipFile(base / "student.zip") as archive:
-        archive.extractall(base)
+    folder = unpacked_bundle(tmp_path_factory, DEFAULT_COURSE, base)
     ignore = shutil.ignore_patterns("__pycache__")
-    shutil.copytree(BOB, base / FOLDER / "bob", ignore=ignore)
+    shutil.copytree(BOB, folder / "bob", ignore=ignore)
     shutil.copytree(BOB, base / "outside" / "bob", ignore=ignore)
     (base / "elsewhere").mkdir()
-    return base / FOLDER
+    return folder
 
 
+@functools.lru_cache(maxsize=None)  # the same command in the same folder: run once
 def pytest_in(cwd: Path, *args: str) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "KANON"))}
+    """pytest started in `cwd` with `args`, as a student starts it; a test that repeats
+    another's command line reads that run's output (the tests only read it)."""
+    env = compiled_env({k: v for k, v in os.environ.items()  # compiled modules: reused
+                        if not k.startswith(("PYTEST", "KANON"))})
     return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
                           cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
 
@@ -58,8 +66,7 @@ def where(bundle: Path, name: str) -> Path:
 def test_solution_option_in_both_spellings(bundle: Path, spelling: str, start: str,
                                            solution: str, target: str | None) -> None:
     option = ["--solution", solution] if spelling == "space" else [f"--solution={solution}"]
-    done = pytest_in(where(bundle, start), *([target] if target else []), *option,
-                     "-k", "cost_MD")
+    done = pytest_in(where(bundle, start), *([target] if target else []), *option, *COST_MD)
     out = done.stdout + done.stderr
     if solution == "bob":  # a folder must be a package: one clear failure per test
         assert "bob is a folder without __init__.py" in out, out[-2000:]
@@ -73,7 +80,7 @@ def test_equals_spelling_with_a_solution_outside_the_bundle(bundle: Path) -> Non
     for start in ("bundle", "tests"):
         done = pytest_in(where(bundle, start), "--solution=../outside/bob/skeleton.py"
                          if start == "bundle" else "--solution=../../outside/bob/skeleton.py",
-                         "-k", "cost_MD")
+                         *COST_MD)
         assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
 
 
@@ -90,7 +97,7 @@ def test_untouched_skeleton_ends_with_the_count_not_a_list(bundle: Path) -> None
 
 def test_a_missing_module_names_the_real_problem(bundle: Path, tmp_path: Path) -> None:
     (tmp_path / "mine.py").write_text("import my_helpers\n", encoding="utf-8")
-    done = pytest_in(bundle, f"--solution={tmp_path / 'mine.py'}", "-k", "cost_MD")
+    done = pytest_in(bundle, f"--solution={tmp_path / 'mine.py'}", *COST_MD)
     assert done.returncode == 1
     assert "`my_helpers` is neither a helper module beside mine.py" in done.stdout
     assert "the grader has only the standard library and numpy" not in done.stdout
@@ -101,13 +108,13 @@ def test_a_space_before_a_path_outside_is_answered_in_the_handout(bundle: Path) 
     """pytest reads no conftest.py of the bundle when the only path it is given lies outside
     it, so nothing of the self-check can answer `--solution PATH` there: pytest's own error
     names the option, and the handout says what to write instead (checked here)."""
-    done = pytest_in(bundle, "--solution", "../outside/bob/skeleton.py", "-k", "cost_MD")
+    done = pytest_in(bundle, "--solution", "../outside/bob/skeleton.py", *COST_MD)
     assert done.returncode != 0
     assert "unrecognized arguments: --solution" in done.stdout + done.stderr
     handout = " ".join((bundle / "HANDOUT.md").read_text(encoding="utf-8").split())
     assert ('stops with its own "unrecognized arguments: --solution"; `--solution=PATH` (or '
             '`KANON_SOLUTION=PATH`) works') in handout
-    fixed = pytest_in(bundle, "--solution=../outside/bob/skeleton.py", "-k", "cost_MD")
+    fixed = pytest_in(bundle, "--solution=../outside/bob/skeleton.py", *COST_MD)
     assert fixed.returncode == 0, (fixed.stdout + fixed.stderr)[-2000:]
 
 

@@ -23,10 +23,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from shared_bundles import unpacked_bundle
 
 from grader.courses.folder import resolve
 from grader.courses.solution import solution_source
-from grader.publishing.bundle import collect
 from grader.publishing.materials.course import CLI_NAMES, view
 
 REPO = Path(__file__).resolve().parents[3]
@@ -86,11 +86,8 @@ def course(request, tmp_path_factory: pytest.TempPathFactory):
     """(course folder, the unpacked bundle's folder, its rubric)."""
     folder = REPO / "courses" / request.param
     rubric = resolve(folder)[0]
-    out = tmp_path_factory.mktemp(f"bundle-{request.param}")
-    for entry in collect(REPO, "", folder):
-        path = out / entry.name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(entry.data)
+    out = unpacked_bundle(tmp_path_factory, folder,  # the run's shared build, unpacked
+                          tmp_path_factory.mktemp(f"bundle-{request.param}"))
     return request.param, out, rubric
 
 

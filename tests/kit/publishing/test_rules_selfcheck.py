@@ -19,6 +19,7 @@ from rules_students import source
 from shared_bundles import unpacked_bundle
 
 from grader.courses.folder import resolve
+from grader.courses.solution import solution_source
 from grader.publishing import bundle
 from grader.publishing.rules_selfcheck import DATA, OWN_TEST, rule_parts, rules_entries
 
@@ -28,15 +29,22 @@ PUBLIC = USTC / "cases" / "public" / "adult"
 
 
 @pytest.fixture(scope="module")
-def shipped() -> dict[str, bytes]:
-    rubric, _ = resolve(USTC)
-    return {e.name[len(DATA):]: e.data for e in rules_entries(rubric) if e.name.startswith(DATA)}
+def ustc_entries() -> dict[str, bytes]:
+    """The USTC bundle's files (bundle.collect), name -> bytes: collected once, read by many."""
+    return {e.name: e.data for e in bundle.collect(REPO, "", USTC)}
 
 
-def test_a_rules_course_gets_kcheck_rules_as_it_is() -> None:
+@pytest.fixture(scope="module")
+def shipped(ustc_entries: dict[str, bytes]) -> dict[str, bytes]:
+    """The rules self-check's data in the bundle (rules_entries), by name under DATA."""
+    return {name[len(DATA):]: data for name, data in ustc_entries.items()
+            if name.startswith(DATA)}
+
+
+def test_a_rules_course_gets_kcheck_rules_as_it_is(ustc_entries: dict[str, bytes]) -> None:
     """The self-check judges with kcheck.rules: the bundle carries kcheck/ as it is, rules/
     included, byte for byte, and no checker of its own."""
-    top = {e.name: e.data for e in bundle.collect(REPO, "", USTC)}
+    top = ustc_entries
     shipped = sorted(n for n in top if n.startswith("kcheck/"))
     kit = sorted(p.relative_to(REPO).as_posix() for p in (REPO / "kcheck").rglob("*.py")
                  if "__pycache__" not in p.parts)
@@ -47,13 +55,14 @@ def test_a_rules_course_gets_kcheck_rules_as_it_is() -> None:
                    for n in top)
 
 
-def test_only_a_rules_course_gets_the_rules_self_check() -> None:
+def test_only_a_rules_course_gets_the_rules_self_check(ustc_entries: dict[str, bytes]
+                                                       ) -> None:
     for course in ("default", "fall2025", "all"):
         rubric, _ = resolve(REPO / "courses" / course)
         assert rule_parts(rubric) == [] and rules_entries(rubric) == []
         names = {e.name for e in bundle.collect(REPO, "", REPO / "courses" / course)}
         assert OWN_TEST not in names and not any(n.startswith(DATA) for n in names)
-    entries = {e.name: e.data for e in bundle.collect(REPO, "", USTC)}
+    entries = ustc_entries
     names = set(entries)
     public = sorted(n for n in names if n.startswith("tests/public/test_"))
     assert public == ["tests/public/test_public_functions.py", OWN_TEST]  # not the API's
@@ -64,13 +73,13 @@ def test_only_a_rules_course_gets_the_rules_self_check() -> None:
                    for n in names)
 
 
-def test_the_cases_come_from_the_public_data_with_each_parts_qis(shipped) -> None:
+def test_the_cases_come_from_the_public_data_with_each_parts_qis(shipped, ustc_entries) -> None:
     raw = (PUBLIC / "adult-hw1.csv").read_bytes()
     assert gzip.decompress(shipped["adult-hw1.csv.gz"]) == raw
     lines = raw.decode("utf-8").splitlines()
     cases = json.loads(shipped["cases.json"])
     rubric, _ = resolve(USTC)
-    top = {e.name: e.data for e in bundle.collect(REPO, "", USTC)}
+    top = ustc_entries
     assert not any("/DGHs/" in n for n in shipped)  # no second copy: the bundle's DGHs/<part>
     for part in rule_parts(rubric):
         dghs = sorted(n for n in top if n.startswith(f"DGHs/{part.key}/"))
@@ -126,10 +135,8 @@ def unpacked(tmp_path_factory) -> Path:
 @pytest.mark.slow
 def test_the_staff_solution_and_right_but_different_students_pass(unpacked: Path,
                                                                    tmp_path: Path) -> None:
-    solution = tmp_path / "solution.py"
-    made = subprocess.run([sys.executable, "-m", "grader", "solution", "--course", str(USTC),
-                           "--out", str(solution)], cwd=REPO, capture_output=True, text=True)
-    assert made.returncode == 0, made.stderr
+    solution = tmp_path / "solution.py"  # what `python -m grader solution --course` writes
+    solution.write_text(solution_source(resolve(USTC)[0], "course ustc"), encoding="utf-8")
     student = tmp_path / "student.py"  # another samarati vector, the narrowest cut first
     student.write_text(source(None), encoding="utf-8")
     for who in (solution, student):
@@ -137,8 +144,7 @@ def test_the_staff_solution_and_right_but_different_students_pass(unpacked: Path
         assert "公开测试：21 个通过，0 个未通过" in out, out[-3000:]  # the course's language
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("bug, function, rule", [
+SINGLE_BUGS = [
     ("higher", "samarati", "lowest-height"),
     ("satisfies", "samarati", "satisfies"),
     ("keep-outliers", "samarati", "deletion"),
@@ -148,12 +154,26 @@ def test_the_staff_solution_and_right_but_different_students_pass(unpacked: Path
     ("k-1", "mondrian", "k"),
     ("upper-median", "mondrian", "median-cuts"),
     ("stop-early", "mondrian", "final"),
-])
+]
+RUNS: dict[str, str] = {}  # a bug -> its self-check's output, shared by its functions' tests
+
+
+def _bug_run(folder: Path, work: Path, bug: str) -> str:
+    """The self-check of the student with `bug`, on the small cases ("rows") of every function
+    the bug is listed for: run once, read by each of those functions' tests."""
+    if bug not in RUNS:
+        functions = sorted({f for b, f, _ in SINGLE_BUGS if b == bug})
+        student = work / "student.py"
+        student.write_text(source(bug), encoding="utf-8")
+        RUNS[bug] = _self_check(folder, student, "-k", f"({' or '.join(functions)}) and rows")
+    return RUNS[bug]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("bug, function, rule", SINGLE_BUGS)
 def test_a_single_bug_fails_naming_its_rule(unpacked: Path, tmp_path: Path, bug: str,
                                             function: str, rule: str) -> None:
-    student = tmp_path / "student.py"
-    student.write_text(source(bug), encoding="utf-8")
-    out = _self_check(unpacked, student, "-k", f"{function} and rows")
+    out = _bug_run(unpacked, tmp_path, bug)
     failures = [line for line in out.splitlines()  # "用例 'rows24' 上的 samarati(k=2, ...": ..."
                 if re.match(rf"用例 '\w+' 上的 {function}\(k=", line) and "违反了规则" in line]
     assert failures and all(f'“{rule}”' in line for line in failures), out[-3000:]

@@ -18,7 +18,7 @@ import pytest
 from grader.publishing import bundle
 from mutants import MUTANTS
 from selfcheck_teach import ALL, FUNCTIONS, caught_in, run, solution
-from selfcheck_teach import bundle as unpacked
+from shared_bundles import unpacked_bundle
 
 KIT = Path(__file__).resolve().parents[3]
 POOL = "tests/public/data/counterexamples/"
@@ -105,7 +105,8 @@ SLOW_MUTANTS = ("mondrian: the upper median", "LM as a mean over records instead
 def test_a_mutants_bundle_self_check_shows_a_counterexample_for_exactly_its_function(
         name: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     mutant = next(m for m in MUTANTS if m.name == name)
-    folder = unpacked(ALL, tmp_path_factory.mktemp("bundle"))
+    folder = unpacked_bundle(tmp_path_factory, KIT / ALL,  # built once per run
+                             tmp_path_factory.mktemp("bundle"))
     work = tmp_path_factory.mktemp("mutant")
     lessons, _, stdout = run(folder, solution(mutant, work), caught_in(mutant))
     assert [x.function for x in lessons] == [FUNCTIONS[mutant.marker]], stdout

@@ -103,6 +103,7 @@ def _student(name: str, tmp: Path) -> ModuleType:
         path = tmp / "student.py"
         path.write_text(source(name), encoding="utf-8")
     sys.path.insert(0, str(path.parent))
+    argv, sys.argv = sys.argv, [str(path)]  # imported, not run: pytest's own arguments aside
     try:
         module = ModuleType(f"student_{name}")
         module.__file__ = str(path)
@@ -110,6 +111,7 @@ def _student(name: str, tmp: Path) -> ModuleType:
             exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"),  # noqa: S102
                  module.__dict__)
     finally:
+        sys.argv = argv
         sys.path.remove(str(path.parent))
     return module
 
