@@ -1,8 +1,8 @@
 """Every zh-CN message students or staff read is written Chinese (tests/kit/languages/zh_text.py):
 no space between two CJK characters, no English prose outside code, file names, identifiers
 and a student's own text, Chinese commas in lists, the glossary's words. Checked: every msgstr
-of the grader's and the self-check's catalogs, every template of the feedback's pattern layer
-(grader/grading/student_templates.py), kcheck's zh-CN catalog, and a zh-CN course's feedback,
+of the grader's and the self-check's catalogs, every message a producer makes as a kcheck.text
+Message (its catalog entry), kcheck's zh-CN catalog, and a zh-CN course's feedback,
 HTML page and Gradescope results.json rendered from a hand-made failing record (no grading
 run: the slow end-to-end test test_zh_failing_feedback.py grades real ones). A student's own
 text (an exception's message) passes through byte for byte."""
@@ -19,7 +19,8 @@ import pytest
 from grader.catalogs import po_path, read_po, translator
 from grader.gradebook.export import feedback_md, gradescope_json, write_student
 from grader.gradebook.feedback_export import student_page
-from grader.gradebook.student_messages import NAME_PHRASES, TEMPLATES, translate
+from grader.grading.hidden_view import StudentCode
+from grader.grading.judge import judge
 from grader.publishing.autograde import _failure_output, _hidden_note
 from grader.grading.notes import Note, file_list, notes_ref
 from grader.grading.session_keeper import retry_note
@@ -28,8 +29,12 @@ from grader.sandbox.packages import unavailable
 from kcheck.messages import CATALOG, render, render_facts
 from kcheck.text import Message, Verbatim
 from kcheck.teach_text import CATALOG as TEACH_CATALOG
+from kcheck.text import Joined, Message
+from kcheck.text import render as render_message
 from kcheck.verdicts import PASSED, WRONG, Verdict
 
+from grader.sandbox import CallOutcome
+from test_grader_messages_zh import JUDGE, message_ids
 from zh_text import ascii_list_commas, avoided_words, cjk_spaces, english_prose, prose_lines
 
 REPO = Path(__file__).resolve().parents[3]
@@ -85,34 +90,47 @@ def test_every_catalog_message_is_written_chinese(where: str, text: str) -> None
     assert problems(text) == [], where
 
 
-def test_every_feedback_template_has_a_written_chinese_translation() -> None:
-    bad = {t: problems(ZH(t)) for t in TEMPLATES + NAME_PHRASES if problems(ZH(t))}
-    untranslated = [t for t in TEMPLATES + NAME_PHRASES if ZH(t) == t and re.search("[a-z]{3}", t)]
+def test_every_message_a_producer_makes_has_a_written_chinese_translation() -> None:
+    made = message_ids()
+    assert len(made) > 100  # every Message("...") of grader/, kanon/, kcheck/
+    bad = {t: problems(ZH(t)) for t in made if problems(ZH(t))}
+    untranslated = [t for t in made if ZH(t) == t and re.search("[a-z]{3}", t)]
     assert bad == {} and untranslated == []
 
 
-@pytest.mark.parametrize("english,chinese", [
-    (f"raised ValueError: {STUDENT_TEXT}", f"引发了 ValueError：{STUDENT_TEXT}"),
-    ("raised ValueError: bad k; use k >= 1", "引发了 ValueError：bad k; use k >= 1"),
-    ("your file could not be imported: it raised KeyError: 'a; b'",
-     "无法导入你的文件：它引发了 KeyError：'a; b'"),
-    ("raised NameError: name 'pd' is not defined (line 1, `import pandas as pd`, was left out: "
-     "it raised ModuleNotFoundError: pandas is not available: this course allows only numpy "
-     "and the standard library)",
-     "引发了 NameError：name 'pd' is not defined（第 1 行 `import pandas as pd` 被略去：它引发了 "
-     "ModuleNotFoundError：pandas 不可用；本课程的规则：仅 numpy 和标准库）"),
-    ("raised ModuleNotFoundError at lab.py, line 2: pandas is not available: this course allows "
-     "only numpy and the standard library",
+CODE = StudentCode({"lab.py": 20}, frozenset({"pandas"}), ("numpy",))
+REFUSED = "pandas is not available: this course allows only numpy and the standard library"
+
+
+def _raised(kind: str, message: str, hidden: bool = False, line: int = 0) -> Message:
+    """The judge's message (grader/grading/judge.py) of a call that raised `kind`."""
+    trace = f'  File "lab.py", line {line}, in f\n    import pandas\n' if line else ""
+    error = {"type": kind, "mro": [kind], "message": message, "traceback": trace}
+    verdict = judge(CallOutcome("exception", error=error), JUDGE.facts("cost_MD", JUDGE.VALUE,
+                                                                        hidden), code=CODE)
+    said = Message.from_json(verdict.ref)
+    assert verdict.message.partition("\n")[0] == said.english()
+    return said
+
+
+@pytest.mark.parametrize("said,english,chinese", [
+    (lambda: _raised("ValueError", STUDENT_TEXT), f"raised ValueError: {STUDENT_TEXT}",
+     f"引发了 ValueError：{STUDENT_TEXT}"),
+    (lambda: _raised("ValueError", "bad k; use k >= 1"), "raised ValueError: bad k; use k >= 1",
+     "引发了 ValueError：bad k; use k >= 1"),
+    (lambda: _raised("ModuleNotFoundError", REFUSED, hidden=True, line=2),
+     f"raised ModuleNotFoundError at lab.py, line 2: {REFUSED}",
      "在 lab.py 第 2 行引发了 ModuleNotFoundError：pandas 不可用；本课程的规则：仅 numpy 和标准库"),
-    ("Data files in your submission are not used (each case supplies its own adult-hw1.csv and "
-     "DGHs): a b.csv, c;d.csv and 3 more.",
-     "你提交中的数据文件不会被使用（每个测试用例自带 adult-hw1.csv 和 DGHs）：a b.csv、c;d.csv 及另外 3 个。"),
-    ("the class of data row 3 has 2 row(s) (data rows 3, 8, 9, ...), fewer than k = 4",
+    (lambda: Message("the class of data row {row} has {n} row(s) (data rows {rows}), fewer "
+                     "than k = {k}", row=3, n=2, rows=Joined([3, 8, 9, "..."]), k=4),
+     "the class of data row 3 has 2 row(s) (data rows 3, 8, 9, ...), fewer than k = 4",
      "第 3 条数据行所在的等价类有 2 行（数据行 3、8、9、...），少于 k = 4"),
 ])
 def test_student_text_passes_through_and_the_grader_s_words_are_translated(
-        english: str, chinese: str) -> None:
-    assert translate(english, ZH) == chinese
+        said, english: str, chinese: str) -> None:
+    message = said()
+    assert message.english() == english
+    assert render_message(message, ZH) == chinese
 
 
 def test_every_kcheck_verdict_renders_as_written_chinese() -> None:
