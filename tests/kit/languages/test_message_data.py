@@ -2,7 +2,8 @@
 parameters, rendered once per language. English is the record's sentence byte for byte, a
 student's own text passes through untouched, and what the judge keeps as data renders in
 Chinese exactly as the record's English did through the pattern layer
-(grader/gradebook/student_messages.py)."""
+(grader/gradebook/student_messages.py; its readings frozen in zh_pattern_layer.json before it
+is deleted: `frozen`)."""
 from __future__ import annotations
 
 import json
@@ -11,14 +12,13 @@ import pytest
 
 from grader.catalogs import translator
 from grader.gradebook.export import case_head
-from grader.gradebook.student_messages import translate
 from grader.grading.compare import load_case_data
 from grader.grading.hidden_view import StudentCode
 from grader.grading.judge import judge
 from grader.grading.record import CaseRecord
 from grader.sandbox import CallOutcome
 from kcheck.text import Joined, Message, Verbatim, fill, render, verbatim_params
-from test_grader_messages_zh import JUDGE, english_left  # JUDGE: test_grader_judge.py's table
+from test_grader_messages_zh import JUDGE, english_left, frozen  # JUDGE: test_grader_judge.py's table
 
 ZH = translator("zh-CN")
 EN = translator("en")
@@ -39,7 +39,7 @@ def test_english_is_the_template_filled_and_chinese_the_catalogs() -> None:
     assert render(said, ZH) == "按约定引发了 ValueError"
     assert BROKEN.english() == ('it breaks rule "k": the rows differ; rule "cover": data row 3, '
                                 'column age; sex: the cell [1-2] does not cover the raw value 7')
-    assert render(BROKEN, ZH) == translate(BROKEN.english(), ZH)
+    assert render(BROKEN, ZH) == frozen(BROKEN.english())
     assert "age; sex" in render(BROKEN, ZH) and "；" in render(BROKEN, ZH)
 
 
@@ -48,7 +48,7 @@ def test_a_students_text_is_never_translated() -> None:
     # grader's word "nothing"; the message as data keeps it
     said = Message("raised {kind} as the contract requires", kind=Verbatim("nothing"))
     assert "nothing" in render(said, ZH)
-    assert "nothing" not in translate(said.english(), ZH)
+    assert "nothing" not in frozen(said.english())
     assert list(verbatim_params(BROKEN)) == ["age; sex", "[1-2]", "7"]
 
 
@@ -82,7 +82,7 @@ def test_the_judges_data_renders_as_the_pattern_layer_did(outcome, case, produce
     head = verdict.message.partition("\n")[0]
     if verdict.ref is None or "id" not in verdict.ref:  # the exact judge's (compare.py)
         assert outcome.status == "returned" and verdict.ref is None
-        assert translate(head, ZH) != head  # the pattern layer renders it, still
+        assert frozen(head) != head  # the pattern layer renders it, still
         return
     said = Message.from_json(verdict.ref)
     assert said.english() == head
@@ -123,7 +123,7 @@ def _pattern_layer(head: str) -> str:
     """What the pattern layer made of `head`, but where it was wrong: an exception with an
     empty message ("raised MemoryError: ") it took for a type named "MemoryError: ", leaving
     the English colon; the catalog's sentence has the Chinese one."""
-    shown = translate(head, ZH)
+    shown = frozen(head)
     return shown[:-2] + "：" if head.endswith("Error: ") else shown
 
 
@@ -164,7 +164,7 @@ def test_exact_verdicts_render_as_the_pattern_layer_did(function, hidden) -> Non
             continue
         made += 1
         assert verdict.said.english() == verdict.message
-        shown, was = render(verdict.said, ZH), translate(verdict.message, ZH)
+        shown, was = render(verdict.said, ZH), frozen(verdict.message)
         if "other; note" in verdict.message:  # the pattern layer's "; " split a student's cell
             assert "'other; note'" in shown and "'other；note'" in was
             assert shown == was.replace("other；note", "other; note")
@@ -179,7 +179,7 @@ def _as_before(said: Message, english: str) -> None:
     """`said` is `english` (the record's sentence as it was) and renders in Chinese as the
     pattern layer rendered that sentence."""
     assert said.english() == english
-    assert render(said, ZH) == translate(english, ZH)
+    assert render(said, ZH) == frozen(english)
 
 
 def test_the_time_policys_plans_keep_their_data() -> None:
@@ -229,9 +229,9 @@ def test_the_feedback_renders_a_cases_privacy_from_its_data() -> None:
     text = "k reached: 492 (1 class of 492 rows), 8 rows deleted"
     assert in_language(text, said.to_json(), ZH) == "达到的 k：492（1 个等价类，492 行），删除了 8 行"
     assert in_language(text, said.to_json(), EN) == text
-    assert in_language(text, None, ZH) == translate(text, ZH)  # a record without data
+    assert in_language(text, None, ZH) == frozen(text)  # a record without data
     other = Message("k reached: {k} (1 class of {size} rows)", k=1, size=1).to_json()
-    assert in_language(text, other, ZH) == translate(text, ZH)  # data of another sentence
+    assert in_language(text, other, ZH) == frozen(text)  # data of another sentence
 
 
 def test_a_cases_message_composes_its_data() -> None:
@@ -255,7 +255,7 @@ def test_a_cases_message_composes_its_data() -> None:
                     _as_before(data, head)
                 else:  # the pattern layer split the note at its own "; " (English left)
                     assert data.english() == head and not english_left(render(data, ZH))
-                    assert english_left(translate(head, ZH))
+                    assert english_left(frozen(head))
     message, _ = case_message(correct, 3, False, noted)
     assert message == ("ran under a shortened limit of 1 s after an earlier timeout (on the case "
                        "\"ties, k=3\"; this case's own limit is 2 s): returned 12.0, correct; "
