@@ -1,8 +1,8 @@
 """A hidden case of a part judged by rules (courses/ustc's Samarati and Mondrian) shows the
 verdict, each broken rule's name and its row and column numbers only: no vector, level, count,
 label or value computed from the hidden data, in English (the record) and in zh-CN (the
-feedback's rendering, grader/gradebook/student_messages.py). The outputs are those of
-tests/kit/publishing/rules_students.py's single-bug students on the hidden dataset sample-200;
+verdict's message as data, kcheck.text, rendered as the feedback renders it). The outputs are
+those of tests/kit/publishing/rules_students.py's single-bug students on the hidden dataset sample-200;
 the same outputs judged as a public case name vectors, counts and cells (so the test can fail).
 """
 from __future__ import annotations
@@ -18,6 +18,7 @@ from grader.catalogs import translator
 from grader.courses.folder import resolve
 from grader.grading.compare import load_case_data
 from grader.grading.rules_judge import judge_by_rules
+from kcheck.text import render
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "publishing"))
 from rules_students import source  # noqa: E402
@@ -79,8 +80,8 @@ def test_a_hidden_rule_judged_case_names_rules_rows_and_columns_only(
         r'rule "([a-z-]+)": ', public.message)  # the same rules as a public case's
     assert len(public.message) > len(hidden.message) + 20  # which says more
     _ = translator("zh-CN")
-    from grader.gradebook.student_messages import translate
-    chinese = translate(hidden.message, _)
+    assert hidden.said.english() == hidden.message
+    chinese = render(hidden.said, _)
     zh = re.compile(rf'规则“[a-z-]+”(?:（(?:原始)?第 \d+ 条数据行(?:，列 (?:{columns}))?）'
                     rf'|（列 (?:{columns})）)?')
     zh_verdicts = tuple(_(v.strip() + " {rules}").replace("{rules}", "") for v in VERDICTS)

@@ -3,22 +3,24 @@ rule checker's phrase is a catalog message whose English is the phrase's byte fo
 verdict keeps its message as a kcheck.text Message rendered per language (a student's cell
 passes through untouched, a hidden case's message holds none of the data), and a rules
 counterexample's broken rules render from the record's data. Chinese reads as the pattern
-layer (grader/gradebook/student_messages.py) read the English, except where that layer was
+layer (grader/gradebook/student_messages.py) read the English (frozen in
+tests/kit/languages/zh_pattern_layer.json before it is deleted), except where that layer was
 wrong (a student's cell holding "; rule").
 
 Hand example: test_rules_judge.py's (Samarati, k = 2, max_sup = 0, right answers the vectors
 (A 2, B 0) and (A 1, B 1) of height 2)."""
 from __future__ import annotations
 
+import json
 import re
 import string
+from pathlib import Path
 
 import pytest
 from test_rules_judge import ARGS, data, table  # noqa: F401 (data: the fixture)
 
 from grader.catalogs import translator
 from grader.gradebook.counterexample import broken_rules
-from grader.gradebook.student_messages import translate
 from grader.grading.record_parts import Counterexample
 from grader.grading.rules_judge import judge_by_rules
 from grader.grading.rules_said import said
@@ -26,6 +28,10 @@ from kcheck.rules.words import CATALOG, Phrase, phrase, render as phrase_text
 from kcheck.text import Message, render, verbatim_params
 
 ZH = translator("zh-CN")
+FROZEN = json.loads((Path(__file__).resolve().parents[1] / "languages" / "zh_pattern_layer.json")
+                    .read_text(encoding="utf-8"))["translate"]
+"""What the pattern layer (grader/gradebook/student_messages.py) made in zh-CN of each English
+sentence, frozen before it is deleted."""
 CJK = "\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"
 AT = phrase("at.median", bound="25")
 VALUES = {
@@ -60,7 +66,7 @@ def test_every_rule_phrase_is_a_catalog_message_reading_the_same(words: Phrase) 
     assert Message.from_json(message.to_json()) == message
     chinese = render(message, ZH)
     assert chinese != message.english() and not re.search(f"[{CJK}] +[{CJK}]", chinese)
-    assert chinese == translate(message.english(), ZH)  # as the pattern layer read it
+    assert chinese == FROZEN[message.english()]  # as the pattern layer read it
 
 
 def test_a_phrase_without_a_catalog_message_is_refused() -> None:
