@@ -26,7 +26,7 @@ from grader.commands.grade import grade_class
 from grader.grading.batch import BatchSettings
 from grader.grading.compare import load_case_data
 from grader.grading.rules_judge import judge_by_rules
-from grader.gradebook.student_messages import translate
+from kcheck.text import Message, render
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "publishing"))
 from rules_students import source  # noqa: E402
@@ -135,9 +135,12 @@ def _public_facts(out: Path, language: str) -> set[str]:
                                   .cases[0].schema)
             text = _rerun(bug, function, folder, ints, qis, produced)
             verdict = judge_by_rules(text, data, function, ints, hidden=False)
-            for detail in re.findall(r'rule "[a-z-]+": (.*?)(?=; rule "|$)', verdict.message):
-                facts |= {detail, translate(detail, _)}
-                facts |= set(re.findall(r"\((?:\w+ \d+, )*\w+ \d+\)", detail))  # vectors
+            assert verdict.said is not None and verdict.said.english() == verdict.message
+            broken = verdict.said.params.get("rules")  # none when the output passed
+            for item in broken.items if broken else ():  # 'rule "{rule}": {detail}'
+                detail = item.params["detail"]
+                facts |= {detail.english(), render(detail, _)}
+                facts |= set(re.findall(r"\((?:\w+ \d+, )*\w+ \d+\)", detail.english()))
         assert record["cases"]
     return {f for f in facts if f}
 
@@ -192,7 +195,9 @@ def test_a_hidden_rule_judged_case_says_verdict_rules_rows_and_columns(graded) -
             assert re.fullmatch(rf"(?:valid and k-anonymous, but )?it breaks {english}"
                                 rf"(?:; {english})*", case["message"]) or re.fullmatch(
                 r"raised \w+(?: at skeleton\.py, line \d+)?", case["message"]), case["message"]
-            line = translate(case["message"], _)
+            said = Message.from_json(case["message_ref"])
+            assert said.english() == case["message"]
+            line = render(said, _)
             assert line in feedback
             if language != "en" and case["message"].startswith(("it", "valid")):
                 verdict = next(_(v).replace("{rules}", "") for v in (

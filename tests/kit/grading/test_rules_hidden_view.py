@@ -2,8 +2,9 @@
 verdict, each broken rule's name and its row and column numbers only: no vector, level, count,
 label or value computed from the hidden data, in English (the record) and in zh-CN (the
 verdict's message as data, kcheck.text, rendered as the feedback renders it). The outputs are
-those of tests/kit/publishing/rules_students.py's single-bug students on the hidden dataset sample-200;
-the same outputs judged as a public case name vectors, counts and cells (so the test can fail).
+those of tests/kit/publishing/rules_students.py's single-bug students on the hidden dataset
+sample-200; the same outputs judged as a public case name vectors, counts and cells (so the
+test can fail).
 """
 from __future__ import annotations
 
