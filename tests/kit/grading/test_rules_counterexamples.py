@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from grader.gradebook.student_messages import translate
 from lab_students import mondrian_for, write_submission
 
 from grader.authoring import rules_pool
@@ -31,6 +30,7 @@ from grader.grading.shrink.pool import Chain, Member, Source, load_chains
 from grader.grading.shrink.rules_search import (member_release, rules_folder, search_rules,
                                                 smallest_first)
 from kcheck.search import Answer
+from kcheck.text import Message, render
 from kanon.table import parse_table
 
 KIT = Path(__file__).resolve().parents[3]
@@ -206,6 +206,13 @@ def _record(out: Path, student: str) -> dict:
     return json.loads((out / "results" / student / "record.json").read_text(encoding="utf-8"))
 
 
+def _detail(entry: dict, _) -> str:
+    """The first broken rule's detail in the language of `_`, from its data (`broken_said`)."""
+    said = Message.from_json(entry["broken_said"][0])
+    assert said.english() == entry["broken"][0][1]
+    return render(said, _)
+
+
 @pytest.mark.slow
 def test_a_broken_rule_is_named_with_a_small_public_counterexample(graded: Path) -> None:
     record = _record(graded, "buggy")
@@ -222,15 +229,14 @@ def test_a_broken_rule_is_named_with_a_small_public_counterexample(graded: Path)
              "handout. It is a pointer to the rule, not another test: it earns and costs "
              "nothing.") in mondrian
     rule = _("- rule \"{rule}\": {message}")
-    message = translate(entries["mondrian"]["broken"][0][1], _)  # the rule's detail, translated
+    message = _detail(entries["mondrian"], _)  # the rule's detail, translated
     assert message != entries["mondrian"]["broken"][0][1]
     assert rule.format(rule="median-cuts", message=message) in mondrian
     assert _("One right answer (the reference's; any output that keeps every rule is "
              "right):") in mondrian and "**" in mondrian
     assert "from lab import mondrian; mondrian('raw.csv', 'DGHs', 2, 'yours.csv')" in mondrian
     samarati = feedback.split(title.format(part="samarati"))[1]
-    assert rule.format(rule="deletion", message=translate(entries["samarati"]["broken"][0][1], _)
-                       ) in samarati
+    assert rule.format(rule="deletion", message=_detail(entries["samarati"], _)) in samarati
     folder = graded / "feedback" / "buggy" / "counterexamples" / "mondrian"
     assert sorted(p.name for p in folder.iterdir()) == ["DGHs", "expected.csv", "raw.csv",
                                                         "yours.csv"]
