@@ -164,6 +164,13 @@ def _record(part: str) -> dict:
         "problem": None, "expected": "job,sex,dis\nAny,M,x\nAny,M,y\n",
         "yours": "job,sex,dis\nA,M,x\nAny,M,y\n"}
     notes = _notes(refused)
+    problem = Message("it raised {kind}: {message}", kind=Verbatim("ModuleNotFoundError"),
+                      message=unavailable("pandas", ["numpy"]))
+    raised = Message("raised {kind}: {message}", kind=Verbatim("ValueError"),
+                     message=Verbatim(STUDENT_TEXT))
+    privacy = Message("{summary}, {n} rows suppressed", n=2, summary=Message(
+        "k reached: {k} ({classes} classes of {low} to {high} rows)", k=2, classes=3, low=2,
+        high=4))
     return {
         "counterexamples": {part: counterexample},
         "student": "li", "score": 5.0, "max": 110.0, "status": "error", "source": "li.py",
@@ -171,25 +178,44 @@ def _record(part: str) -> dict:
         "notes": [str(n) for n in notes], "notes_ref": notes_ref(notes),
         "cases": [
             case | {"status": "error", "name": "adult-hw1, k=4", "id": "c1",
-                    "message": f"raised ValueError: {STUDENT_TEXT}\n  File \"lab.py\", line 7, "
-                               f"in mondrian\n    raise ValueError(\"{STUDENT_TEXT}\")",
-                    "output": "debug 4; 你好 世界\n"},
-            case | {"status": "error", "name": "ties, k=3", "hidden": True,
-                    "message": f"raised ModuleNotFoundError at lab.py, line 2: {refused}"},
-            case | {"status": "error", "name": "500 rows, k=2",
-                    "message": "raised NameError: name 'pd' is not defined (line 1, `import "
-                               f"pandas as pd`, was left out: it raised ModuleNotFoundError: "
-                               f"{refused})"},
+                    "output": "debug 4; 你好 世界\n"} | _said(
+                raised, f"raised ValueError: {STUDENT_TEXT}", f"\n  File \"lab.py\", line 7, in "
+                f"mondrian\n    raise ValueError(\"{STUDENT_TEXT}\")"),
+            case | {"status": "error", "name": "ties, k=3", "hidden": True} | _said(
+                Message("raised {kind} at {where}: {refusal}", kind=Verbatim("ModuleNotFoundError"),
+                        where=Message("{file}, line {line}", file=Verbatim("lab.py"), line=2),
+                        refusal=unavailable("pandas", ["numpy"])),
+                f"raised ModuleNotFoundError at lab.py, line 2: {refused}"),
+            case | {"status": "error", "name": "500 rows, k=2"} | _said(
+                Message("raised {kind}: {message}", kind=Verbatim("NameError"), message=Message(
+                    "{message} (line {n}, `{code}`, was left out: {reason})",
+                    message=Verbatim("name 'pd' is not defined"), n=1,
+                    code=Verbatim("import pandas as pd"), reason=problem)),
+                "raised NameError: name 'pd' is not defined (line 1, `import pandas as pd`, was "
+                f"left out: it raised ModuleNotFoundError: {refused})"),
             case | {"status": "wrong", "name": "ages 20-40, k=5",
-                    "message": "it breaks rule \"k-anonymity\": the equivalence class of data "
-                               "row 3 has 2 row(s); k = 4",
-                    "privacy": "k reached: 2 (3 classes of 2 to 4 rows), 2 rows suppressed"},
-            case | {"status": "timeout", "name": "adult-hw1, k=10", "cpu_seconds": 10.0,
-                    "message": "ran out of time: it used its whole CPU-time limit of 10 s for "
-                               "this case (9999 rows)"},
-            case | {"status": "passed", "name": "adult-hw1, k=2", "points": 5.0,
-                    "message": "identical to the reference output"},
+                    "privacy": privacy.english(), "privacy_ref": privacy.to_json()} | _said(
+                Message("it breaks {rules}", rules=Joined([Message(
+                    'rule "{rule}": {detail}', rule="k", detail=Message(
+                        "the class of data row {row} has {n} row(s) (data rows {rows}), fewer "
+                        "than k = {k}", row=3, n=2, rows=Joined([3, 8]), k=4))], "; ")),
+                'it breaks rule "k": the class of data row 3 has 2 row(s) (data rows 3, 8), '
+                "fewer than k = 4"),
+            case | {"status": "timeout", "name": "adult-hw1, k=10", "cpu_seconds": 10.0} | _said(
+                Message("ran out of time: it used its whole CPU-time limit of {limit} s for this "
+                        "case ({rows} rows)", limit="10", rows=9999),
+                "ran out of time: it used its whole CPU-time limit of 10 s for this case "
+                "(9999 rows)"),
+            case | {"status": "passed", "name": "adult-hw1, k=2", "points": 5.0} | _said(
+                Message("identical to the reference output"), "identical to the reference output"),
         ]}
+
+
+def _said(message: Message, english: str, tail: str = "") -> dict:
+    """A case's message (`english`, then `tail`: a traceback) and its data (`message_ref`), as
+    the judge keeps them (grader/grading/judge.py `said`)."""
+    assert message.english() == english
+    return {"message": english + tail, "message_ref": message.to_json()}
 
 
 def _notes(refused: str) -> list[str]:
