@@ -11,7 +11,8 @@ pattern layer is deleted:
 - CALLS_LEFT: the gradebook's calls of the pattern layer (`translate`, `case_name`).
 
 Each Message id a producer writes is a catalog message with a zh-CN translation, so the
-message renders in every language."""
+message renders in every language. The invariant that replaces the two counts once the layer is
+deleted (`test_no_pattern_translation_module_and_no_call_of_one`) is at the end of the file."""
 from __future__ import annotations
 
 import ast
@@ -19,7 +20,6 @@ from functools import lru_cache
 from pathlib import Path
 
 from grader.catalogs import extract, translator
-from grader.grading.student_templates import NAME_PHRASES, TEMPLATES
 
 REPO = Path(__file__).resolve().parents[3]
 PRODUCERS = ("grader", "kanon", "kcheck")
@@ -52,6 +52,7 @@ def message_ids() -> frozenset[str]:
 
 
 def test_the_templates_the_pattern_layer_still_needs_only_go_down() -> None:
+    from grader.grading.student_templates import NAME_PHRASES, TEMPLATES
     made = message_ids()
     left = [t for t in TEMPLATES + NAME_PHRASES if t not in made]
     assert len(left) <= TEMPLATES_LEFT, f"{len(left)} templates left, the ratchet allows " \
@@ -75,3 +76,52 @@ def test_every_message_id_is_a_catalog_message_read_in_chinese() -> None:
     for message_id in sorted(made):
         assert message_id in catalog, f"{message_id!r}: not a catalog message (`_(...)`)"
         assert zh(message_id) != message_id, f"{message_id!r}: no zh-CN translation"
+
+
+# ---- The invariant once the pattern layer is deleted (issue 39, item 1: "no pattern-matching
+# translation module"). Switch it on by deleting the two counting tests above (with
+# TEMPLATES_LEFT and CALLS_LEFT) and emptying PENDING_DELETION and PENDING_IMPORTERS when the
+# layer's modules go; until then it asserts only what holds already: nothing outside the layer
+# calls it, and nothing but the modules pending imports it.
+PATTERN_LAYER = ("grader/gradebook/student_messages.py", "grader/grading/student_templates.py")
+PENDING_DELETION = PATTERN_LAYER
+"""The layer's modules still in the tree: () once the lead deleted them."""
+PENDING_IMPORTERS = ("grader/gradebook/export.py",)  # an unused `translate` import left
+"""Modules outside the layer that still import it: () once it is deleted."""
+SOURCES = ("grader", "kanon", "kcheck", "tests", "bench", "examples")
+
+
+def _python_files() -> list[Path]:
+    return sorted(path for folder in SOURCES for path in (REPO / folder).rglob("*.py")
+                  if path.relative_to(REPO).as_posix() not in PATTERN_LAYER)
+
+
+def _imports_the_layer(tree: ast.AST) -> bool:
+    names = {m.rpartition("/")[2][:-3] for m in PATTERN_LAYER}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and \
+                node.module.rpartition(".")[2] in names:
+            return True
+        if isinstance(node, ast.Import) and any(a.name.rpartition(".")[2] in names
+                                                for a in node.names):
+            return True
+    return False
+
+
+def test_no_pattern_translation_module_and_no_call_of_one() -> None:
+    assert [m for m in PATTERN_LAYER if (REPO / m).exists() and m not in PENDING_DELETION] == []
+    here = Path(__file__).resolve()
+    calls, importers = [], []
+    for path in _python_files():
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        where = path.relative_to(REPO).as_posix()
+        if path == here or not (_imports_the_layer(tree) or where.startswith("grader/gradebook")):
+            continue
+        calls += [f"{where}:{node.lineno}" for node in ast.walk(tree)
+                  if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                  and node.func.id in ("translate", "case_name")]
+        if _imports_the_layer(tree):
+            importers.append(where)
+    assert calls == [], "the pattern layer's `translate`/`case_name` called: render the " \
+        "record's message data (kcheck.text) instead"
+    assert [m for m in importers if m not in PENDING_IMPORTERS] == []
