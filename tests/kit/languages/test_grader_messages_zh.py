@@ -67,11 +67,14 @@ JUDGE = _judge_table()
 
 def message_ids() -> dict[str, str]:
     """Every `Message("...")` id the producers make (grader/catalogs.py's MESSAGE_SOURCES of
-    the grader's catalog) -> where it is first made."""
+    the grader's catalog), and the sandboxed child's `said("...")` (a Message's JSON made
+    without kcheck) -> where it is first made."""
     found: dict[str, str] = {}
     for pattern in MESSAGE_SOURCES["grader"]:
         for path in sorted(REPO.glob(pattern)):
             _literal_calls(REPO, path, ("Message",), found)
+    for path in sorted(REPO.glob("grader/sandbox/worker_parts/*.py")):
+        _literal_calls(REPO, path, ("said",), found)
     return found
 
 

@@ -23,7 +23,7 @@ from grader.grading.hidden_view import StudentCode
 from grader.grading.judge import judge
 from grader.publishing.autograde import _failure_output, _hidden_note
 from grader.grading.notes import Note, file_list, notes_ref
-from grader.grading.session_keeper import retry_note
+from grader.grading.session_keeper import hint_message, retry_note
 from grader.rubric import load
 from grader.sandbox.packages import unavailable
 from kcheck.messages import CATALOG, render, render_facts
@@ -102,12 +102,15 @@ CODE = StudentCode({"lab.py": 20}, frozenset({"pandas"}), ("numpy",))
 REFUSED = "pandas is not available: this course allows only numpy and the standard library"
 
 
-def _raised(kind: str, message: str, hidden: bool = False, line: int = 0) -> Message:
-    """The judge's message (grader/grading/judge.py) of a call that raised `kind`."""
+def _raised(kind: str, message: str, hidden: bool = False, line: int = 0,
+            hint: Message | None = None) -> Message:
+    """The judge's message (grader/grading/judge.py) of a call that raised `kind` (`hint`: on
+    a NameError, the import retry's left-out line)."""
     trace = f'  File "lab.py", line {line}, in f\n    import pandas\n' if line else ""
     error = {"type": kind, "mro": [kind], "message": message, "traceback": trace}
     verdict = judge(CallOutcome("exception", error=error), JUDGE.facts("cost_MD", JUDGE.VALUE,
-                                                                        hidden), code=CODE)
+                                                                        hidden), code=CODE,
+                    hint=hint)
     said = Message.from_json(verdict.ref)
     assert verdict.message.partition("\n")[0] == said.english()
     return said
@@ -125,6 +128,26 @@ def _raised(kind: str, message: str, hidden: bool = False, line: int = 0) -> Mes
                      "than k = {k}", row=3, n=2, rows=Joined([3, 8, 9, "..."]), k=4),
      "the class of data row 3 has 2 row(s) (data rows 3, 8, 9, ...), fewer than k = 4",
      "第 3 条数据行所在的等价类有 2 行（数据行 3、8、9、...），少于 k = 4"),
+    (lambda: Message("your file could not be imported: {problem}", problem=Message(
+        "it raised {kind}: {message}", kind=Verbatim("KeyError"), message=Verbatim("'a; b'"))),
+     "your file could not be imported: it raised KeyError: 'a; b'",
+     "无法导入你的文件：它引发了 KeyError：'a; b'"),
+    (lambda: _raised("NameError", "name 'pd' is not defined", hint=hint_message(
+        {"lines": [1, 1], "code": "import pandas as pd", "reason": f"it raised "
+         f"ModuleNotFoundError: {REFUSED}", "said": Message(
+             "it raised {kind}: {message}", kind=Verbatim("ModuleNotFoundError"),
+             message=unavailable("pandas", ["numpy"])).to_json()}, ["numpy"])),
+     "raised NameError: name 'pd' is not defined (line 1, `import pandas as pd`, was left out: "
+     "it raised ModuleNotFoundError: pandas is not available: this course allows only numpy "
+     "and the standard library)",
+     "引发了 NameError：name 'pd' is not defined（第 1 行 `import pandas as pd` 被略去：它引发了 "
+     "ModuleNotFoundError：pandas 不可用；本课程的规则：仅 numpy 和标准库）"),
+    (lambda: Message("Data files in your submission are not used (each case supplies its own "
+                     "adult-hw1.csv and DGHs): {files}.",
+                     files=file_list(["a b.csv", "c;d.csv", "e.csv", "f.csv", "g.csv"], 2)),
+     "Data files in your submission are not used (each case supplies its own adult-hw1.csv and "
+     "DGHs): a b.csv, c;d.csv and 3 more.",
+     "你提交中的数据文件不会被使用（每个测试用例自带 adult-hw1.csv 和 DGHs）：a b.csv、c;d.csv 及另外 3 个。"),
 ])
 def test_student_text_passes_through_and_the_grader_s_words_are_translated(
         said, english: str, chinese: str) -> None:
