@@ -35,7 +35,8 @@ DOMAINS = {"grader": (Path("grader") / "locale", ("grader/**/*.py",)),
 MESSAGE_SOURCES = {"grader": ("grader/**/*.py", "kanon/**/*.py", "kcheck/**/*.py"),
                    "selfcheck": ("kcheck/**/*.py",)}
 """domain -> the sources whose `Message("...")` ids (kcheck.text) it renders: the grader
-renders every producer's messages, the self-check those of kcheck, which ships with it."""
+renders every producer's messages (and the sandboxed child's `said("...")` ids: the child
+cannot import kcheck), the self-check those of kcheck, which ships with it."""
 DATA_MESSAGES = {"selfcheck": (("tests/public/data/cases.json", "reason"),)}
 """domain -> (a JSON file, a key): each string value of that key anywhere in the file is a
 message (the self-check words a public case's `reason` with `_(case["reason"])`)."""
@@ -122,7 +123,7 @@ def extract(root: Path, domain: str) -> dict[str, str]:
     MESSAGE_SOURCES."""
     found: dict[str, str] = {}
     for patterns, calls in ((DOMAINS[domain][1], ("_", "gettext")),
-                            (MESSAGE_SOURCES.get(domain, ()), ("Message",))):
+                            (MESSAGE_SOURCES.get(domain, ()), ("Message", "said"))):
         for pattern in patterns:
             for path in sorted(root.glob(pattern)):
                 if "templates" not in path.parts:

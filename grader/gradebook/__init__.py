@@ -9,8 +9,6 @@ the records; this package writes everything people read and LMSs import).
   notes_text       a record's notes in the course's language (from their data)
   counterexample   a part's counterexample in the feedback and Gradescope's text, and its
                    files under feedback/<id>/counterexamples (from the record's entry)
-  student_messages the record's English sentences about a submission in the course's
-                   language (grader/grading/student_templates.py's patterns)
   shares           Gradescope's per-test max scores (exact binary fractions adding up to
                    the parts' points)
   dashboard        summary.html, the class dashboard (redrawn from the folder's own files)
@@ -26,4 +24,4 @@ core; nothing of similarity or publishing.
 """
 __all__ = ["case_text", "counterexample", "dashboard", "export", "export_command",
            "feedback_export", "lms", "markdown_html", "merge", "notes_text", "scores_csv", "shares",
-           "student_messages", "writer"]
+           "writer"]

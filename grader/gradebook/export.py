@@ -34,7 +34,6 @@ from .shares import shares as _shares, test_score as _test_score
 from ..grading.judges import render_ref
 from . import counterexample
 from .notes_text import notes_text
-from .student_messages import translate
 
 TEMPLATE = "manual-template.csv"
 

@@ -13,14 +13,16 @@ structured facts, never text), `compare` (one output against the contract), `rul
 (an output against the course's rules, where several answers are right), `rules_said` (a
 rule checker's phrase as a catalog message),
 `expected` (stored outputs, manifest), `freshness` (are they current?), `term_view` (a
-term's cases), `case_names` (a case's name as phrases, data), `privacy_summary` (k and l reached, no points), `statuses` (the one list).
+term's cases), `case_names` (a case's name as phrases, data), `privacy_summary` (k and l
+reached, no points), `statuses` (the one list).
 The record: `results` (grading's results, the record's JSON), `record` (the record as a type:
 StudentRecord and CaseRecord, what the gradebook reads), `record_parts` (its nested parts
 typed: import info, manual checks, counterexamples), `notes` (a note for the student as
 text keeping its message, the record's notes as data), `manual_scores` (manual parts in
 a record), `scores_text` (scores as people read them), `fingerprint` (the course term
-graded against), `student_templates` (the record's English sentences about a submission,
-which grader.gradebook.student_messages renders in the course's language).
+graded against). Every sentence about a submission is a kcheck.text Message where it
+arises, kept as data in the record beside its English; the gradebook renders it per
+language.
 The batch: `batch` (BatchSettings, the one settings object; Reports; Listeners), `runner`
 (run_batch: resume cache, progress, interrupt), `executors/` (threads, or a Dask cluster).
 Counterexamples: `shrink/` (small failing inputs from the public pool).
@@ -28,7 +30,8 @@ Counterexamples: `shrink/` (small failing inputs from the public pool).
 Imports only the core modules (grader.errors, paths, rubric, settings, contract), kanon,
 kcheck and the sandbox: nothing of the gradebook, similarity, authoring, courses or publishing.
 """
-__all__ = ["batch", "case_names", "case_runner", "compare", "executors", "expected", "fingerprint",
-           "freshness", "grade", "hidden_view", "host", "intake", "judge", "judges", "manual_check",
-           "manual_scores", "notes", "privacy_summary", "record", "record_parts", "results", "rules_judge", "rules_said", "runner", "scores_text", "session_keeper", "shrink",
-           "solution", "static", "student_templates", "statuses", "term_view", "time_policy"]
+__all__ = ["batch", "case_names", "case_runner", "compare", "executors", "expected",
+           "fingerprint", "freshness", "grade", "hidden_view", "host", "intake", "judge", "judges",
+           "manual_check", "manual_scores", "notes", "privacy_summary", "record", "record_parts",
+           "results", "rules_judge", "rules_said", "runner", "scores_text", "session_keeper",
+           "shrink", "solution", "static", "statuses", "term_view", "time_policy"]

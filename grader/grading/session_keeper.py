@@ -126,9 +126,8 @@ class SessionKeeper:
     def _remember_unavailable(self, dropped: list[dict]) -> None:
         """The names that dropped imports would have bound (for NameError hints)."""
         allowed = list(self.ctx.rubric.settings.allowed_packages)
-        for d in dropped:
-            for name in d.get("binds", []):
-                self.unavailable[name] = hint_message(d, allowed)
+        self.unavailable.update({name: hint_message(d, allowed) for d in dropped
+                                 for name in d.get("binds", [])})
 
     def describe(self, outcome: ImportOutcome) -> Message:  # why the import failed
         s = self.ctx.rubric.settings
