@@ -16,10 +16,12 @@ import xml.etree.ElementTree as ET
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from queue import Queue
 
 import pytest
 
 from child_python import compiled_env
+from forked_pytest import PytestServer
 from mutants import MUTANTS, VARIANT_SOLUTION, Mutant, apply
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -59,19 +61,29 @@ class Report:
         return sorted(t for t, (o, _) in self.results.items() if o == outcome)
 
 
-def run_public(tmp: Path, *args: str, cwd: Path = ROOT, tests: Path | None = PUBLIC,
-               env: dict[str, str] | None = None) -> Report:
-    """Run the public tests (`tests`, else the configured testpaths) in a subprocess and
-    parse its JUnit XML."""
-    xml = tmp / f"report-{len(list(tmp.glob('report-*')))}.xml"
+def public_env(env: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment of a public-test run: this one's, with `env` and the run's compiled
+    modules."""
     environment = {k: v for k, v in os.environ.items() if k != "KANON_SOLUTION"}
     environment.update(env or {})
     if CHILD:  # the run's compiled modules (and rewritten tests), reused
         environment = {**compiled_env(environment, CHILD["factory"])}
-    completed = subprocess.run(
-        [sys.executable, "-m", "pytest", *([str(tests)] if tests else []), *FAST, "-q",
-         f"--junitxml={xml}", *args], cwd=cwd, env=environment, capture_output=True, text=True,
-        timeout=600)
+    return environment
+
+
+def run_public(tmp: Path, *args: str, cwd: Path = ROOT, tests: Path | None = PUBLIC,
+               env: dict[str, str] | None = None, server: PytestServer | None = None
+               ) -> Report:
+    """Run the public tests (`tests`, else the configured testpaths) in a subprocess (or a
+    fork of `server`'s) and parse its JUnit XML."""
+    xml = tmp / f"report-{len(list(tmp.glob('report-*')))}.xml"
+    environment = public_env(env)
+    command = [*([str(tests)] if tests else []), *FAST, "-q", f"--junitxml={xml}", *args]
+    if server:
+        completed = server.run(command, cwd, environment, xml.with_suffix(".out"))
+    else:
+        completed = subprocess.run([sys.executable, "-m", "pytest", *command], cwd=cwd,
+                                   env=environment, capture_output=True, text=True, timeout=600)
     results: dict[str, tuple[str, str]] = {}
     for case in ET.parse(xml).iter("testcase"):
         module = case.get("classname", "").rsplit(".", 1)[-1]
@@ -230,19 +242,35 @@ def test_expected_outputs_are_what_the_reference_produces():
 
 @pytest.fixture(scope="module")
 def mutant_reports(tmp_path_factory) -> dict[str, Report]:
-    """Every mutant's report of the public test that should catch it, two runs at a time."""
+    """Every mutant's report of the public test that should catch it, two runs at a time,
+    each forked from a warm pytest (forked_pytest.py) and calling the mutant in pytest's own
+    process (--in-process): what is claimed is the test's verdict, which the other tests
+    here show is the same in a fresh `python -m pytest` with the solution in its child."""
+    servers: Queue[PytestServer] = Queue()
+    for _ in range(2):
+        servers.put(PytestServer(ROOT, public_env()))
+
     def run(mutant: Mutant) -> Report:
         folder = tmp_path_factory.mktemp("mutant")
         package = apply(mutant, ROOT / "reference", folder)
-        if mutant.course:  # a variant: the course's rules, the reference's variant functions
-            return run_public(folder, f"--solution={variant_solution(package)}",
-                              tests=PUBLIC / mutant.caught_by,
-                              env=course_file(folder, mutant.course))
-        return run_public(folder, f"--solution={package}", tests=PUBLIC / mutant.caught_by,
-                          env=course_file(folder, "grader/rubric-all.toml"))  # every part
+        server = servers.get()
+        try:
+            if mutant.course:  # a variant: the course's rules, the reference's variants
+                return run_public(folder, f"--solution={variant_solution(package)}",
+                                  "--in-process", tests=PUBLIC / mutant.caught_by,
+                                  env=course_file(folder, mutant.course), server=server)
+            return run_public(folder, f"--solution={package}", "--in-process",
+                              tests=PUBLIC / mutant.caught_by, server=server,
+                              env=course_file(folder, "grader/rubric-all.toml"))  # every part
+        finally:
+            servers.put(server)
 
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(zip((m.name for m in MUTANTS), pool.map(run, MUTANTS)))
+    try:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            return dict(zip((m.name for m in MUTANTS), pool.map(run, MUTANTS)))
+    finally:
+        while not servers.empty():
+            servers.get().close()
 
 
 @pytest.mark.slow
