@@ -65,7 +65,13 @@ def test_without_dask_the_cluster_option_says_how_to_install_it(tmp_path: Path) 
     assert not (tmp_path / "out").exists()
 
 
-ONE_RETRY = {"DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "1"}
+QUIET = {"DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED": "False",
+         "DASK_DISTRIBUTED__ADMIN__TICK__INTERVAL": "1s",
+         "DASK_DISTRIBUTED__ADMIN__SYSTEM_MONITOR__INTERVAL": "2s"}
+"""The cluster's processes while they wait: no statistical profiler sampling every worker's
+threads, the event loop's tick and the system monitor (dashboard figures) checked seldom;
+what is graded, and how a death or a refusal is handled, is unchanged."""
+ONE_RETRY = {"DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "1", **QUIET}
 """The scheduler's allowed failures: a task survives one worker's death (a worker killed
 mid-batch), the second makes it a grader-error (a submission that kills its workers)."""
 
@@ -74,10 +80,14 @@ mid-batch), the second makes it a grader-error (a submission that kills its work
 def cluster(tmp_path_factory):
     """The module's cluster: a scheduler and two workers, started once."""
     pytest.importorskip("distributed", reason=NO_DASK)
-    from grader.grading.executors.cluster_local import loopback_cluster
-    with loopback_cluster(tmp_path_factory.mktemp("cluster"), workers=2,
-                          scheduler_env=ONE_RETRY) as running:
+    from grader.grading.executors.cluster_local import LoopbackCluster
+    running = LoopbackCluster(tmp_path_factory.mktemp("cluster"), scheduler_env=ONE_RETRY)
+    try:
+        for _ in range(2):
+            running.add_worker(env=QUIET)
         yield running
+    finally:
+        running.stop()
 
 
 def client_for(address: str):
@@ -137,7 +147,7 @@ def test_a_worker_with_another_grader_is_refused(cluster, tmp_path: Path) -> Non
     r = tiny_rubric(tmp_path)
     a = answers(r)
     student(tmp_path / "subs" / "ann", repr(a["cost_MD"]), repr(a["cost_LM"]))
-    cluster.add_worker(env={"KANON_WORKER_FINGERPRINT": "0.9.0+other"})
+    cluster.add_worker(env={"KANON_WORKER_FINGERPRINT": "0.9.0+other", **QUIET})
     with client_for(cluster.address) as client:
         client.wait_for_workers(3, timeout=60)
         odd = next(w for w, info in client.scheduler_info()["workers"].items()
@@ -158,9 +168,9 @@ def test_a_worker_with_another_grader_is_refused(cluster, tmp_path: Path) -> Non
 def test_no_matching_worker_is_one_error_line(tmp_path: Path) -> None:
     pytest.importorskip("distributed", reason=NO_DASK)
     from grader.grading.executors.cluster_local import LoopbackCluster
-    lonely = LoopbackCluster(tmp_path / "cluster")
+    lonely = LoopbackCluster(tmp_path / "cluster", scheduler_env=QUIET)
     try:
-        lonely.add_worker(env={"KANON_WORKER_FINGERPRINT": "0.9.0+other"})
+        lonely.add_worker(env={"KANON_WORKER_FINGERPRINT": "0.9.0+other", **QUIET})
         done = subprocess.run(grade_cmd(EXAMPLES / "submissions", tmp_path / "out",
                                         EXAMPLES / "rubric.toml", lonely.address),
                               cwd=REPO, capture_output=True, text=True, timeout=300)

@@ -17,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from queue import Queue
+from typing import Iterator
 
 import pytest
 
@@ -48,6 +49,16 @@ def compiled(tmp_path_factory: pytest.TempPathFactory) -> None:
     """Every pytest this module starts reuses the run's compiled modules and rewritten tests
     (tests/kit/child_python.py)."""
     CHILD["factory"] = tmp_path_factory
+
+
+@pytest.fixture(scope="module")
+def warm() -> Iterator[PytestServer]:
+    """A warm pytest whose forks run public tests as `python -m pytest` does (forked_pytest.py);
+    the runs that show the command itself (against the reference, the skeleton, from a
+    bundle's root) start `python -m pytest` as it is."""
+    server = PytestServer(ROOT, public_env())
+    yield server
+    server.close()
 
 
 @dataclass
@@ -124,8 +135,8 @@ def test_public_tests_pass_against_the_reference(tmp_path):
 
 
 @pytest.mark.slow
-def test_default_course_leaves_out_the_parts_it_does_not_grade(tmp_path):
-    report = run_public(tmp_path, "--solution", "reference")
+def test_default_course_leaves_out_the_parts_it_does_not_grade(tmp_path, warm):
+    report = run_public(tmp_path, "--solution", "reference", server=warm)
     assert report.results and report.with_outcome("passed") == sorted(report.results)
     assert not any(any(m in t for m in OPTIONAL_MARKS) for t in report.results)
     assert "public tests of parts or rule variants your course does not grade were left " \
@@ -150,13 +161,13 @@ def course_skeleton(tmp: Path, rubric_path: str) -> Path:
 
 
 @pytest.mark.slow
-def test_fall_2025_course_runs_topdown_and_the_lm_only_variant(tmp_path):
+def test_fall_2025_course_runs_topdown_and_the_lm_only_variant(tmp_path, warm):
     package = tmp_path / "reference"
     shutil.copytree(ROOT / "reference", package, ignore=shutil.ignore_patterns("__pycache__"))
     for core in ("kanon", "kcheck"):
         shutil.copytree(ROOT / core, tmp_path / core, ignore=shutil.ignore_patterns("__pycache__"))
     report = run_public(tmp_path, f"--solution={variant_solution(package)}",
-                        "-k", "clustering or topdown",
+                        "-k", "clustering or topdown", server=warm,
                         env=course_file(tmp_path, "grader/rubric-2025.toml"))
     passed = report.with_outcome("passed")
     assert any("lm-only" in t for t in passed) and any("topdown" in t for t in passed)
@@ -165,7 +176,7 @@ def test_fall_2025_course_runs_topdown_and_the_lm_only_variant(tmp_path):
     assert runs and all("lm-only" in t for t in runs)  # the default distance's: left out
     on_skeleton = run_public(tmp_path, "-k", "topdown",
                              f"--solution={course_skeleton(tmp_path, 'grader/rubric-2025.toml')}",
-                             env=course_file(tmp_path, "grader/rubric-2025.toml"))
+                             env=course_file(tmp_path, "grader/rubric-2025.toml"), server=warm)
     assert on_skeleton.results and on_skeleton.with_outcome("failed") == sorted(
         t for t in on_skeleton.results if "signature" not in t)  # graded: a stub fails
     assert "all tests passed" not in report.stdout.lower()
@@ -194,10 +205,11 @@ def test_untouched_skeleton_fails_every_graded_test_cleanly(tmp_path):
     ("import os\nimport pytest\n", "pytest is not available: this course allows only numpy "
                                     "and the standard library (broken.py, line 2)"),
 ])
-def test_a_solution_that_dies_on_import_gets_one_clear_message(tmp_path, source, says):
+def test_a_solution_that_dies_on_import_gets_one_clear_message(tmp_path, source, says, warm):
     solution = tmp_path / "broken.py"
     solution.write_text(source, encoding="utf-8")
-    report = run_public(tmp_path, f"--solution={solution}", "-k", "cost_MD or random")
+    report = run_public(tmp_path, f"--solution={solution}", "-k", "cost_MD or random",
+                        server=warm)
     assert report.results and report.with_outcome("failed") == sorted(report.results)
     messages = {message for _, message in report.results.values()}
     assert len(messages) == 1
@@ -207,8 +219,9 @@ def test_a_solution_that_dies_on_import_gets_one_clear_message(tmp_path, source,
 
 
 @pytest.mark.slow
-def test_solution_from_environment_variable(tmp_path):
-    report = run_public(tmp_path, "-k", "cost_LM", env={"KANON_SOLUTION": "reference"})
+def test_solution_from_environment_variable(tmp_path, warm):
+    report = run_public(tmp_path, "-k", "cost_LM", env={"KANON_SOLUTION": "reference"},
+                        server=warm)
     assert report.results and report.with_outcome("passed") == sorted(report.results)
 
 
