@@ -19,6 +19,7 @@ by rules (what their messages compute from hidden data): test_rules_hidden_leaks
 from __future__ import annotations
 
 import csv
+import functools
 import html
 import io
 import json
@@ -174,8 +175,10 @@ def public_words() -> str:
     return "\n".join(texts + [RUBRIC, STUDENT.read_text(encoding="utf-8")])
 
 
+@functools.cache
 def checked_values() -> dict[str, list[re.Pattern]]:
-    """Every hidden cell and label not also public -> the patterns of its renderings."""
+    """Every hidden cell and label not also public -> the patterns of its renderings (worked
+    out once; a pattern is searched for only where its text occurs at all)."""
     public = cells(CASES / "public" / "adult" / "adult-hw1.csv") | headers()
     public |= labels(CASES / "public" / "adult" / "DGHs")
     words = public_words()
@@ -184,7 +187,7 @@ def checked_values() -> dict[str, list[re.Pattern]]:
         hidden |= cells(CASES / "hidden" / name / "adult-hw1.csv") - headers()
         hidden |= labels(CASES / "hidden" / name / "DGHs")
     return {v: [pattern(r) for r in renderings(v)] for v in sorted(hidden)
-            if v and v not in public and not pattern(v).search(words)}
+            if v and v not in public and not (v in words and pattern(v).search(words))}
 
 
 def json_strings(value: object) -> list[str]:
@@ -224,6 +227,8 @@ def leaks(folder: Path, values: dict[str, list[re.Pattern]]) -> list[tuple[str, 
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
         for text in texts(path.name, path.read_bytes()):
             for value, patterns in values.items():
+                if not any(shown in text for shown in renderings(value)):
+                    continue  # no rendering's text, so no pattern of it, is in this text
                 hit = next((p.pattern for p in patterns if p.search(text)), None)
                 if hit is not None:
                     found.append((path.relative_to(folder).as_posix(), value, hit))

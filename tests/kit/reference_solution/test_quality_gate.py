@@ -16,10 +16,13 @@ import xml.etree.ElementTree as ET
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from queue import Queue
+from typing import Iterator
 
 import pytest
 
 from child_python import compiled_env
+from forked_pytest import PytestServer
 from mutants import MUTANTS, VARIANT_SOLUTION, Mutant, apply
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -48,6 +51,16 @@ def compiled(tmp_path_factory: pytest.TempPathFactory) -> None:
     CHILD["factory"] = tmp_path_factory
 
 
+@pytest.fixture(scope="module")
+def warm() -> Iterator[PytestServer]:
+    """A warm pytest whose forks run public tests as `python -m pytest` does (forked_pytest.py);
+    the runs that show the command itself (against the reference, the skeleton, from a
+    bundle's root) start `python -m pytest` as it is."""
+    server = PytestServer(ROOT, public_env())
+    yield server
+    server.close()
+
+
 @dataclass
 class Report:
     """Outcome of one public-test run: test id ('file.py::name[param]') -> (outcome, message)."""
@@ -59,19 +72,29 @@ class Report:
         return sorted(t for t, (o, _) in self.results.items() if o == outcome)
 
 
-def run_public(tmp: Path, *args: str, cwd: Path = ROOT, tests: Path | None = PUBLIC,
-               env: dict[str, str] | None = None) -> Report:
-    """Run the public tests (`tests`, else the configured testpaths) in a subprocess and
-    parse its JUnit XML."""
-    xml = tmp / f"report-{len(list(tmp.glob('report-*')))}.xml"
+def public_env(env: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment of a public-test run: this one's, with `env` and the run's compiled
+    modules."""
     environment = {k: v for k, v in os.environ.items() if k != "KANON_SOLUTION"}
     environment.update(env or {})
     if CHILD:  # the run's compiled modules (and rewritten tests), reused
         environment = {**compiled_env(environment, CHILD["factory"])}
-    completed = subprocess.run(
-        [sys.executable, "-m", "pytest", *([str(tests)] if tests else []), *FAST, "-q",
-         f"--junitxml={xml}", *args], cwd=cwd, env=environment, capture_output=True, text=True,
-        timeout=600)
+    return environment
+
+
+def run_public(tmp: Path, *args: str, cwd: Path = ROOT, tests: Path | None = PUBLIC,
+               env: dict[str, str] | None = None, server: PytestServer | None = None
+               ) -> Report:
+    """Run the public tests (`tests`, else the configured testpaths) in a subprocess (or a
+    fork of `server`'s) and parse its JUnit XML."""
+    xml = tmp / f"report-{len(list(tmp.glob('report-*')))}.xml"
+    environment = public_env(env)
+    command = [*([str(tests)] if tests else []), *FAST, "-q", f"--junitxml={xml}", *args]
+    if server:
+        completed = server.run(command, cwd, environment, xml.with_suffix(".out"))
+    else:
+        completed = subprocess.run([sys.executable, "-m", "pytest", *command], cwd=cwd,
+                                   env=environment, capture_output=True, text=True, timeout=600)
     results: dict[str, tuple[str, str]] = {}
     for case in ET.parse(xml).iter("testcase"):
         module = case.get("classname", "").rsplit(".", 1)[-1]
@@ -112,8 +135,8 @@ def test_public_tests_pass_against_the_reference(tmp_path):
 
 
 @pytest.mark.slow
-def test_default_course_leaves_out_the_parts_it_does_not_grade(tmp_path):
-    report = run_public(tmp_path, "--solution", "reference")
+def test_default_course_leaves_out_the_parts_it_does_not_grade(tmp_path, warm):
+    report = run_public(tmp_path, "--solution", "reference", server=warm)
     assert report.results and report.with_outcome("passed") == sorted(report.results)
     assert not any(any(m in t for m in OPTIONAL_MARKS) for t in report.results)
     assert "public tests of parts or rule variants your course does not grade were left " \
@@ -138,13 +161,13 @@ def course_skeleton(tmp: Path, rubric_path: str) -> Path:
 
 
 @pytest.mark.slow
-def test_fall_2025_course_runs_topdown_and_the_lm_only_variant(tmp_path):
+def test_fall_2025_course_runs_topdown_and_the_lm_only_variant(tmp_path, warm):
     package = tmp_path / "reference"
     shutil.copytree(ROOT / "reference", package, ignore=shutil.ignore_patterns("__pycache__"))
     for core in ("kanon", "kcheck"):
         shutil.copytree(ROOT / core, tmp_path / core, ignore=shutil.ignore_patterns("__pycache__"))
     report = run_public(tmp_path, f"--solution={variant_solution(package)}",
-                        "-k", "clustering or topdown",
+                        "-k", "clustering or topdown", server=warm,
                         env=course_file(tmp_path, "grader/rubric-2025.toml"))
     passed = report.with_outcome("passed")
     assert any("lm-only" in t for t in passed) and any("topdown" in t for t in passed)
@@ -153,7 +176,7 @@ def test_fall_2025_course_runs_topdown_and_the_lm_only_variant(tmp_path):
     assert runs and all("lm-only" in t for t in runs)  # the default distance's: left out
     on_skeleton = run_public(tmp_path, "-k", "topdown",
                              f"--solution={course_skeleton(tmp_path, 'grader/rubric-2025.toml')}",
-                             env=course_file(tmp_path, "grader/rubric-2025.toml"))
+                             env=course_file(tmp_path, "grader/rubric-2025.toml"), server=warm)
     assert on_skeleton.results and on_skeleton.with_outcome("failed") == sorted(
         t for t in on_skeleton.results if "signature" not in t)  # graded: a stub fails
     assert "all tests passed" not in report.stdout.lower()
@@ -182,10 +205,11 @@ def test_untouched_skeleton_fails_every_graded_test_cleanly(tmp_path):
     ("import os\nimport pytest\n", "pytest is not available: this course allows only numpy "
                                     "and the standard library (broken.py, line 2)"),
 ])
-def test_a_solution_that_dies_on_import_gets_one_clear_message(tmp_path, source, says):
+def test_a_solution_that_dies_on_import_gets_one_clear_message(tmp_path, source, says, warm):
     solution = tmp_path / "broken.py"
     solution.write_text(source, encoding="utf-8")
-    report = run_public(tmp_path, f"--solution={solution}", "-k", "cost_MD or random")
+    report = run_public(tmp_path, f"--solution={solution}", "-k", "cost_MD or random",
+                        server=warm)
     assert report.results and report.with_outcome("failed") == sorted(report.results)
     messages = {message for _, message in report.results.values()}
     assert len(messages) == 1
@@ -195,8 +219,9 @@ def test_a_solution_that_dies_on_import_gets_one_clear_message(tmp_path, source,
 
 
 @pytest.mark.slow
-def test_solution_from_environment_variable(tmp_path):
-    report = run_public(tmp_path, "-k", "cost_LM", env={"KANON_SOLUTION": "reference"})
+def test_solution_from_environment_variable(tmp_path, warm):
+    report = run_public(tmp_path, "-k", "cost_LM", env={"KANON_SOLUTION": "reference"},
+                        server=warm)
     assert report.results and report.with_outcome("passed") == sorted(report.results)
 
 
@@ -230,19 +255,35 @@ def test_expected_outputs_are_what_the_reference_produces():
 
 @pytest.fixture(scope="module")
 def mutant_reports(tmp_path_factory) -> dict[str, Report]:
-    """Every mutant's report of the public test that should catch it, two runs at a time."""
+    """Every mutant's report of the public test that should catch it, two runs at a time,
+    each forked from a warm pytest (forked_pytest.py) and calling the mutant in pytest's own
+    process (--in-process): what is claimed is the test's verdict, which the other tests
+    here show is the same in a fresh `python -m pytest` with the solution in its child."""
+    servers: Queue[PytestServer] = Queue()
+    for _ in range(2):
+        servers.put(PytestServer(ROOT, public_env()))
+
     def run(mutant: Mutant) -> Report:
         folder = tmp_path_factory.mktemp("mutant")
         package = apply(mutant, ROOT / "reference", folder)
-        if mutant.course:  # a variant: the course's rules, the reference's variant functions
-            return run_public(folder, f"--solution={variant_solution(package)}",
-                              tests=PUBLIC / mutant.caught_by,
-                              env=course_file(folder, mutant.course))
-        return run_public(folder, f"--solution={package}", tests=PUBLIC / mutant.caught_by,
-                          env=course_file(folder, "grader/rubric-all.toml"))  # every part
+        server = servers.get()
+        try:
+            if mutant.course:  # a variant: the course's rules, the reference's variants
+                return run_public(folder, f"--solution={variant_solution(package)}",
+                                  "--in-process", tests=PUBLIC / mutant.caught_by,
+                                  env=course_file(folder, mutant.course), server=server)
+            return run_public(folder, f"--solution={package}", "--in-process",
+                              tests=PUBLIC / mutant.caught_by, server=server,
+                              env=course_file(folder, "grader/rubric-all.toml"))  # every part
+        finally:
+            servers.put(server)
 
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(zip((m.name for m in MUTANTS), pool.map(run, MUTANTS)))
+    try:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            return dict(zip((m.name for m in MUTANTS), pool.map(run, MUTANTS)))
+    finally:
+        while not servers.empty():
+            servers.get().close()
 
 
 @pytest.mark.slow

@@ -1,0 +1,74 @@
+"""Many short pytest runs started from one warm process: `python -m pytest ARGS`, each run in
+a child forked from a server that has already imported pytest and numpy.
+
+A run in a fork is a fresh pytest session in a process of its own (its cwd, its environment,
+its cwd first on sys.path as `python -m` puts it, its stdout and stderr in a file), so what it
+does and reports is what `python -m pytest` does; only the interpreter's start-up and those
+imports are paid once per server instead of once per run. Used where a test file starts dozens
+of one-test runs (test_quality_gate.py's mutants); the literal command stays tested by the
+files' other runs.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+SERVER = r"""
+import json, os, sys, traceback
+import numpy, pytest, _pytest.junitxml, _pytest.terminal  # what every run imports first
+# (not the installed plugins: pytest rewrites their asserts itself, and warns if it cannot)
+for line in sys.stdin:
+    job = json.loads(line)
+    pid = os.fork()
+    if pid == 0:
+        code = 70
+        try:
+            os.chdir(job["cwd"])
+            os.environ.clear()
+            os.environ.update(job["env"])
+            sys.path[0] = job["cwd"]
+            out = os.open(job["out"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+            os.dup2(out, 1)
+            os.dup2(out, 2)
+            code = int(pytest.main(job["args"]))
+        except BaseException:
+            traceback.print_exc()
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    print(json.dumps(os.waitstatus_to_exitcode(status)), flush=True)
+"""
+
+
+class PytestServer:
+    """One warm process; `run` is `python -m pytest ARGS` in `cwd` with `env`, one at a time."""
+
+    def __init__(self, cwd: Path, env: dict[str, str]):
+        self.process = subprocess.Popen([sys.executable, "-c", SERVER], cwd=cwd, env=env,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        text=True)
+
+    def run(self, args: list[str], cwd: Path, env: dict[str, str],
+            output: Path) -> subprocess.CompletedProcess:
+        """The run's exit code and what it printed (stdout and stderr, together)."""
+        job = {"args": list(args), "cwd": str(cwd), "env": env, "out": str(output)}
+        assert self.process.stdin and self.process.stdout
+        self.process.stdin.write(json.dumps(job) + "\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the pytest server ended (exit {self.process.wait()})")
+        printed = output.read_text(encoding="utf-8", errors="replace")
+        return subprocess.CompletedProcess(["pytest", *args], json.loads(line), printed, "")
+
+    def close(self) -> None:
+        """End the server (it ends when its input does)."""
+        if self.process.stdin:
+            self.process.stdin.close()
+        self.process.wait(timeout=60)
+        if self.process.stdout:
+            self.process.stdout.close()
