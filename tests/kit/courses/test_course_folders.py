@@ -17,6 +17,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from child_python import compiled_env
 
 from grader import cli
 from grader.courses.folder import load_course
@@ -46,6 +47,7 @@ def kit_state() -> dict[str, str]:
 
 def run(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "grader", *args], cwd=cwd,
+                          env=compiled_env(dict(os.environ)),  # compiled modules: reused
                           capture_output=True, text=True, timeout=600)
 
 

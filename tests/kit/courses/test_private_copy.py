@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -17,6 +18,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from child_python import compiled_env
 
 from grader import cli
 from grader.authoring.model_draw import declared, draw_rows, load_model, seed_of
@@ -36,6 +38,7 @@ QUIET = ["--sandbox", "none", "--run-as", "none", "--jobs", "1"]
 
 def run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "grader", *args], cwd=REPO,
+                          env=compiled_env(dict(os.environ)),  # compiled modules: reused
                           capture_output=True, text=True, timeout=900)
 
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from child_python import compiled_env
 
 from grader.courses.folder import load_course
 from kanon.hierarchy import read_dgh_folder
@@ -23,6 +25,7 @@ LAB = Schema(sensitive="occupation", other_columns="drop", suppression="delete",
 
 def grader(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "grader", *args], cwd=cwd,
+                          env=compiled_env(dict(os.environ)),  # compiled modules: reused
                           capture_output=True, text=True, timeout=600)
 
 

@@ -13,6 +13,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from child_python import compiled_env
+from shared_bundles import course_autograder
 
 from grader.publishing import gradescope
 
@@ -60,7 +62,7 @@ hidden = true
 
 
 def kit_env() -> dict[str, str]:
-    return dict(os.environ, PYTHONPATH=str(gradescope.TEMPLATES.parents[2]))
+    return compiled_env(dict(os.environ, PYTHONPATH=str(gradescope.TEMPLATES.parents[2])))
 
 
 def build_cli(out: Path, *extra: str) -> subprocess.CompletedProcess:
@@ -69,11 +71,10 @@ def build_cli(out: Path, *extra: str) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="module")
-def autograder_zip(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("gradescope") / "autograder.zip"
-    done = build_cli(out)
-    assert done.returncode == 0, done.stderr
-    return out
+def autograder_zip(repo: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The default course's autograder, shared by the run (the same bytes as `python -m grader
+    gradescope --out` without a course: test_zip_is_deterministic builds that and compares)."""
+    return course_autograder(tmp_path_factory, repo / "courses" / "default")
 
 
 @pytest.fixture(scope="module")
@@ -106,8 +107,8 @@ def extract_submission(zip_path: Path, dest: Path) -> None:
 
 def run_autograder(root: Path, python: str = sys.executable, sandbox: str = "auto",
                    run_as: str | None = None) -> tuple[subprocess.CompletedProcess, dict]:
-    env = dict(os.environ, KANON_AUTOGRADER_ROOT=str(root), KANON_AUTOGRADER_PYTHON=python,
-               KANON_AUTOGRADER_SANDBOX=sandbox)
+    env = compiled_env(dict(os.environ, KANON_AUTOGRADER_ROOT=str(root),
+                            KANON_AUTOGRADER_PYTHON=python, KANON_AUTOGRADER_SANDBOX=sandbox))
     if run_as is not None:
         env["KANON_AUTOGRADER_RUN_AS"] = run_as
     env.pop("PYTHONPATH", None)  # the autograder must run from its own source/ folder
