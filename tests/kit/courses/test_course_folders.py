@@ -216,17 +216,20 @@ def _edit(folder: Path, old: str, new: str) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("what", list(BAD))
 def test_bad_course_folders_are_one_line_naming_the_file_and_nothing_changes(
-        what: str, two, tmp_path: Path) -> None:
+        what: str, two, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """In process: the command lines themselves run as programs in the tests above."""
     folder = tmp_path / "c"
     shutil.copytree(two["b"], folder)
     BAD[what][0](folder)
     before = tree(folder)
     for command in (["grade", str(two["class"]), "--course", str(folder), "--out",
                      str(tmp_path / "out"), *QUIET], ["regen", "--course", str(folder)]):
-        done = run(*command)
-        assert done.returncode == 2, (command, done.stderr)
-        assert done.stderr.count("\n") == 1 and done.stderr.startswith("error: "), done.stderr
-        assert BAD[what][1] in done.stderr and str(folder) in done.stderr, done.stderr
+        capsys.readouterr()
+        code = cli.main(command)
+        err = capsys.readouterr().err
+        assert code == 2, (command, err)
+        assert err.count("\n") == 1 and err.startswith("error: "), err
+        assert BAD[what][1] in err and str(folder) in err, err
         assert tree(folder) == before and not (tmp_path / "out").exists()
 
 
