@@ -375,7 +375,8 @@ def test_setup_sh_finds_or_installs_python_3_11(small_zip: Path, tmp_path: Path,
 
     # run_autograder then grades with the venv setup.sh made.
     (root / "submission" / "skeleton.py").write_text("x = 1\n", encoding="utf-8")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("KANON", "PYTHONPATH"))}
+    env = compiled_env({k: v for k, v in os.environ.items()
+                        if not k.startswith(("KANON", "PYTHONPATH"))})
     env["KANON_AUTOGRADER_ROOT"] = str(root)
     ran = subprocess.run([str(root / "source" / "run_autograder")], env=env,
                          capture_output=True, text=True, timeout=600)
