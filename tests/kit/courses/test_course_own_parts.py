@@ -163,10 +163,8 @@ def test_the_gradescope_autograder_grades_the_courses_own_parts(graded: Path,
     submission.mkdir()
     for file in (graded / "subs" / "good").iterdir():
         (submission / file.name).write_bytes(file.read_bytes())
-    env = compiled_env(dict(os.environ, KANON_AUTOGRADER_ROOT=str(root),
-                            KANON_AUTOGRADER_SANDBOX="none",
-                            KANON_AUTOGRADER_PYTHON=sys.executable,
-                            KANON_AUTOGRADER_RUN_AS="none"))
+    env = dict(os.environ, KANON_AUTOGRADER_ROOT=str(root), KANON_AUTOGRADER_SANDBOX="none",
+               KANON_AUTOGRADER_PYTHON=sys.executable, KANON_AUTOGRADER_RUN_AS="none")
     env.pop("PYTHONPATH", None)
     done = subprocess.run([str(root / "source" / "run_autograder")], cwd=root, env=env,
                           capture_output=True, text=True, timeout=300)

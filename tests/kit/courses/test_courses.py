@@ -146,9 +146,8 @@ def test_gradescope_zip_gives_the_staff_solution_full_marks(
         for info in archive.infolist():
             os.chmod(root / "source" / info.filename, (info.external_attr >> 16) & 0o777)
     shutil.copytree(course["staff"], root / "submission")
-    env = compiled_env(dict(os.environ, KANON_AUTOGRADER_ROOT=str(root),
-                            KANON_AUTOGRADER_PYTHON=sys.executable,
-                            KANON_AUTOGRADER_SANDBOX="none"))
+    env = dict(os.environ, KANON_AUTOGRADER_ROOT=str(root),
+               KANON_AUTOGRADER_PYTHON=sys.executable, KANON_AUTOGRADER_SANDBOX="none")
     env.pop("PYTHONPATH", None)
     done = subprocess.run([str(root / "source" / "run_autograder")], cwd=root, env=env,
                           capture_output=True, text=True, timeout=900)

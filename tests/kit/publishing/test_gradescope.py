@@ -107,8 +107,8 @@ def extract_submission(zip_path: Path, dest: Path) -> None:
 
 def run_autograder(root: Path, python: str = sys.executable, sandbox: str = "auto",
                    run_as: str | None = None) -> tuple[subprocess.CompletedProcess, dict]:
-    env = compiled_env(dict(os.environ, KANON_AUTOGRADER_ROOT=str(root),
-                            KANON_AUTOGRADER_PYTHON=python, KANON_AUTOGRADER_SANDBOX=sandbox))
+    env = dict(os.environ, KANON_AUTOGRADER_ROOT=str(root), KANON_AUTOGRADER_PYTHON=python,
+               KANON_AUTOGRADER_SANDBOX=sandbox)
     if run_as is not None:
         env["KANON_AUTOGRADER_RUN_AS"] = run_as
     env.pop("PYTHONPATH", None)  # the autograder must run from its own source/ folder
@@ -375,8 +375,7 @@ def test_setup_sh_finds_or_installs_python_3_11(small_zip: Path, tmp_path: Path,
 
     # run_autograder then grades with the venv setup.sh made.
     (root / "submission" / "skeleton.py").write_text("x = 1\n", encoding="utf-8")
-    env = compiled_env({k: v for k, v in os.environ.items()
-                        if not k.startswith(("KANON", "PYTHONPATH"))})
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KANON", "PYTHONPATH"))}
     env["KANON_AUTOGRADER_ROOT"] = str(root)
     ran = subprocess.run([str(root / "source" / "run_autograder")], env=env,
                          capture_output=True, text=True, timeout=600)
