@@ -172,24 +172,27 @@ def test_zips_carry_the_fingerprint_and_never_the_secret(two, tmp_path: Path) ->
 
 
 @pytest.mark.slow
-def test_grade_refuses_a_course_whose_cases_belong_to_another_term(two, tmp_path: Path) -> None:
+def test_grade_refuses_a_course_whose_cases_belong_to_another_term(
+        two, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """`grade` in process (it runs as a program in the tests around)."""
     folder = tmp_path / "c"
     shutil.copytree(two["b"], folder)
     text = (folder / "course.toml").read_text(encoding="utf-8")
     (folder / "course.toml").write_text(text.replace(f'term = "{TERM}"', 'term = "Other"'),
                                         encoding="utf-8")
-    done = run("grade", str(two["class"]), "--course", str(folder), "--out",
-               str(tmp_path / "out"), *QUIET)
-    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
-    assert "of term 'Fall 2026'" in done.stderr and "term 'Other'" in done.stderr
-    assert f"regen --course {folder}" in done.stderr and not (tmp_path / "out").exists()
+    grade = ["grade", str(two["class"]), "--course", str(folder), "--out",
+             str(tmp_path / "out"), *QUIET]
+    capsys.readouterr()
+    code, err = cli.main(grade), capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1, err
+    assert "of term 'Fall 2026'" in err and "term 'Other'" in err
+    assert f"regen --course {folder}" in err and not (tmp_path / "out").exists()
     expected = next((folder / "cases" / "expected").iterdir())
     (folder / "course.toml").write_text(text, encoding="utf-8")
     expected.write_text("tampered\n", encoding="utf-8")
-    done = run("grade", str(two["class"]), "--course", str(folder), "--out",
-               str(tmp_path / "out"), *QUIET)
-    assert done.returncode == 2 and "not ready to grade" in done.stderr, done.stderr
-    assert f"regen --course {folder}" in done.stderr
+    code, err = cli.main(grade), capsys.readouterr().err
+    assert code == 2 and "not ready to grade" in err, err
+    assert f"regen --course {folder}" in err
     assert run("check", "--course", str(folder)).returncode == 1
 
 
