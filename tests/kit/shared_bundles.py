@@ -13,6 +13,7 @@ import fcntl
 import hashlib
 import os
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -46,7 +47,8 @@ def course_autograder(factory: pytest.TempPathFactory, course: Path) -> Path:
                        lambda out, folder: gradescope.build(REPO, out, folder))
 
 
-def _built_once(factory: pytest.TempPathFactory, course: Path, kind: str, build) -> Path:
+def _built_once(factory: pytest.TempPathFactory, course: Path, kind: str,
+                build: Callable[[Path, Path], object]) -> Path:
     """The artefact `build(out, course)` writes for `course`, in the run's folder `kind`:
     one worker builds it under a file lock, the others wait and reuse it."""
     course = course.resolve()
