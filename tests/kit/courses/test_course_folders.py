@@ -17,6 +17,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from child_python import compiled_env
 
 from grader import cli
 from grader.courses.folder import load_course
@@ -46,6 +47,7 @@ def kit_state() -> dict[str, str]:
 
 def run(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "grader", *args], cwd=cwd,
+                          env=compiled_env(dict(os.environ)),  # compiled modules: reused
                           capture_output=True, text=True, timeout=600)
 
 
@@ -135,7 +137,8 @@ def test_the_known_good_solution_gets_full_marks_and_every_record_names_the_fing
 
 
 @pytest.mark.slow
-def test_zips_carry_the_fingerprint_and_never_the_secret(two, tmp_path: Path) -> None:
+def test_zips_carry_the_fingerprint_and_never_the_secret(two, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture) -> None:
     a = two["a"]
     before_b = tree(two["b"])
     assert run("gradescope", "--course", str(a), "--out", str(tmp_path / "ag.zip")).returncode == 0
@@ -148,8 +151,10 @@ def test_zips_carry_the_fingerprint_and_never_the_secret(two, tmp_path: Path) ->
             blob = b"".join(archive.read(n) for n in names)
         assert key not in blob and key.hex().encode() not in blob.lower()
         assert any(n.endswith("course-fingerprint.json") for n in names)
-        done = run("check", "--course", str(a), "--against", str(tmp_path / name))
-        assert done.returncode == 0 and "belongs to it" in done.stderr, done.stderr
+        capsys.readouterr()  # in process; `check --against` runs as a program below
+        code = cli.main(["check", "--course", str(a), "--against", str(tmp_path / name)])
+        err = capsys.readouterr().err
+        assert code == 0 and "belongs to it" in err, err
     with zipfile.ZipFile(tmp_path / "st.zip") as archive:  # no hidden case reaches students
         shipped = {hashlib.sha256(archive.read(n)).hexdigest() for n in archive.namelist()}
     private = {d for n, d in tree(a / "cases").items() if "/DGHs/" not in n}
@@ -166,28 +171,31 @@ def test_zips_carry_the_fingerprint_and_never_the_secret(two, tmp_path: Path) ->
     assert f"python -m grader bundle --out {tmp_path / 'st.zip'} --course {a}" in stale.stderr
     assert tree(two["b"]) == before_b
     assert run("regen", "--course", str(a), "--term", TERM).returncode == 0  # back, same bytes
-    assert run("check", "--course", str(a), "--against", str(tmp_path / "ag.zip")).returncode == 0
+    assert cli.main(["check", "--course", str(a), "--against", str(tmp_path / "ag.zip")]) == 0
 
 
 @pytest.mark.slow
-def test_grade_refuses_a_course_whose_cases_belong_to_another_term(two, tmp_path: Path) -> None:
+def test_grade_refuses_a_course_whose_cases_belong_to_another_term(
+        two, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """`grade` in process (it runs as a program in the tests around)."""
     folder = tmp_path / "c"
     shutil.copytree(two["b"], folder)
     text = (folder / "course.toml").read_text(encoding="utf-8")
     (folder / "course.toml").write_text(text.replace(f'term = "{TERM}"', 'term = "Other"'),
                                         encoding="utf-8")
-    done = run("grade", str(two["class"]), "--course", str(folder), "--out",
-               str(tmp_path / "out"), *QUIET)
-    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
-    assert "of term 'Fall 2026'" in done.stderr and "term 'Other'" in done.stderr
-    assert f"regen --course {folder}" in done.stderr and not (tmp_path / "out").exists()
+    grade = ["grade", str(two["class"]), "--course", str(folder), "--out",
+             str(tmp_path / "out"), *QUIET]
+    capsys.readouterr()
+    code, err = cli.main(grade), capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1, err
+    assert "of term 'Fall 2026'" in err and "term 'Other'" in err
+    assert f"regen --course {folder}" in err and not (tmp_path / "out").exists()
     expected = next((folder / "cases" / "expected").iterdir())
     (folder / "course.toml").write_text(text, encoding="utf-8")
     expected.write_text("tampered\n", encoding="utf-8")
-    done = run("grade", str(two["class"]), "--course", str(folder), "--out",
-               str(tmp_path / "out"), *QUIET)
-    assert done.returncode == 2 and "not ready to grade" in done.stderr, done.stderr
-    assert f"regen --course {folder}" in done.stderr
+    code, err = cli.main(grade), capsys.readouterr().err
+    assert code == 2 and "not ready to grade" in err, err
+    assert f"regen --course {folder}" in err
     assert run("check", "--course", str(folder)).returncode == 1
 
 
@@ -214,17 +222,20 @@ def _edit(folder: Path, old: str, new: str) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("what", list(BAD))
 def test_bad_course_folders_are_one_line_naming_the_file_and_nothing_changes(
-        what: str, two, tmp_path: Path) -> None:
+        what: str, two, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """In process: the command lines themselves run as programs in the tests above."""
     folder = tmp_path / "c"
     shutil.copytree(two["b"], folder)
     BAD[what][0](folder)
     before = tree(folder)
     for command in (["grade", str(two["class"]), "--course", str(folder), "--out",
                      str(tmp_path / "out"), *QUIET], ["regen", "--course", str(folder)]):
-        done = run(*command)
-        assert done.returncode == 2, (command, done.stderr)
-        assert done.stderr.count("\n") == 1 and done.stderr.startswith("error: "), done.stderr
-        assert BAD[what][1] in done.stderr and str(folder) in done.stderr, done.stderr
+        capsys.readouterr()
+        code = cli.main(command)
+        err = capsys.readouterr().err
+        assert code == 2, (command, err)
+        assert err.count("\n") == 1 and err.startswith("error: "), err
+        assert BAD[what][1] in err and str(folder) in err, err
         assert tree(folder) == before and not (tmp_path / "out").exists()
 
 

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from child_python import compiled_env
 
 from grader import rubric as rubric_module
 from grader.errors import UserError
@@ -24,7 +26,8 @@ GRADER = [sys.executable, "-m", "grader"]
 
 
 def _run(args: list[str]) -> subprocess.CompletedProcess:
-    return subprocess.run(GRADER + args, cwd=REPO, capture_output=True, text=True)
+    return subprocess.run(GRADER + args, cwd=REPO, capture_output=True, text=True,
+                          env=compiled_env(dict(os.environ)))  # compiled modules: reused
 
 
 @pytest.fixture(scope="module")
@@ -144,7 +147,6 @@ def test_the_gradescope_autograder_grades_the_courses_own_parts(graded: Path,
                                                                 tmp_path: Path) -> None:
     """The autograder of a course with functions of its own ships kcheck (its judges) and no
     reference file, and grades the known-good student to full marks."""
-    import os
     import zipfile
     out = tmp_path / "autograder.zip"
     built = _run(["gradescope", "--rubric", str(graded / "course" / "rubric.toml"),

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 from child_python import compiled_env
-from shared_bundles import unpacked_bundle
+from shared_bundles import course_autograder, unpacked_bundle
 
-from grader import contract
+from grader import cli, contract
 from grader.publishing.materials import view
 from grader.publishing.materials.course import CLI_NAMES
 from grader.rubric import load
@@ -42,10 +42,9 @@ def course(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     course_dir = REPO / COURSES[name]
     unpacked_bundle(tmp_path_factory, course_dir, base / "unpacked")  # shared by the run
     (base / "staff").mkdir()
-    made = subprocess.run([sys.executable, "-m", "grader", "solution", "--course",
-                           str(course_dir), "--out", str(base / "staff" / "skeleton.py")],
-                          cwd=REPO, capture_output=True, text=True, timeout=120)
-    assert made.returncode == 0, made.stderr
+    # in process (test_course_folders.py runs `python -m grader solution --course` itself)
+    assert cli.main(["solution", "--course", str(course_dir), "--out",
+                     str(base / "staff" / "skeleton.py")]) == 0
     return {"name": name, "rubric": load(REPO / RUBRICS[name]),
             "folder": base / "unpacked" / "kanon-hw1", "staff": base / "staff", "base": base,
             "course": course_dir}
@@ -135,15 +134,12 @@ def test_handout_points_sum_to_the_rubrics_total(course: dict) -> None:
 
 
 @pytest.mark.slow
-def test_gradescope_zip_gives_the_staff_solution_full_marks(course: dict) -> None:
+def test_gradescope_zip_gives_the_staff_solution_full_marks(
+        course: dict, tmp_path_factory: pytest.TempPathFactory) -> None:
     import json
     import shutil
     base = course["base"]
-    out = base / "autograder.zip"
-    built = subprocess.run([sys.executable, "-m", "grader", "gradescope", "--course",
-                            str(course["course"]), "--out", str(out)],
-                           cwd=REPO, capture_output=True, text=True, timeout=300)
-    assert built.returncode == 0, built.stderr
+    out = course_autograder(tmp_path_factory, course["course"])  # built once by the run
     root = base / "autograder"
     with zipfile.ZipFile(out) as archive:
         archive.extractall(root / "source")

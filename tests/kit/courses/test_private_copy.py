@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -17,6 +18,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from child_python import compiled_env
 
 from grader import cli
 from grader.authoring.model_draw import declared, draw_rows, load_model, seed_of
@@ -36,6 +38,7 @@ QUIET = ["--sandbox", "none", "--run-as", "none", "--jobs", "1"]
 
 def run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "grader", *args], cwd=REPO,
+                          env=compiled_env(dict(os.environ)),  # compiled modules: reused
                           capture_output=True, text=True, timeout=900)
 
 
@@ -144,13 +147,14 @@ def test_check_shows_the_term_and_no_public_demo_warning(made) -> None:
     assert demo_warning(load_course(made["a"]), None) is None
 
 
-def test_the_demo_names_the_one_command_that_makes_a_private_copy() -> None:
+def test_the_demo_names_the_one_command_that_makes_a_private_copy(capsys) -> None:
     warning = demo_warning(load_course(USTC), None)
     assert "course new DIR --from ustc --term NAME" in warning
     comment = (USTC / "course.toml").read_text(encoding="utf-8")
     assert 'python -m grader course new ../my-course --from ustc --term "Spring 2027"' in comment
-    refused = run("regen", "--course", str(USTC), "--term", TERM)
-    assert refused.returncode == 2 and "--from ustc" in refused.stderr
+    capsys.readouterr()  # in process: `regen` runs as a program in the tests below
+    assert cli.main(["regen", "--course", str(USTC), "--term", TERM]) == 2
+    assert "--from ustc" in capsys.readouterr().err
 
 
 def test_regen_term_redraws_the_hidden_data_and_keeps_the_public(made, tmp_path) -> None:
@@ -209,7 +213,7 @@ def test_the_known_good_solution_earns_every_point_and_the_skeleton_none(made) -
     assert len(hidden) == 7 and all(c["status"] == "passed" for c in hidden), hidden
 
 
-def test_a_failing_course_new_leaves_nothing(tmp_path) -> None:
+def test_a_failing_course_new_leaves_nothing(tmp_path, capsys) -> None:
     origin = tmp_path / "lab"
     shutil.copytree(USTC, origin, ignore=shutil.ignore_patterns("expected", "counterexamples"))
     rubric = origin / "rubric.toml"
@@ -218,10 +222,11 @@ def test_a_failing_course_new_leaves_nothing(tmp_path) -> None:
                       encoding="utf-8")
     (tmp_path / "new").mkdir()
     before = sorted(p.name for p in tmp_path.iterdir())
-    done = run("course", "new", str(tmp_path / "new" / "mine"), "--from", str(origin),
-               "--term", TERM)
-    assert done.returncode == 2, done.stderr
-    assert "data.hidden[3]" in done.stderr and "no age in 200-300" in done.stderr, done.stderr
+    code = cli.main(["course", "new", str(tmp_path / "new" / "mine"), "--from", str(origin),
+                     "--term", TERM])  # in process: the fixture's `course new` is in process too
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert "data.hidden[3]" in err and "no age in 200-300" in err, err
     assert list((tmp_path / "new").iterdir()) == []  # no folder, no temporary one
     assert sorted(p.name for p in tmp_path.iterdir()) == before
 

@@ -10,12 +10,14 @@ each, about a minute), which the closing note measures by hand."""
 from __future__ import annotations
 
 import csv
+import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from child_python import compiled_env
 
 from test_tdg_lab import COURSE, _small_rubric
 
@@ -26,6 +28,7 @@ QUIET = ["--sandbox", "none", "--run-as", "none"]
 
 def run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "grader", *args], cwd=REPO,
+                          env=compiled_env(dict(os.environ)),  # compiled modules: reused
                           capture_output=True, text=True, timeout=900)
 
 

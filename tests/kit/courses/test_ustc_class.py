@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -15,6 +16,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from child_python import compiled_env
 
 from ustc_class import small_course
 
@@ -31,14 +33,15 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("ustc")
-    course = small_course.make(root / "course")
+    course = small_course.make(root / "course", env=compiled_env(dict(os.environ)))
     for student in LABELS:  # the grader's id is the name up to the first "_"
         shutil.copytree(CLASS / student, root / "subs" / ident(student),
                         ignore=shutil.ignore_patterns("__pycache__"))
     done = subprocess.run(
         [sys.executable, "-m", "grader", "grade", str(root / "subs"), "--course",
          str(course), "--out", str(root / "out"), "--jobs", "2",
-         "--run-as", "none"], cwd=REPO, capture_output=True, text=True, timeout=1500)
+         "--run-as", "none"], cwd=REPO, env=compiled_env(dict(os.environ)),
+        capture_output=True, text=True, timeout=1500)
     assert done.returncode == 0, done.stderr[-3000:]
     return root / "out"
 

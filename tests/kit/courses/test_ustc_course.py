@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from child_python import compiled_env
 
+from grader import cli
 from grader.courses.folder import load_course
 from kanon.hierarchy import read_dgh_folder
 from kanon.schema import Schema
@@ -23,6 +26,7 @@ LAB = Schema(sensitive="occupation", other_columns="drop", suppression="delete",
 
 def grader(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "grader", *args], cwd=cwd,
+                          env=compiled_env(dict(os.environ)),  # compiled modules: reused
                           capture_output=True, text=True, timeout=600)
 
 
@@ -64,14 +68,15 @@ def test_check_finds_every_case_fresh():
     assert "all 13 cases fresh" in done.stdout + done.stderr
 
 
-def test_its_rubric_alone_cannot_make_a_private_copy(tmp_path):
+def test_its_rubric_alone_cannot_make_a_private_copy(tmp_path, capsys):
     """A private copy needs the course's public data: its folder (or `--from ustc`) gives it,
     the rubric file alone does not (test_private_copy.py makes one)."""
     rubric = tmp_path / "rubric.toml"
     shutil.copyfile(USTC / "rubric.toml", rubric)
-    done = grader("course", "new", str(tmp_path / "mine"), "--from", str(rubric),
-                  "--term", "Fall 2026")
-    assert done.returncode == 2 and "start from its course folder" in done.stderr, done.stderr
+    code = cli.main(["course", "new", str(tmp_path / "mine"), "--from", str(rubric),
+                     "--term", "Fall 2026"])  # in process (test_private_copy.py makes one)
+    err = capsys.readouterr().err
+    assert code == 2 and "start from its course folder" in err, err
     assert not (tmp_path / "mine").exists() and sorted(tmp_path.iterdir()) == [rubric]
 
 

@@ -13,6 +13,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from child_python import compiled_env
+from shared_bundles import course_autograder
 
 from grader.publishing import gradescope
 
@@ -60,7 +62,7 @@ hidden = true
 
 
 def kit_env() -> dict[str, str]:
-    return dict(os.environ, PYTHONPATH=str(gradescope.TEMPLATES.parents[2]))
+    return compiled_env(dict(os.environ, PYTHONPATH=str(gradescope.TEMPLATES.parents[2])))
 
 
 def build_cli(out: Path, *extra: str) -> subprocess.CompletedProcess:
@@ -69,11 +71,10 @@ def build_cli(out: Path, *extra: str) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="module")
-def autograder_zip(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("gradescope") / "autograder.zip"
-    done = build_cli(out)
-    assert done.returncode == 0, done.stderr
-    return out
+def autograder_zip(repo: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The default course's autograder, shared by the run (the same bytes as `python -m grader
+    gradescope --out` without a course: test_zip_is_deterministic builds that and compares)."""
+    return course_autograder(tmp_path_factory, repo / "courses" / "default")
 
 
 @pytest.fixture(scope="module")
@@ -82,8 +83,8 @@ def small_zip(repo: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     rubric = folder / "rubric.toml"
     rubric.write_text(SMALL_RUBRIC.format(cases=(repo / "grader" / "cases").as_posix()),
                       encoding="utf-8")
-    done = build_cli(folder / "autograder.zip", "--rubric", str(rubric))
-    assert done.returncode == 0, done.stderr
+    # in process, as the command builds it (the command itself runs in the two tests below)
+    gradescope.build(repo, folder / "autograder.zip", rubric)
     return folder / "autograder.zip"
 
 

@@ -34,16 +34,17 @@ from reference.data import model_csv  # noqa: E402
 from reference.lab_hierarchies import DATA_FILE, write_case_hierarchies  # noqa: E402
 
 
-def make(out: Path, rows: int = ROWS) -> Path:
+def make(out: Path, rows: int = ROWS, env: dict[str, str] | None = None) -> Path:
     """Write the twin into `out` (which must not exist) and return it; raises RuntimeError
-    with regen's own error when recomputing the expected outputs fails."""
+    with regen's own error when recomputing the expected outputs fails. `env`: regen's
+    environment (default this process's)."""
     shutil.copytree(USTC, out, ignore=shutil.ignore_patterns("__pycache__", ".cases-*"))
     model = json.loads((USTC / "data-model.json").read_text(encoding="utf-8"))
     case = out / PUBLIC
     atomic_write_bytes(case / DATA_FILE, model_csv(model, rows))
     write_case_hierarchies(str(case))
     done = subprocess.run([sys.executable, "-m", "grader", "regen", "--course", str(out)],
-                          cwd=REPO, capture_output=True, text=True)
+                          cwd=REPO, env=env, capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"regen --course {out} failed:\n{done.stderr[-3000:]}")
     return out
