@@ -37,17 +37,22 @@ def _run_temporaries(tmp_path_factory: pytest.TempPathFactory) -> None:
 # test file whole on one worker process, handed out in the order below. Two things keep the
 # workers from disturbing each other.
 
-HEAVIEST = (  # test files by CPU, heaviest first (`python -m pytest --durations=0`, summed)
-    "publishing/test_rules_selfcheck.py", "courses/test_courses.py",
-    "docs/test_docs_commands.py", "reference_solution/test_quality_gate.py",
-    "publishing/test_gradescope.py", "courses/test_ustc_class.py",
-    "publishing/test_bundle_selfcheck.py", "grading/test_grader_cluster.py",
-    "publishing/test_course_wording.py", "publishing/test_bundle_own_parts.py",
-    "grading/test_hidden_leaks.py", "publishing/test_bundle.py", "courses/test_ustc_course.py",
-    "docs/test_docs_instructors.py", "grading/test_grader_examples.py",
-    "courses/test_course_folders.py", "publishing/test_bundle_statements.py",
-    "courses/test_private_copy.py", "grading/test_rules_counterexamples.py",
-    "reference_solution/test_reference_crosscheck.py", "grading/test_grader_realistic.py",
+HEAVIEST = (  # test files by CPU, heaviest first (`python -m pytest --durations=0`, summed;
+    # the files with `alone` tests, tests/kit/sandbox, keep their place at the end)
+    "docs/test_docs_commands.py", "grading/test_grader_cluster.py",
+    "reference_solution/test_quality_gate.py", "docs/test_docs_instructors.py",
+    "courses/test_courses.py", "grading/test_grader_realistic.py",
+    "grading/test_grader_examples.py", "publishing/test_gradescope.py",
+    "publishing/test_rules_selfcheck.py", "publishing/test_course_wording.py",
+    "courses/test_ustc_class.py", "publishing/test_bundle_selfcheck.py",
+    "courses/test_private_copy.py", "publishing/test_selfcheck_counterexample.py",
+    "publishing/test_bundle_own_parts.py", "languages/test_zh_selfcheck.py",
+    "publishing/test_bundle_statements.py", "grading/test_grader_runner.py",
+    "publishing/test_bundle.py", "grading/test_rules_counterexamples.py",
+    "authoring/test_grader_terms.py", "courses/test_ustc_course.py",
+    "reference_solution/test_reference_crosscheck.py", "courses/test_course_folders.py",
+    "courses/test_tdg_private.py", "reference_solution/test_reference_optional.py",
+    "languages/test_zh_failing_feedback.py",
 )
 
 
