@@ -6,14 +6,20 @@ its cwd first on sys.path as `python -m` puts it, its stdout and stderr in a fil
 does and reports is what `python -m pytest` does; only the interpreter's start-up and those
 imports are paid once per server instead of once per run. Used where a test file starts dozens
 of one-test runs (test_quality_gate.py's mutants); the literal command stays tested by the
-files' other runs.
+files' other runs. Where the platform has no `os.fork` (Windows) or forking a process that
+imported numpy is unsafe (macOS), each run is a plain `python -m pytest` instead: the same
+results, at the start-up's cost.
 """
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+FORKS = hasattr(os, "fork") and sys.platform.startswith("linux")
+"""Whether runs fork from the warm server (else each is a fresh process)."""
 
 SERVER = r"""
 import json, os, sys, traceback
@@ -50,11 +56,17 @@ class PytestServer:
     def __init__(self, cwd: Path, env: dict[str, str]):
         self.process = subprocess.Popen([sys.executable, "-c", SERVER], cwd=cwd, env=env,
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        text=True)
+                                        text=True) if FORKS else None
 
     def run(self, args: list[str], cwd: Path, env: dict[str, str],
             output: Path) -> subprocess.CompletedProcess:
         """The run's exit code and what it printed (stdout and stderr, together)."""
+        if self.process is None:  # no fork here: a fresh `python -m pytest`
+            with output.open("wb") as out:
+                code = subprocess.run([sys.executable, "-m", "pytest", *args], cwd=cwd, env=env,
+                                      stdout=out, stderr=subprocess.STDOUT).returncode
+            printed = output.read_text(encoding="utf-8", errors="replace")
+            return subprocess.CompletedProcess(["pytest", *args], code, printed, "")
         job = {"args": list(args), "cwd": str(cwd), "env": env, "out": str(output)}
         assert self.process.stdin and self.process.stdout
         self.process.stdin.write(json.dumps(job) + "\n")
@@ -67,6 +79,8 @@ class PytestServer:
 
     def close(self) -> None:
         """End the server (it ends when its input does)."""
+        if self.process is None:
+            return
         if self.process.stdin:
             self.process.stdin.close()
         self.process.wait(timeout=60)
