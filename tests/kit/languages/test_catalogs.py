@@ -31,13 +31,18 @@ def test_every_message_has_a_zh_cn_entry_and_every_mo_is_compiled() -> None:
     assert len(extract(REPO, "grader")) >= 30
 
 
-def test_a_message_without_an_entry_is_reported(tmp_path: Path) -> None:
+def _copy_catalogs(root: Path) -> None:
+    """The kit's zh-CN catalogs (.po and .mo) of both domains, under `root`."""
     for domain in ("grader", "selfcheck"):
         po = po_path(REPO, domain, "zh-CN")
-        target = po_path(tmp_path, domain, "zh-CN")
+        target = po_path(root, domain, "zh-CN")
         target.parent.mkdir(parents=True)
         shutil.copy(po, target)
         shutil.copy(po.with_suffix(".mo"), target.with_suffix(".mo"))
+
+
+def test_a_message_without_an_entry_is_reported(tmp_path: Path) -> None:
+    _copy_catalogs(tmp_path)
     (tmp_path / "tests" / "public" / "test_x.py").write_text(
         'from messages import _\nprint(_("a new message for students"))\n', encoding="utf-8")
     found = catalog_problems("zh-CN", tmp_path)
@@ -63,12 +68,7 @@ def test_a_kcheck_message_needs_an_entry_in_both_catalogs(tmp_path: Path) -> Non
     """kcheck's messages reach students from the grader and from the self-check, so each
     `Message("...")` id of kcheck is a message of both domains; the grader's own and kanon's
     of the grader's only."""
-    for domain in ("grader", "selfcheck"):
-        po = po_path(REPO, domain, "zh-CN")
-        target = po_path(tmp_path, domain, "zh-CN")
-        target.parent.mkdir(parents=True)
-        shutil.copy(po, target)
-        shutil.copy(po.with_suffix(".mo"), target.with_suffix(".mo"))
+    _copy_catalogs(tmp_path)
     (tmp_path / "kcheck").mkdir()
     (tmp_path / "kcheck" / "new.py").write_text(
         'from .text import Message\n\nNEW = Message("a new check for {name}", name="x")\n',
