@@ -1,11 +1,16 @@
 """Message catalogs: what students read, in the course's language, through Python's gettext.
 
-Two domains, each a .po source per language in the repository and its compiled .mo beside it
+Three domains, each a .po source per language in the repository and its compiled .mo beside it
 (both committed; `python -m grader languages --compile` rewrites every .mo from its .po, and a
 kit test keeps them equal):
 
+    kcheck/locale/<ll_CC>/LC_MESSAGES/kcheck.po        the checker's messages (kcheck.text), for
+                                                       the grader and the self-check alike
     grader/locale/<ll_CC>/LC_MESSAGES/grader.po        the feedback, the bundle's README, ...
     tests/public/locale/<ll_CC>/LC_MESSAGES/selfcheck.po  the self-check (tests/public/messages.py)
+
+The grader's and the self-check's catalogs fall back to kcheck's: a kcheck message has one
+entry, in kcheck.po, and reads the same wherever it is shown.
 
 A msgid is the English text itself, so an English course needs no catalog. `translator`
 gives the grader's `_` for a language; `extract` finds every `_("...")` and `gettext("...")`
@@ -29,14 +34,15 @@ from pathlib import Path
 from .errors import UserError
 from .language import DEFAULT, gettext_name
 
-DOMAINS = {"grader": (Path("grader") / "locale", ("grader/**/*.py",)),
+DOMAINS = {"kcheck": (Path("kcheck") / "locale", ()),
+           "grader": (Path("grader") / "locale", ("grader/**/*.py",)),
            "selfcheck": (Path("tests") / "public" / "locale", ("tests/public/*.py",))}
 """domain -> (its locale folder under the kit root, the sources whose `_()` messages it holds)."""
-MESSAGE_SOURCES = {"grader": ("grader/**/*.py", "kanon/**/*.py", "kcheck/**/*.py"),
-                   "selfcheck": ("kcheck/**/*.py",)}
-"""domain -> the sources whose `Message("...")` ids (kcheck.text) it renders: the grader
-renders every producer's messages (and the sandboxed child's `said("...")` ids: the child
-cannot import kcheck), the self-check those of kcheck, which ships with it."""
+MESSAGE_SOURCES = {"kcheck": ("kcheck/**/*.py",),
+                   "grader": ("grader/**/*.py", "kanon/**/*.py")}
+"""domain -> the sources whose `Message("...")` ids (kcheck.text) it holds: kcheck's own (the
+grader and the self-check read them through the fallback), the grader's producers (and the
+sandboxed child's `said("...")` ids: the child cannot import kcheck)."""
 DATA_MESSAGES = {"selfcheck": (("tests/public/data/cases.json", "reason"),)}
 """domain -> (a JSON file, a key): each string value of that key anywhere in the file is a
 message (the self-check words a public case's `reason` with `_(case["reason"])`)."""
@@ -236,12 +242,15 @@ def translator(language: str, root: Path | None = None,
     if language == DEFAULT:
         return lambda text: text
     from .paths import KIT_ROOT
+    from kcheck.text import translations
     mo = po_path(root or KIT_ROOT, domain, language).with_suffix(".mo")
     try:
         with mo.open("rb") as f:
-            return gettext.GNUTranslations(f).gettext
+            found = gettext.GNUTranslations(f)
     except OSError:
         raise UserError(f"{mo}: missing; run {COMPILE_COMMAND}") from None
+    found.add_fallback(translations(language))  # kcheck's messages: their one entry
+    return found.gettext
 
 
 __all__ = ["COMPILE_COMMAND", "DATA_MESSAGES", "DOMAINS", "MESSAGE_SOURCES", "catalog_problems",

@@ -14,6 +14,7 @@ into /autograder/source) holds:
                                (a course's cases, with the kit's public datasets it uses)
   grader/course-fingerprint.json  the course term's fingerprint (check --against reads it)
   grader/locale/**.mo          a course in another language: its compiled feedback catalog
+  kcheck/locale/**.mo          ... and kcheck's (the checker's messages, the fallback)
 The course's secret is never shipped: grading needs its hidden cases, not the key.
 The staff solution (reference/, and a course's own `reference = "file.py:name"` files) is not
 shipped: expected outputs and quality bands are precomputed (`python -m grader regen`).
@@ -116,8 +117,9 @@ def collect(root: Path, rubric_path: Path | None = None) -> list[Entry]:
                                                         ).encode("utf-8")))
     entries += _tree(rubric.cases_dir, "grader/cases")
     entries += _kit_material(rubric)
-    if rubric.language != "en":  # the feedback's catalog (an English course needs none)
+    if rubric.language != "en":  # the feedback's catalogs (an English course needs none)
         entries += _tree(root / "grader" / "locale", "grader/locale", (".mo",))
+        entries += _tree(root / "kcheck" / "locale", "kcheck/locale", (".mo",))
     entries.append(Entry(f"grader/{FINGERPRINT_FILE}",
                          file_text(fingerprint(apply_term(rubric))).encode()))
     names = [e.name for e in entries]

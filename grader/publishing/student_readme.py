@@ -1,7 +1,7 @@
 """The students' README.md, for a course in a language other than English: what the bundle
 holds and the first commands, in the course's language (grader/catalogs.py, domain
 "grader"). An English course's bundle has no README (HANDOUT.md says it all), so its bytes
-are as they always were. Also what else such a bundle ships: the self-check's catalog.
+are as they always were. Also what else such a bundle ships: the self-check's catalog and kcheck's.
 """
 from __future__ import annotations
 
@@ -34,16 +34,18 @@ def readme(language: str, root: Path | None = None) -> str | None:
 
 
 def language_entries(language: str, root: Path) -> list[Entry]:
-    """What a `language` bundle adds: README.md and the self-check's compiled catalog (with
-    tests/public/messages.py, which reads it). None for English."""
+    """What a `language` bundle adds: README.md, the self-check's compiled catalog (with
+    tests/public/messages.py, which reads it) and kcheck's (its fallback: the checker's
+    messages). None for English."""
     if language == DEFAULT:
         return []
-    mo = po_path(root, "selfcheck", language).with_suffix(".mo")
     entries = [Entry("README.md", (readme(language, root) or "").encode("utf-8")),
                Entry("tests/public/messages.py",
                      (root / "tests" / "public" / "messages.py").read_bytes())]
-    if mo.is_file():
-        entries.append(Entry(mo.relative_to(root).as_posix(), mo.read_bytes()))
+    for domain in ("selfcheck", "kcheck"):
+        mo = po_path(root, domain, language).with_suffix(".mo")
+        if mo.is_file():
+            entries.append(Entry(mo.relative_to(root).as_posix(), mo.read_bytes()))
     return entries
 
 

@@ -50,11 +50,15 @@ def language() -> str:
 
 
 def translations(code: str | None = None) -> gettext.NullTranslations:
-    """The catalog of `code` (default: the course's language); English: no catalog."""
+    """The catalog of `code` (default: the course's language), falling back to kcheck's (the
+    checker's messages); English: no catalog."""
     code = code or language()
     if code not in _loaded:
-        _loaded[code] = gettext.NullTranslations() if code == "en" else gettext.translation(
+        from kcheck.text import translations as kcheck_translations
+        found = gettext.NullTranslations() if code == "en" else gettext.translation(
             DOMAIN, HERE / "locale", languages=[code.replace("-", "_")], fallback=True)
+        found.add_fallback(kcheck_translations(code))
+        _loaded[code] = found
     return _loaded[code]
 
 

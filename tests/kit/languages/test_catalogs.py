@@ -32,8 +32,8 @@ def test_every_message_has_a_zh_cn_entry_and_every_mo_is_compiled() -> None:
 
 
 def _copy_catalogs(root: Path) -> None:
-    """The kit's zh-CN catalogs (.po and .mo) of both domains, under `root`."""
-    for domain in ("grader", "selfcheck"):
+    """The kit's zh-CN catalogs (.po and .mo) of every domain, under `root`."""
+    for domain in ("kcheck", "grader", "selfcheck"):
         po = po_path(REPO, domain, "zh-CN")
         target = po_path(root, domain, "zh-CN")
         target.parent.mkdir(parents=True)
@@ -64,27 +64,49 @@ def test_every_self_check_entry_is_a_message_the_self_check_uses() -> None:
     assert "k must be an integer, and bool is not" in used  # a public case's reason
 
 
-def test_a_kcheck_message_needs_an_entry_in_both_catalogs(tmp_path: Path) -> None:
-    """kcheck's messages reach students from the grader and from the self-check, so each
-    `Message("...")` id of kcheck is a message of both domains; the grader's own and kanon's
-    of the grader's only."""
+def test_a_kcheck_message_has_one_entry_in_kcheck_catalog(tmp_path: Path) -> None:
+    """kcheck's messages reach students from the grader and from the self-check; each
+    `Message("...")` id of kcheck is a message of kcheck's own domain (both fall back to it),
+    the grader's own and kanon's of the grader's only."""
     _copy_catalogs(tmp_path)
-    (tmp_path / "kcheck").mkdir()
     (tmp_path / "kcheck" / "new.py").write_text(
         'from .text import Message\n\nNEW = Message("a new check for {name}", name="x")\n',
         encoding="utf-8")
     (tmp_path / "kanon").mkdir()
     (tmp_path / "kanon" / "new.py").write_text(
         'from kcheck.text import Message\nM = Message("a new cell sentence")\n', encoding="utf-8")
-    assert extract(tmp_path, "selfcheck") == {"a new check for {name}": "kcheck/new.py:3"}
-    assert extract(tmp_path, "grader") == {"a new cell sentence": "kanon/new.py:2",
-                                           "a new check for {name}": "kcheck/new.py:3"}
+    assert extract(tmp_path, "kcheck") == {"a new check for {name}": "kcheck/new.py:3"}
+    assert extract(tmp_path, "grader") == {"a new cell sentence": "kanon/new.py:2"}
+    assert "a new check for {name}" not in extract(tmp_path, "selfcheck")
     found = catalog_problems("zh-CN", tmp_path)
-    assert f"{po_path(tmp_path, 'grader', 'zh-CN')}: no zh-CN entry for 'a new check for " \
+    assert f"{po_path(tmp_path, 'kcheck', 'zh-CN')}: no zh-CN entry for 'a new check for " \
            f"{{name}}' (used at kcheck/new.py:3)" in found
-    assert f"{po_path(tmp_path, 'selfcheck', 'zh-CN')}: no zh-CN entry for 'a new check " \
-           f"for {{name}}' (used at kcheck/new.py:3)" in found
-    assert len(found) == 3
+    assert f"{po_path(tmp_path, 'grader', 'zh-CN')}: no zh-CN entry for 'a new cell " \
+           f"sentence' (used at kanon/new.py:2)" in found
+    assert len(found) == 2, found
+
+
+def test_the_grader_and_the_self_check_read_kcheck_messages_from_one_entry() -> None:
+    """A kcheck message is translated once (kcheck.po) and reads the same through the
+    grader's catalog, the self-check's and kcheck's own."""
+    import importlib.util
+    from kcheck.text import catalog
+    spec = importlib.util.spec_from_file_location("selfcheck_messages",
+                                                  REPO / "tests" / "public" / "messages.py")
+    messages = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(messages)
+    ids = extract(REPO, "kcheck")
+    assert ids
+    entries = read_po(po_path(REPO, "kcheck", "zh-CN"))
+    grader_zh = translator("zh-CN")
+    selfcheck_zh = messages.translations("zh-CN").gettext
+    for message_id in ids:
+        assert entries[message_id]
+        assert catalog("zh-CN")(message_id) == grader_zh(message_id) == \
+            selfcheck_zh(message_id) == entries[message_id]
+    for domain in ("grader", "selfcheck"):
+        assert not set(ids) & set(read_po(po_path(REPO, domain, "zh-CN"))) - \
+            set(extract(REPO, domain)), f"{domain}.po repeats a kcheck entry"
 
 
 def test_a_self_check_sentence_outside_the_catalog_is_reported(tmp_path: Path) -> None:
@@ -160,13 +182,16 @@ def test_the_zh_cn_bundle_readme_and_catalog(tmp_path: Path) -> None:
     assert english_runs(text) == []
     names = [e.name for e in language_entries("zh-CN", REPO)]
     assert names == ["README.md", "tests/public/messages.py",
-                     "tests/public/locale/zh_CN/LC_MESSAGES/selfcheck.mo"]
+                     "tests/public/locale/zh_CN/LC_MESSAGES/selfcheck.mo",
+                     "kcheck/locale/zh_CN/LC_MESSAGES/kcheck.mo"]
 
 
 def test_the_self_checks_messages_module_reads_the_courses_language(tmp_path: Path) -> None:
     public = tmp_path / "tests" / "public"
     (public / "locale" / "zh_CN" / "LC_MESSAGES").mkdir(parents=True)
     shutil.copy(REPO / "tests" / "public" / "messages.py", public)
+    shutil.copytree(REPO / "kcheck", tmp_path / "kcheck",  # beside tests/, as in a bundle
+                    ignore=shutil.ignore_patterns("__pycache__"))
     (public / "locale" / "zh_CN" / "LC_MESSAGES" / "selfcheck.mo").write_bytes(
         mo_bytes({"": "Content-Type: text/plain; charset=UTF-8\n", "passed": "通过"}))
     probe = "import messages; print(messages.language(), messages._('passed'))"
