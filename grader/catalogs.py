@@ -125,11 +125,11 @@ def compile_all(root: Path) -> list[Path]:
 
 def extract(root: Path, domain: str) -> dict[str, str]:
     """msgid -> "path:line" of its first use, for every `_("...")` / `gettext("...")` with a
-    literal argument in the domain's sources and every `Message("...")` in its
-    MESSAGE_SOURCES."""
+    literal argument in the domain's sources and every `Message("...")` (or `N_("...")`, an id
+    kept in a table) in its MESSAGE_SOURCES."""
     found: dict[str, str] = {}
     for patterns, calls in ((DOMAINS[domain][1], ("_", "gettext")),
-                            (MESSAGE_SOURCES.get(domain, ()), ("Message", "said"))):
+                            (MESSAGE_SOURCES.get(domain, ()), ("Message", "said", "N_"))):
         for pattern in patterns:
             for path in sorted(root.glob(pattern)):
                 if "templates" not in path.parts:
