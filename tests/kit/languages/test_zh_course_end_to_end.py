@@ -55,6 +55,7 @@ def test_a_zh_cn_course_bundle_and_autograder(tmp_path: Path) -> None:
     assert read["README.md"].decode().startswith("# k-匿名（k-anonymity）作业")
     assert json.loads(read["tests/public/course.json"])["language"] == "zh-CN"
     assert "tests/public/locale/zh_CN/LC_MESSAGES/selfcheck.mo" in read
+    assert "kcheck/locale/zh_CN/LC_MESSAGES/kcheck.mo" in read  # the checker's messages
     assert "tests/public/messages.py" in read
     assert '<a id="ties"></a>' in read["HANDOUT.md"].decode()
     assert "你的解答写在这个文件里" in read["skeleton.py"].decode()
@@ -62,6 +63,7 @@ def test_a_zh_cn_course_bundle_and_autograder(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     with zipfile.ZipFile(tmp_path / "ag.zip") as z:
         assert "grader/locale/zh_CN/LC_MESSAGES/grader.mo" in z.namelist()
+        assert "kcheck/locale/zh_CN/LC_MESSAGES/kcheck.mo" in z.namelist()
         assert 'language = "zh-CN"' in z.read("grader/rubric.toml").decode()
     done = run(kit, "check", "--course", str(course), "--against", str(tmp_path / "ag.zip"))
     assert done.returncode == 0 and "language zh-CN" in done.stderr, done.stderr
