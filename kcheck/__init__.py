@@ -3,7 +3,7 @@ students' self-check and the grader. Standard library only (it ships in the stud
 
 Modules, one job each: tables (CSV files), hierarchies (trees in three file formats), cells
 (what a released cell means), metrics (NCP, LM), verdicts (a judge's decision as data),
-messages (verdicts in English and Simplified Chinese; hidden cases show no data), quality
+messages (verdicts and findings as kcheck.text Messages; hidden cases show no data), quality
 (an anonymized table), number (a returned number), spec (a course's columns and format),
 checks (the built-in anonymizers' outputs: validity, classes, k, l, suppression), compare (the
 first difference from the expected output), time_policy (when a function's calls stop),

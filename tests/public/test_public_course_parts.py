@@ -135,8 +135,8 @@ def judge_table(case: dict, folder: Path) -> None:
                       min(len(got), len(expected)))
             where = f"tests/public/data/course/{case['expected_table']}"
             problem = _("differs from the reference output {where}: {problem}").format(
-                where=where, problem=kcheck.messages.CATALOG[language()]["where"]["row"].format(
-                    row=at))
+                where=where, problem=kcheck.text.say(kcheck.messages.where_message(row=at),
+                                                     language()))
             pytest.fail(_("{what}: {problem}").format(what=what, problem=problem),
                         pytrace=False)
         return

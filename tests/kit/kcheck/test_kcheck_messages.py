@@ -10,9 +10,12 @@ from fractions import Fraction
 
 import pytest
 
-from kcheck import LANGUAGES, RULES, Verdict, judge_number, render, render_facts
-from kcheck.messages import CATALOG, template_keys
-from kcheck.verdicts import DETAILS
+from kcheck import LANGUAGES, RULES, Verdict, judge_number, render, render_facts, say
+from kcheck.messages import (CHECKS, NAMES, TEXTS, WHERE, facts_message, finding_message,
+                             template_keys, verdict_message)
+from kcheck.text import Message, catalog, verbatim_params
+from kcheck.text import say as say_message
+from kcheck.verdicts import DETAILS, Finding
 from kcheck_data import GOOD_ROWS, RAW_CSV, changed, judge, output
 
 CJK = "\u3400-\u4dbf\u4e00-\u9fff\u3000-\u303f\uff00-\uffef"
@@ -27,8 +30,11 @@ def _fields(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
+ZH = catalog("zh-CN")
+
+
 def _sample(rule: str, detail: str) -> Verdict:
-    fields = _fields(CATALOG["en"]["texts"][template_keys(rule, detail)])
+    fields = _fields(TEXTS[template_keys(rule, detail)])
     params = {name: ["a", "b"] if name in ("found", "expected") else f"<{name}>"
               for name in fields}
     status = "passed" if rule == "passed" else "wrong"
@@ -37,13 +43,14 @@ def _sample(rule: str, detail: str) -> Verdict:
 
 
 def test_the_catalog_is_complete_in_every_language() -> None:
+    """Every rule has a name and a text per variant; kcheck.po translates each of them (and
+    each check's sentence) with the same fields."""
     assert LANGUAGES == ("en", "zh-CN")
-    for language in LANGUAGES:
-        catalog = CATALOG[language]
-        assert set(catalog["names"]) == set(RULES)
-        assert set(catalog["texts"]) == {template_keys(r, d) for r, d in _keys()}
-    for key, text in CATALOG["en"]["texts"].items():
-        assert _fields(CATALOG["zh-CN"]["texts"][key]) == _fields(text), key
+    assert set(NAMES) == set(RULES)
+    assert set(TEXTS) == {template_keys(r, d) for r, d in _keys()}
+    for text in [*NAMES.values(), *TEXTS.values(), *WHERE.values(), *CHECKS.values()]:
+        assert ZH(text) != text, text
+        assert _fields(ZH(text)) == _fields(text), text
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -55,15 +62,14 @@ def test_every_rule_renders(language: str) -> None:
             if name not in ("found", "expected"):
                 assert f"<{name}>" in full, (rule, name)
                 assert f"<{name}>" not in hidden
-        assert CATALOG[language]["names"][rule] in hidden or rule == "passed"
+        assert say_message(Message(NAMES[rule]), language) in hidden or rule == "passed"
         if verdict.row is not None:
             assert "3" in full and "`age`" in full and "`age`" in hidden
 
 
 def _zh_texts() -> list[str]:
-    catalog = CATALOG["zh-CN"]
-    texts = list(catalog["names"].values()) + list(catalog["texts"].values())
-    texts += list(catalog["where"].values()) + [catalog["facts"]]
+    texts = [ZH(t) for t in [*NAMES.values(), *TEXTS.values(), *WHERE.values()]]
+    texts += [say_message(facts_message(12, 4, 0.25), "zh-CN")]
     texts += [render(_sample(r, d), "zh-CN", hidden) for r, d in _keys()
               for hidden in (False, True)]
     return texts
@@ -75,11 +81,11 @@ def test_the_chinese_is_written_as_a_chinese_instructor_writes_it() -> None:
         prose = re.sub(r"`[^`]*`|\{[^}]*\}|<[^>]*>", "", text)  # code, fields, sample values
         assert not re.search(r"[,;:()?!]", prose), text  # Chinese punctuation: ，；：（）
         assert not re.search(f"[{CJK}]\\.", prose), text
-    names = " ".join(CATALOG["zh-CN"]["names"].values())
-    texts = " ".join(CATALOG["zh-CN"]["texts"].values())
+    names = " ".join(ZH(t) for t in NAMES.values())
+    texts = " ".join(ZH(t) for t in TEXTS.values())
     for term in ("准标识符", "敏感属性", "等价类", "信息损失", "层次结构", "区间", "泛化"):
         assert term in names + texts, term
-    assert all(t.endswith("。") for t in CATALOG["zh-CN"]["texts"].values())
+    assert all(ZH(t).endswith("。") for t in TEXTS.values())
     assert "lo < hi" in texts and "`[lo-hi]`" in texts
 
 
@@ -123,6 +129,43 @@ def test_a_hidden_message_shows_no_value_of_the_table() -> None:
     facts = judge(output()).facts
     assert render_facts(facts.classes, facts.smallest, facts.cost, hidden=True) == ""
     assert render_facts(None, None, None) == ""
+
+
+def test_a_verdict_as_a_message_is_data_and_a_hidden_one_holds_none() -> None:
+    """verdict_message keeps the student's cell Verbatim and reads the same after a JSON round
+    trip; a hidden case's message holds the row, the column and the rule's name only."""
+    cell = "{x} 'quote' 中 文"
+    verdict = judge(output(changed(2, "job", cell))).verdict
+    said = verdict_message(verdict)
+    assert cell in list(verbatim_params(said))
+    again = Message.from_json(said.to_json())
+    for language in LANGUAGES:
+        assert say_message(again, language) == render(verdict, language)
+    for verdict in [judge(data).verdict for data in _broken_outputs()]:
+        hidden = verdict_message(verdict, hidden=True)
+        assert list(verbatim_params(hidden)) == []
+        assert set(hidden.params) <= {"where", "name"}
+        where = hidden.params.get("where")
+        assert where is None or set(where.params) <= {"row", "column"}
+    assert verdict_message(judge(output()).verdict, hidden=True) == Message(TEXTS["passed"])
+
+
+def test_a_finding_as_a_message_quotes_the_students_cells_verbatim() -> None:
+    finding = Finding("difference", {"row": 2, "column": "age", "raw": "30", "expected": "[20-39]",
+                                     "got": "中 文", "differing": 2, "rows": 4})
+    said = finding_message(finding)
+    assert list(verbatim_params(said)) == ["'中 文'"]
+    assert said.english() == say(finding) == (
+        "output data row 2 (the header is not counted), column 'age' (raw value '30'): "
+        "expected '[20-39]', got '中 文'; 2 of 4 rows differ")
+    assert say_message(Message.from_json(said.to_json()), "zh-CN") == say(finding, "zh-CN")
+    header = finding_message(Finding("valid.header", {"header": ["a", "b c"], "raw": ["a"]}))
+    assert header.english() == "the output header is ['a', 'b c'], expected the raw file's " \
+                               "header ['a']"
+    assert list(verbatim_params(header)) == ["['a', 'b c']"]
+    rows = Finding("l", {"rows": list(range(1, 11)), "count": 1, "name": "disease", "l": 2})
+    assert say(rows, "zh-CN") == ("第 1、2、3、4、5、6、7、8 条数据行……（共 10 行）（不计表头）构成的"
+                                  "等价类有 1 个不同的 disease 值，需要 l = 2")
 
 
 def test_unknown_language_and_rule() -> None:

@@ -16,7 +16,7 @@ import pytest
 from shared_bundles import unpacked_bundle
 
 from grader.catalogs import read_po
-from kcheck.messages import CATALOG
+from kcheck.messages import CHECKS
 from grader.publishing.materials.reflow import reflow
 
 from zh_text import (allowed_english, ascii_list_commas, avoided_words, cjk_line_breaks,
@@ -214,7 +214,7 @@ def test_the_skeletons_helpers_raise_their_errors_in_chinese(bundles, tmp_path, 
 
 GRADER_PO = REPO / "grader" / "locale" / "zh_CN" / "LC_MESSAGES" / "grader.po"
 SELFCHECK_PO = REPO / "tests" / "public" / "locale" / "zh_CN" / "LC_MESSAGES" / "selfcheck.po"
-KCHECK_CHECKS = "kcheck.messages: checks"  # the self-check's check findings: kcheck's catalog
+KCHECK_PO = REPO / "kcheck" / "locale" / "zh_CN" / "LC_MESSAGES" / "kcheck.po"
 QUOTES = [  # (catalog, msgid, its fields, where the handout quotes it)
     (GRADER_PO, "k reached: {k} ({classes} classes of {low} to {high} rows)",
      {"k": 4, "classes": 812, "low": 4, "high": 31}, "default-zh"),
@@ -222,7 +222,7 @@ QUOTES = [  # (catalog, msgid, its fields, where the handout quotes it)
      "default-zh"),
     (GRADER_PO, "ran out of memory (limit {mb} MB)", None, "default-zh"),
     (GRADER_PO, "data rows {rows} (the header is not counted)", {"rows": "3、17"}, "default-zh"),
-    (KCHECK_CHECKS, "k", {"rows": "", "count": 2, "k": 3}, "default-zh"),
+    (KCHECK_PO, CHECKS["k"], {"rows": "", "count": 2, "k": 3}, "default-zh"),  # a finding
     (SELFCHECK_PO, "is not implemented yet (it raises NotImplementedError)", None, "default-zh"),
 ]
 
@@ -232,7 +232,6 @@ def test_the_handout_quotes_messages_as_students_see_them(bundles, po, msgid, va
                                                            course) -> None:
     """A message the handout quotes reads as the catalog translates it (a message quoted in
     part, without its fields, by its words before the first field or parenthesis)."""
-    msgstr = (CATALOG["zh-CN"]["checks"][msgid] if po == KCHECK_CHECKS
-              else read_po(po)[msgid])
+    msgstr = read_po(po)[msgid]
     quoted = msgstr.format(**values) if values else re.split(r"[{（]", msgstr)[0]
     assert quoted and quoted in (bundles[course] / "HANDOUT.md").read_text(encoding="utf-8")

@@ -1,7 +1,7 @@
 """Every zh-CN message students or staff read is written Chinese (tests/kit/languages/zh_text.py):
 no space between two CJK characters, no English prose outside code, file names, identifiers
 and a student's own text, Chinese commas in lists, the glossary's words. Checked: every msgstr
-of the grader's and the self-check's catalogs, every message a producer makes as a kcheck.text
+of the grader's, the self-check's and kcheck's catalogs, every message a producer makes as a kcheck.text
 Message (its catalog entry), kcheck's zh-CN catalog, and a zh-CN course's feedback,
 HTML page and Gradescope results.json rendered from a hand-made failing record (no grading
 run: the slow end-to-end test test_zh_failing_feedback.py grades real ones). A student's own
@@ -26,7 +26,7 @@ from grader.grading.notes import Note, file_list, notes_ref
 from grader.grading.session_keeper import hint_message, retry_note
 from grader.rubric import load
 from grader.sandbox.packages import unavailable
-from kcheck.messages import CATALOG, render, render_facts
+from kcheck.messages import TEXTS, render, render_facts
 from kcheck.text import Message, Verbatim
 from kcheck.teach_text import CATALOG as TEACH_CATALOG
 from kcheck.text import Joined, Message
@@ -71,7 +71,7 @@ def page_text(page: str) -> str:
 
 def _catalog_texts() -> list[tuple[str, str]]:
     texts = []
-    for domain in ("grader", "selfcheck"):
+    for domain in ("grader", "selfcheck", "kcheck"):
         entries = read_po(po_path(REPO, domain, "zh-CN"))
         texts += [(f"{domain}.po: {msgid[:60]!r}", msgstr)
                   for msgid, msgstr in entries.items() if msgid]
@@ -84,7 +84,7 @@ def _kcheck_texts(node: object, where: str = "kcheck zh-CN") -> list[tuple[str, 
     return [(where, str(node))]
 
 
-@pytest.mark.parametrize("where,text", _catalog_texts() + _kcheck_texts(CATALOG["zh-CN"])
+@pytest.mark.parametrize("where,text", _catalog_texts()
                          + _kcheck_texts(TEACH_CATALOG["zh-CN"], "kcheck teach_text zh-CN"))
 def test_every_catalog_message_is_written_chinese(where: str, text: str) -> None:
     assert problems(text) == [], where
@@ -158,7 +158,7 @@ def test_student_text_passes_through_and_the_grader_s_words_are_translated(
 
 def test_every_kcheck_verdict_renders_as_written_chinese() -> None:
     rendered = [render_facts(12, 4, 0.25, language="zh-CN")]
-    for key, template in CATALOG["zh-CN"]["texts"].items():
+    for key, template in TEXTS.items():
         rule, _, detail = key.partition("/")
         params = {name: ["age", "sex"] if name in ("found", "expected") else 7
                   for name in re.findall(r"\{(\w+)\}", template)}
