@@ -3,10 +3,14 @@ the same fields; the Chinese is written as a Chinese instructor writes it; a hid
 message shows the rule's name, the row and the column only, never a value of the table."""
 from __future__ import annotations
 
+import json
 import math
 import re
 import string
+import subprocess
+import sys
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -221,3 +225,41 @@ def test_judge_number_takes_numpy_scalars() -> None:
     np = pytest.importorskip("numpy")
     assert judge_number(np.float64(0.5), 0.5, 0).ok and judge_number(np.int64(2), 2, 0).ok
     assert judge_number(np.bool_(True), 1, 0).rule == "number.type"
+
+
+MEMORY_LOADER = """
+import importlib.abc, importlib.util, json, sys
+SOURCES = json.load(open(sys.argv[1], encoding="utf-8"))
+
+
+class Sources(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    def find_spec(self, name, path=None, target=None):
+        if name in SOURCES:
+            return importlib.util.spec_from_loader(name, self, is_package=name == "kcheck")
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        if module.__name__ == "kcheck":
+            module.__path__ = []
+        exec(compile(SOURCES[module.__name__], "<memory>", "exec"), module.__dict__)
+
+
+sys.meta_path.insert(0, Sources())
+from kcheck import judge_number, render
+print(render(judge_number(0.75, 0.5, 0.1), "zh-CN"))
+"""
+
+
+def test_kcheck_served_from_memory_words_its_messages_in_english(tmp_path: Path) -> None:
+    """The staff solution file (grader solution) serves kcheck's modules from memory, without
+    a `__file__`: kcheck imports and words its verdicts, in English (no catalog to read)."""
+    package = Path(__file__).resolve().parents[3] / "kcheck"
+    sources = {("kcheck." + p.stem if p.stem != "__init__" else "kcheck"):
+               p.read_text(encoding="utf-8") for p in package.glob("*.py")}
+    (tmp_path / "sources.json").write_text(json.dumps(sources), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", MEMORY_LOADER, str(tmp_path / "sources.json")],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "the result is 0.75; the expected value is 0.5 (tolerance 0.1).\n"
