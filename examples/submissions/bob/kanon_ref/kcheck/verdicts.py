@@ -7,7 +7,7 @@ parameters (plain str, int, float or list of str). `row` and `column` never hold
 student's text: `column` is always one of the course's column names.
 
 A `Finding` is what a check of the built-in anonymizers found wrong (kcheck.checks,
-kcheck.compare): the key of its sentence in the catalog's "checks" and the sentence's
+kcheck.compare): the key of its sentence in kcheck.messages.CHECKS and the sentence's
 parameters, which may hold the student's cells (a public case's: the self-check's).
 """
 from __future__ import annotations
@@ -81,7 +81,7 @@ def wrong(rule: str, row: int | None = None, column: str | None = None, detail: 
 
 @dataclass(frozen=True)
 class Finding:
-    """A check's problem (module docstring): `message`, a key of the catalog's "checks";
+    """A check's problem (module docstring): `message`, a key of kcheck.messages.CHECKS;
     `params`, its fields (a list of ints named "rows" is a list of data rows)."""
 
     message: str
