@@ -122,6 +122,8 @@ def test_a_hidden_phrase_drops_the_data() -> None:
         render(shown, "fr")
     with pytest.raises(ValueError, match="no rule message 'nothing'"):
         phrase("nothing")
+    with pytest.raises(ValueError, match="rule message 'k': no value for size"):
+        phrase("k", row=1, rows=numbers([1]), k=2)
     assert SECRET >= set(SHOWN)
 
 
