@@ -10,8 +10,7 @@ timeout), `host` (one host's setup, the sandbox limits, grading one submission).
 Judging: `judge` (pure: outcome -> status), `judges` (the judges as strategies behind one
 interface: exact, rules, quality and number, the last two by kcheck), `hidden_view` (what a hidden case may show:
 structured facts, never text), `compare` (one output against the contract), `rules_judge`
-(an output against the course's rules, where several answers are right), `rules_said` (a
-rule checker's phrase as a catalog message),
+(an output against the course's rules, where several answers are right),
 `expected` (stored outputs, manifest), `freshness` (are they current?), `term_view` (a
 term's cases), `case_names` (a case's name as phrases, data), `privacy_summary` (k and l
 reached, no points), `statuses` (the one list).
@@ -33,5 +32,5 @@ kcheck and the sandbox: nothing of the gradebook, similarity, authoring, courses
 __all__ = ["batch", "case_names", "case_runner", "compare", "executors", "expected",
            "fingerprint", "freshness", "grade", "hidden_view", "host", "intake", "judge", "judges",
            "manual_check", "manual_scores", "notes", "privacy_summary", "record", "record_parts",
-           "results", "rules_judge", "rules_said", "runner", "scores_text", "session_keeper",
+           "results", "rules_judge", "runner", "scores_text", "session_keeper",
            "shrink", "solution", "static", "statuses", "term_view", "time_policy"]

@@ -9,8 +9,8 @@ exactly the outliers deleted, median cuts, final classes) while being a valid ge
 that reaches k earns the part's partial credit, like a valid, private but different output of
 an exactly judged part; anything else is wrong. The message names every broken rule; a hidden case's names each rule with its row and column
 only (`where`). The verdict's message is a kcheck.text Message (`said`), each rule's detail
-the checker's phrase as one (grader.grading.rules_said), rendered per language from the
-record.
+the checker's own Message (kcheck.rules.words, kcheck's catalog), rendered per language from
+the record.
 """
 from __future__ import annotations
 
@@ -24,7 +24,6 @@ from kcheck.tables import Table as CheckedTable
 from kcheck.text import Joined, Message
 
 from .compare import CaseData, Verdict, unreadable
-from .rules_said import said
 
 __all__ = ["judge_by_rules", "broken_rules", "where", "named", "release_of", "rules_release",
            "OPTIMALITY"]
@@ -76,7 +75,8 @@ def where(broken: Broken) -> Message:
 
 def named(broken: Broken) -> Message:
     """A public case's words on a broken rule: its name and the checker's detail."""
-    return Message("rule \"{rule}\": {detail}", rule=broken.rule, detail=said(broken.words))
+    return Message("rule \"{rule}\": {detail}", rule=broken.rule,
+                   detail=broken.words or broken.message)
 
 
 def judge_by_rules(produced: bytes, data: CaseData, function: str, ints: dict[str, int],

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..text import Message
 from .partitions import Classes, Part
-from .words import Phrase, phrase
+from .words import phrase
 
 __all__ = ["why_not", "search", "final_break"]
 
 
-def why_not(classes: Classes, part: Part, j: int, hidden: bool) -> Phrase:
+def why_not(classes: Classes, part: Part, j: int, hidden: bool) -> Message:
     """Why QI j has no usable cut of the partition (row by row, for a message)."""
     qi, k = classes.qis[j], classes.k
     keys = classes.part_keys(part, j)
@@ -26,17 +27,17 @@ def why_not(classes: Classes, part: Part, j: int, hidden: bool) -> Phrase:
         tree = qi.tree
         node = tree.lca_nodes(set(keys))
         if not tree.children[node] or node in keys:
-            return phrase("why.ancestor", column=qi.name)
+            return phrase("why.ancestor", qi=qi.name)
         below = tree.depth[node] + 1
         sides = {c: {tree.path[key][below] for key in classes.keys[j][c]} for c in part}
         counts = Counter(tree.path[key][below] for key in keys)
         at = phrase("at.children")
     if len(counts) < 2:
-        return phrase("why.nothing_above", column=qi.name, at=at)
+        return phrase("why.nothing_above", qi=qi.name, at=at)
     if min(counts.values()) < k:
-        return phrase("why.small_side", column=qi.name, at=at, size=min(counts.values()), k=k)
+        return phrase("why.small_side", qi=qi.name, at=at, size=min(counts.values()), k=k)
     mixed = [c for c in part if len(sides[c]) > 1]
-    return phrase("why.splits", column=qi.name, at=at, row=classes.first_row[mixed[0]] + 1)
+    return phrase("why.splits", qi=qi.name, at=at, row=classes.first_row[mixed[0]] + 1)
 
 
 def search(classes: Classes, budget: int | None = None) -> tuple[Part | None, bool]:

@@ -9,9 +9,10 @@ from collections import Counter
 from typing import Sequence
 
 from ..tables import Table
+from ..text import Message
 from .lattice import Key, Lattice, Vector, subsequence
 from .release import Broken, broken
-from .words import Phrase, phrase
+from .words import numbers, phrase
 
 __all__ = ["Output", "unknown_label", "candidate_levels", "suppressed_row", "suppressed_breaks",
            "excess", "misfit"]
@@ -146,6 +147,6 @@ def misfit(lattice: Lattice, output: Output, s: Vector, raw_key: Sequence[Key],
                   row=i + 1)
 
 
-def _levels(fits: tuple[bool, ...]) -> Phrase:
+def _levels(fits: tuple[bool, ...]) -> Message:
     found = [s for s, ok in enumerate(fits) if ok]
-    return phrase("levels" if len(found) > 1 else "level", list=", ".join(map(str, found)))
+    return phrase("levels" if len(found) > 1 else "level", list=numbers(found))

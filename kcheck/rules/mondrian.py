@@ -20,10 +20,11 @@ import math
 
 from ..cells import is_numeric_column, parse_interval
 from ..tables import Table
+from ..text import Message
 from .cuts import final_break, search, why_not
 from .partitions import Classes, Qi
 from .release import Broken, Release, broken, check_header, check_int, raw_codes, row_list
-from .words import Phrase, phrase
+from .words import phrase
 
 __all__ = ["RULES", "check_mondrian", "numeric_values", "parse_interval"]
 
@@ -140,7 +141,7 @@ def _cover(release: Release, qis: list[Qi], cells: list[list[str]], hidden: bool
            ) -> Broken | None:
     """The first row (then QI) whose cell does not cover its raw value."""
     raw = release.raw
-    found: tuple[int, Phrase, str] | None = None  # (row, detail, column)
+    found: tuple[int, Message, str] | None = None  # (row, detail, column)
     for j, (c, qi) in enumerate(zip(release.qi_columns, qis)):
         faults: dict[tuple[str, str], str | None] = {}
         for i, (row, cell) in enumerate(zip(raw.rows, cells[j])):
@@ -159,7 +160,7 @@ def _cover(release: Release, qis: list[Qi], cells: list[list[str]], hidden: bool
                   row=i + 1, column=column)
 
 
-def _uncovered(fault: str, raw: str, cell: str, hidden: bool) -> Phrase:
+def _uncovered(fault: str, raw: str, cell: str, hidden: bool) -> Message:
     """The detail of a cover break: the cell, and why it does not cover `raw`."""
     key = {"not-allowed": "cover.not_allowed", "not-a-cell": "cover.not_a_cell",
            "not-finite": "cover.not_finite"}.get(fault, "cover.misses")

@@ -13,7 +13,8 @@ from typing import Sequence
 
 from ..hierarchies import Tree
 from ..tables import Table
-from .words import Phrase, phrase, render
+from ..text import Joined, Message
+from .words import numbers, phrase, render
 
 __all__ = ["Broken", "Release", "broken", "make_release", "check_header", "check_int",
            "raw_codes", "row_list"]
@@ -30,17 +31,17 @@ class Broken:
     row: int | None = None
     column: str | None = None
     raw: bool = False
-    words: Phrase | None = field(default=None, compare=False, repr=False)
+    words: Message | None = field(default=None, compare=False, repr=False)
 
     def text(self, language: str = "en") -> str:
         """The message in `language` ("en": `message`; kcheck.rules.words.LANGUAGES)."""
         return self.message if self.words is None else render(self.words, language)
 
 
-def broken(rule: str, words: Phrase, row: int | None = None, column: str | None = None,
+def broken(rule: str, words: Message, row: int | None = None, column: str | None = None,
            raw: bool = False) -> Broken:
     """A broken rule whose message is `words` (its English rendering kept as `message`)."""
-    return Broken(rule, render(words), row, column, raw, words)
+    return Broken(rule, words.english(), row, column, raw, words)
 
 
 @dataclass(frozen=True)
@@ -100,10 +101,10 @@ def check_int(name: str, value: object, minimum: int | None = None) -> int:
     return number
 
 
-def row_list(numbers: Sequence[int], limit: int = 3) -> str:
-    """'3', '3, 8', '3, 8, 9, ...': at most `limit` row numbers."""
-    shown_numbers = ", ".join(str(int(n)) for n in numbers[:limit])
-    return shown_numbers + (", ..." if len(numbers) > limit else "")
+def row_list(rows: Sequence[int], limit: int = 3) -> Joined:
+    """'3', '3, 8', '3, 8, 9, ...' (joined in the message's language): at most `limit` row
+    numbers."""
+    return numbers(rows, limit)
 
 
 def check_header(release: Release, out: Table, rows: int | None, hidden: bool

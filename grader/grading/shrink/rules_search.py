@@ -24,7 +24,6 @@ from kcheck.search import Answer, Found, Probe, first_found
 
 from ...contract import DGH_DIR, RAW_FILE
 from ..rules_judge import broken_rules, rules_release
-from ..rules_said import said
 from .pool import POOL_DIR, Chain, Member
 from .probe import SandboxProbe
 
@@ -71,4 +70,5 @@ class RulesProbe(SandboxProbe):
             return Answer(True, yours)  # the feedback shows it is not a readable table
         broken = broken_rules(out, member_release(member, self.schema), self.function,
                               member.ints, hidden=False)
-        return Answer(bool(broken), yours, "", tuple((b.rule, said(b.words)) for b in broken))
+        return Answer(bool(broken), yours, "",
+                      tuple((b.rule, b.words or b.message) for b in broken))

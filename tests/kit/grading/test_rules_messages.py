@@ -1,77 +1,26 @@
-"""The rules judge's sentences as data (grader/grading/rules_said.py, rules_judge.py): every
-rule checker's phrase is a catalog message whose English is the phrase's byte for byte, a
-verdict keeps its message as a kcheck.text Message rendered per language (a student's cell
+"""The rules judge's sentences as data (grader/grading/rules_judge.py): a verdict keeps its
+message as a kcheck.text Message whose rule details are the checker's own Messages
+(kcheck.rules.words, translated in kcheck's catalog), rendered per language (a student's cell
 passes through untouched, a hidden case's message holds none of the data), and a rules
 counterexample's broken rules render from the record's data. Chinese reads as the pattern
 layer (grader/gradebook/student_messages.py) read the English (frozen in
-tests/kit/languages/zh_pattern_layer.json before it is deleted), except where that layer was
+tests/kit/languages/zh_pattern_layer.json before it was deleted), except where that layer was
 wrong (a student's cell holding "; rule").
 
 Hand example: test_rules_judge.py's (Samarati, k = 2, max_sup = 0, right answers the vectors
 (A 2, B 0) and (A 1, B 1) of height 2)."""
 from __future__ import annotations
 
-import json
-import re
-import string
-from pathlib import Path
-
-import pytest
 from test_rules_judge import ARGS, data, table  # noqa: F401 (data: the fixture)
 
 from grader.catalogs import translator
 from grader.gradebook.counterexample import broken_rules
 from grader.grading.record_parts import Counterexample
 from grader.grading.rules_judge import judge_by_rules
-from grader.grading.rules_said import said
-from kcheck.rules.words import CATALOG, Phrase, phrase, render as phrase_text
-from kcheck.text import Message, render, verbatim_params
+from kcheck.rules.words import numbers, phrase
+from kcheck.text import render, verbatim_params
 
 ZH = translator("zh-CN")
-FROZEN = json.loads((Path(__file__).resolve().parents[1] / "languages" / "zh_pattern_layer.json")
-                    .read_text(encoding="utf-8"))["translate"]
-"""What the pattern layer (grader/gradebook/student_messages.py) made in zh-CN of each English
-sentence, frozen before it is deleted."""
-CJK = "\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"
-AT = phrase("at.median", bound="25")
-VALUES = {
-    "row": 3, "column": "age", "detail": phrase("cell.not_label", cell="[1-3]"),
-    "header": ["age", "sex"], "columns": ["age", "zip"], "found": 7, "rows": "3, 8, 9, ...",
-    "cell": "x'y", "raw_row": 4, "raw": "21", "first": 1, "levels1": phrase("level", list="0"),
-    "levels2": phrase("levels", list="1, 2"), "list": "1, 2", "roots": "'*', '*'",
-    "vector": "(age 1, sex 0)", "label": "[20-29]", "count": 5, "k": 2, "max_sup": 1,
-    "height": 3, "better": "(age 0, sex 1)", "lowest": 1, "after": 2, "size": 4,
-    "what": phrase("what.lca"), "expected": "*", "named": phrase("cuts.part", rows="1, 4"),
-    "reasons": (phrase("why.ancestor", column="sex"),
-                phrase("why.small_side", column="age", at=AT, size=1, k=2),
-                phrase("why.splits", column="zip", at=phrase("at.children"), row=2)),
-    "at": AT, "bound": "25", "how": phrase("how.median"),
-    "closest": phrase("closest", label="[20-29]", column="age", cell="3")}
-"""A value for every field of the rule phrases (nested phrases for the nested fields)."""
-
-
-def _every_phrase() -> list[Phrase]:
-    found = []
-    for key, text in CATALOG["en"].items():
-        if key != "; ":
-            fields = sorted({name for _, name, _, _ in string.Formatter().parse(text) if name})
-            found.append(Phrase(key, tuple((name, VALUES[name]) for name in fields)))
-    return found
-
-
-@pytest.mark.parametrize("words", _every_phrase(), ids=lambda p: p.key)
-def test_every_rule_phrase_is_a_catalog_message_reading_the_same(words: Phrase) -> None:
-    message = said(words)
-    assert message.english() == phrase_text(words)
-    assert Message.from_json(message.to_json()) == message
-    chinese = render(message, ZH)
-    assert chinese != message.english() and not re.search(f"[{CJK}] +[{CJK}]", chinese)
-    assert chinese == FROZEN[message.english()]  # as the pattern layer read it
-
-
-def test_a_phrase_without_a_catalog_message_is_refused() -> None:
-    with pytest.raises(ValueError, match="no catalog message for the rule phrase 'nothing'"):
-        said(Phrase("nothing"))
 
 
 def test_a_verdict_is_its_message_rendered_in_every_language(data) -> None:  # noqa: F811
@@ -110,7 +59,7 @@ def test_a_hidden_verdict_names_the_rule_row_and_column_only(data) -> None:  # n
 
 
 def _entry(**parts) -> Counterexample:
-    detail = said(phrase("k", row=1, size=2, rows="1, 2", k=3))
+    detail = phrase("k", row=1, size=2, rows=numbers([1, 2]), k=3)
     return Counterexample.from_json({"judge": "rules", "broken": [["k", detail.english()]],
                                      **parts, **({} if "broken_said" in parts else
                                                  {"broken_said": [detail.to_json()]})})
