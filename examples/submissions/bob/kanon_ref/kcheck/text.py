@@ -18,15 +18,27 @@ catalog's gettext function `_`; in written Chinese no space stands between two C
 characters, so a space the template puts between a field and a CJK character is dropped when
 the field's own text ends (or starts) with one (`fill`). `to_json`/`from_json`: plain JSON
 data (what a record keeps) and back. Standard library only: kcheck ships to students.
+
+kcheck's own messages have one catalog per language, kcheck/locale/<ll_CC>/LC_MESSAGES/
+kcheck.mo (compiled from its .po by `python -m grader languages --compile`), read with
+Python's gettext: `translations(language)` is that catalog (English: none), `catalog` its
+gettext function, `say(message, language)` the message in that language. The grader's and the
+self-check's own catalogs fall back to it, so a kcheck message reads the same in both.
 """
 from __future__ import annotations
 
+import gettext
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Union
 
-__all__ = ["Message", "Verbatim", "Joined", "Param", "render", "fill", "verbatim_params"]
+__all__ = ["Message", "Verbatim", "Joined", "Param", "render", "fill", "verbatim_params",
+           "LOCALE", "DOMAIN", "translations", "catalog", "say", "N_"]
+
+LOCALE = Path(__file__).resolve().parent / "locale"
+DOMAIN = "kcheck"
 
 _FIELD = re.compile(r"\{(\w+)\}")
 _CJK = re.compile("[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff01-\uff65]")
@@ -166,3 +178,34 @@ def _param_value(data) -> Param:
             return Joined([_param_value(v) for v in data["items"]], data["join"])
         return Message.from_json(data)
     return data
+
+
+def N_(template: str) -> str:
+    """`template` as it is: marks a message id kept in a table (a rule's template by key) so
+    the catalogs' extraction finds it, as a literal `Message("...")` is found."""
+    return template
+
+
+def translations(language: str = "en") -> gettext.NullTranslations:
+    """kcheck's catalog of `language` ("en", "zh-CN", ...): English, or a language without a
+    compiled catalog, has none (the message stays English). A fresh object per call (gettext
+    caches the file and hands out copies), so a caller may make it its catalog's fallback."""
+    if language == "en":
+        return gettext.NullTranslations()
+    return gettext.translation(DOMAIN, LOCALE, languages=[language.replace("-", "_")],
+                               fallback=True)
+
+
+def catalog(language: str = "en") -> Callable[[str], str]:
+    """The gettext function of kcheck's catalog of `language`."""
+    if language not in _catalogs:
+        _catalogs[language] = translations(language).gettext
+    return _catalogs[language]
+
+
+_catalogs: dict[str, Callable[[str], str]] = {}
+
+
+def say(message: Message, language: str = "en") -> str:
+    """`message` in `language`, through kcheck's catalog."""
+    return render(message, catalog(language))
