@@ -12,8 +12,8 @@ from pathlib import Path
 from .pool import Member, used_lines
 from .text import N_, Joined, Message, Param, Verbatim, say
 
-__all__ = ["TEMPLATES", "SEPARATOR", "FILES", "message", "text", "table", "command", "render", "render_rules", "problem",
-           "stopped", "spent"]
+__all__ = ["TEMPLATES", "SEPARATOR", "FILES", "message", "text", "table", "command", "render",
+           "render_rules", "problem", "stopped", "spent"]
 
 FILES = {"raw_dataset_file": "raw.csv", "anonymized_dataset_file": "anonymized.csv",
          "DGH_folder": "DGHs", "output_file": "yours.csv"}
