@@ -1,101 +1,81 @@
 """The self-check's words about a counterexample of the pool (kcheck/pool.py, search.py): the
-section shown under a failing public test, in the course's language (`language`: "en" or
-"zh-CN"; any other reads English). One catalog of templates per language, by message id; a
-student's own text (an exception's message, a cell) is shown as it is. Standard library
-only: it ships in the students' bundle.
+section shown under a failing public test, in the course's language (`language`: "en",
+"zh-CN", ...; one without a catalog reads English). Each sentence is a kcheck.text Message
+(TEMPLATES: its English id by key) rendered through kcheck's catalog (kcheck.po, its
+"kcheck/teach_text.py" section); a student's own text (an exception's message, a cell) is a
+Verbatim, shown as it is. Standard library only: it ships in the students' bundle.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
 from .pool import Member, used_lines
+from .text import N_, Joined, Message, Param, Verbatim, say
 
-__all__ = ["CATALOG", "FILES", "text", "table", "command", "render", "render_rules", "problem",
-           "stopped", "spent"]
+__all__ = ["TEMPLATES", "SEPARATOR", "FILES", "message", "text", "table", "command", "render",
+           "render_rules", "problem", "stopped", "spent"]
 
 FILES = {"raw_dataset_file": "raw.csv", "anonymized_dataset_file": "anonymized.csv",
          "DGH_folder": "DGHs", "output_file": "yours.csv"}
 """A call's file parameters -> the self-check's names of a member's files."""
 
-CATALOG: dict[str, dict[str, str]] = {
-    "en": {
-        "section": "public counterexample",
-        "row": "row",
-        "none": "none",
-        "separator": ", ",
-        "found": "The smallest public input on which {function} and the handout's rules "
-                 "disagree (from the course's public counterexample pool: a pointer to the "
-                 "rule, not another test):",
-        "found.rules": "The smallest public input on which {function} (part {part}) breaks a "
-                       "rule of the handout (from the course's public counterexample pool: a "
-                       "pointer to the rule, not another test):",
-        "input": "Input: raw.csv ({n} of the data rows of {source}: {rows}); QIs kept: {qis}; "
-                 "arguments: {ints}.",
-        "anonymized": "The anonymized input (anonymized.csv, the same rows of {source}):",
-        "lines": "Hierarchy lines used (DGHs/{file}):",
-        "number": "Expected {expected}, yours {got}.",
-        "expected": "Expected (the handout's rules):",
-        "yours.problem": "Yours: your function {problem}.",
-        "yours.marked": "Yours (cells that differ are marked *like this*):",
-        "yours": "Yours:",
-        "broken": "It breaks the rule \"{rule}\": {sentence}",
-        "right": "One right answer (the staff solution's; any output that keeps every rule "
-                 "is right):",
-        "rerun": "Rerun exactly this call (the files are in {folder}):",
-        "compare": "then compare {yours} with {expected}.",
-        "stopped.limit": "No public counterexample for {function}: a call did not return "
-                         "within {limit:.1f} s (an endless loop?), so the search stopped "
-                         "there.",
-        "stopped.budget": "No public counterexample for {function} within the self-check's "
-                          "{budget:g} s ({calls} calls).",
-        "stopped.ended": "No public counterexample for {function}: the process running it "
-                         "ended during the search.",
-        "stopped.none": "No input of the public counterexample pool makes {function} differ "
-                        "({calls} calls): the failing test above is the one to look at.",
-        "spent": "(the search: {calls} calls, {seconds:.1f} s)",
-        "with_spent": "{line} {spent}",
-        "problem.raised": "raised {error}",
-        "problem.not_number": "returned {value}, not a number",
-        "problem.no_output": "returned without writing its output file",
-        "problem.not_csv": "wrote an output that is not a UTF-8 CSV file ({error})",
-    },
-    "zh-CN": {
-        "section": "公开反例",
-        "row": "行",
-        "none": "无",
-        "separator": "、",
-        "found": "使 {function} 与作业说明的规则结果不一致的最小公开输入（取自本课程的公开反例库：它指向相关规则，而不是另一个测试）：",
-        "found.rules": "使 {function}（评分项 {part}）违反作业说明中某条规则的最小公开输入（取自本课程的公开反例库：它指向相关规则，而不是另一个测试）：",
-        "input": "输入：raw.csv（{source} 的 {n} 条数据行：{rows}）；保留的准标识符：{qis}；参数：{ints}。",
-        "anonymized": "匿名化后的输入（anonymized.csv，{source} 的相同行）：",
-        "lines": "用到的层次结构行（DGHs/{file}）：",
-        "number": "预期 {expected}，你的结果 {got}。",
-        "expected": "预期结果（按作业说明的规则）：",
-        "yours.problem": "你的结果：你的函数{problem}。",
-        "yours.marked": "你的输出（不同的单元格标记为 *这样*）：",
-        "yours": "你的结果：",
-        "broken": "它违反了规则 \"{rule}\"：{sentence}",
-        "right": "一个正确答案（课程组参考解答的输出；满足每条规则的任何输出都是正确的）：",
-        "rerun": "完全重现这次调用（文件位于 {folder}）：",
-        "compare": "然后比较 {yours} 与 {expected}。",
-        "stopped.limit": "没有找到 {function} 的公开反例：有一次调用在 {limit:.1f} 秒内没有返回（死循环？），搜索因此停止。",
-        "stopped.budget": "在自检的 {budget:g} 秒内没有找到 {function} 的公开反例（共 {calls} 次调用）。",
-        "stopped.ended": "没有找到 {function} 的公开反例：运行它的进程在搜索期间结束了。",
-        "stopped.none": "公开反例库中没有任何输入能让 {function} 的结果与预期不同（共 {calls} 次调用）：请查看上面失败的测试。",
-        "spent": "（搜索：{calls} 次调用，{seconds:.1f} 秒）",
-        "with_spent": "{line}{spent}",
-        "problem.raised": "抛出了 {error}",
-        "problem.not_number": "返回了 {value}，不是数字",
-        "problem.no_output": "返回了，但没有写出输出文件",
-        "problem.not_csv": "写出的输出不是 UTF-8 编码的 CSV 文件（{error}）",
-    },
+SEPARATOR = N_(", ")
+"""The separator of the lists the section joins (row numbers, QIs, arguments)."""
+
+TEMPLATES: dict[str, str] = {
+    "section": N_("public counterexample"),
+    "row": N_("row"),
+    "none": N_("none"),
+    "found": N_("The smallest public input on which {function} and the handout's rules "
+                "disagree (from the course's public counterexample pool: a pointer to the "
+                "rule, not another test):"),
+    "found.rules": N_("The smallest public input on which {function} (part {part}) breaks a "
+                      "rule of the handout (from the course's public counterexample pool: a "
+                      "pointer to the rule, not another test):"),
+    "input": N_("Input: raw.csv ({n} of the data rows of {source}: {rows}); QIs kept: {qis}; "
+                "arguments: {ints}."),
+    "anonymized": N_("The anonymized input (anonymized.csv, the same rows of {source}):"),
+    "lines": N_("Hierarchy lines used (DGHs/{file}):"),
+    "number": N_("Expected {expected}, yours {got}."),
+    "expected": N_("Expected (the handout's rules):"),
+    "yours.problem": N_("Yours: your function {problem}."),
+    "yours.marked": N_("Yours (cells that differ are marked *like this*):"),
+    "yours": N_("Yours:"),
+    "broken": N_("It breaks the rule \"{rule}\": {sentence}"),
+    "right": N_("One right answer (the staff solution's; any output that keeps every rule "
+                "is right):"),
+    "rerun": N_("Rerun exactly this call (the files are in {folder}):"),
+    "compare": N_("then compare {yours} with {expected}."),
+    "stopped.limit": N_("No public counterexample for {function}: a call did not return "
+                        "within {limit} s (an endless loop?), so the search stopped there."),
+    "stopped.budget": N_("No public counterexample for {function} within the self-check's "
+                         "{budget} s ({calls} calls)."),
+    "stopped.ended": N_("No public counterexample for {function}: the process running it "
+                        "ended during the search."),
+    "stopped.none": N_("No input of the public counterexample pool makes {function} differ "
+                       "({calls} calls): the failing test above is the one to look at."),
+    "spent": N_("(the search: {calls} calls, {seconds} s)"),
+    "with_spent": N_("{line} {spent}"),
+    "problem.raised": N_("raised {error}"),
+    "problem.not_number": N_("returned {value}, not a number"),
+    "problem.no_output": N_("returned without writing its output file"),
+    "problem.not_csv": N_("wrote an output that is not a UTF-8 CSV file ({error})"),
 }
+"""Message key -> its id (the English template, kcheck.po's msgid; kcheck.text.Message): the
+numbers in it come formatted (`limit` and `seconds` to one decimal, `budget` as %g)."""
+
+
+def message(key: str, **params: Param) -> Message:
+    """The message `key` with its fields' values (a student's own text as a Verbatim)."""
+    return Message(TEMPLATES[key], params)
 
 
 def text(key: str, language: str, **params: object) -> str:
     """The message `key` in `language` (English for a language without a catalog), its
-    fields filled with `params`."""
-    return CATALOG.get(language, CATALOG["en"])[key].format(**params)
+    fields filled with `params` (a value other than a message parameter shown as its str)."""
+    return say(message(key, **{k: v if isinstance(v, (str, int, float, Verbatim, Joined,
+                                                       Message)) else str(v)
+                               for k, v in params.items()}), language)
 
 
 def table(header: list[str], rows: list[list[str]], marks: set = frozenset(),
@@ -133,10 +113,11 @@ def _differing(expected: tuple, mine: tuple | None) -> set:
 def _input(member: Member, language: str, fmt: str = "tabs") -> list[str]:
     """The member's input: its rows, QIs and arguments, its tables and the lines of its
     hierarchy files (format `fmt`) that matter."""
-    m, sep = member, text("separator", language)
-    ints = sep.join(f"{k} = {v}" for k, v in m.ints.items()) or text("none", language)
-    lines = [text("input", language, n=len(m.rows), rows=sep.join(map(str, m.rows)),
-                  source=m.label, qis=sep.join(m.qis), ints=ints)]
+    m = member
+    ints = Joined([f"{k} = {v}" for k, v in m.ints.items()], SEPARATOR) if m.ints \
+        else message("none")
+    lines = [say(message("input", n=len(m.rows), rows=Joined(m.rows, SEPARATOR),
+                         source=m.label, qis=Joined(m.qis, SEPARATOR), ints=ints), language)]
     lines += table(m.header, m.raw, language=language)
     if m.anonymized is not None:
         lines += [text("anonymized", language, source=m.anonymized_label)] + table(
@@ -158,14 +139,14 @@ def render(member: Member, yours: object, problem_text: str, function: str,
     lines = [text("found", language, function=function), ""] + _input(m, language)
     if "output_file" not in params:
         lines += [text("number", language, expected=repr(m.expected),
-                       got=problem_text or repr(yours))]
+                       got=Verbatim(problem_text or repr(yours)))]
         compare = ("", "expected.txt")
     else:
         expected = read_csv_text(str(m.expected))
         mine = read_csv_text(yours) if isinstance(yours, str) else None
         lines += [text("expected", language)] + table(*expected, language=language)
         if problem_text:
-            lines += [text("yours.problem", language, problem=problem_text)]
+            lines += [text("yours.problem", language, problem=Verbatim(problem_text))]
         else:
             lines += [text("yours.marked", language)] + table(
                 *mine, marks=_differing(expected, mine), language=language)
@@ -189,7 +170,7 @@ def render_rules(member: Member, yours: str | None, problem_text: str,
     lines = [text("found.rules", language, function=function, part=part), ""]
     lines += _input(m, language, fmt)
     if problem_text:
-        lines += [text("yours.problem", language, problem=problem_text)]
+        lines += [text("yours.problem", language, problem=Verbatim(problem_text))]
     else:
         lines += [text("yours", language)] + table(*read_csv_text(yours), language=language)
         lines += [text("broken", language, rule=rule, sentence=sentence)
@@ -206,18 +187,19 @@ def render_rules(member: Member, yours: str | None, problem_text: str,
 def problem(key: str, language: str, **params: object) -> str:
     """Why a call gave no answer to compare ("raised", "not_number", "no_output",
     "not_csv"), as the section says it after "your function"."""
-    return text(f"problem.{key}", language, **params)
+    return text(f"problem.{key}", language,
+                **{k: Verbatim(str(v)) for k, v in params.items()})
 
 
 def stopped(why: str, function: str, calls: int, limit: float, budget: float,
             language: str = "en") -> str:
     """The one line of a search that found nothing: `why` is "limit" (a call stopped at
     `limit` seconds), "budget" (`budget` seconds spent), "ended" or "none"."""
-    return text(f"stopped.{why}", language, function=function, calls=calls, limit=limit,
-                budget=budget)
+    return text(f"stopped.{why}", language, function=function, calls=calls,
+                limit=f"{limit:.1f}", budget=f"{budget:g}")
 
 
 def spent(line: str | None, calls: int, seconds: float, language: str = "en") -> str:
     """What the search spent, after `line` when given (a search that found nothing)."""
-    said = text("spent", language, calls=calls, seconds=seconds)
+    said = text("spent", language, calls=calls, seconds=f"{seconds:.1f}")
     return said if line is None else text("with_spent", language, line=line, spent=said)

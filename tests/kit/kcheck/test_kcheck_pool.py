@@ -10,6 +10,7 @@ from pathlib import Path
 from kcheck import teach_text
 from kcheck.pool import Chain, Member, Source, csv_text, members, read_chains, used_lines
 from kcheck.search import Answer, Budget, first_found
+from kcheck.text import catalog
 
 DGH = "Any\n\tlow\n\t\t1\n\t\t2\n\thigh\n\t\t6\n"
 SOURCE = Source("t.csv", ["x", "y", "s"], {1: ["1", "6", "u"], 2: ["2", "1", "v"],
@@ -91,11 +92,17 @@ def _fields(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
-def test_every_message_has_both_languages_with_the_same_fields() -> None:
-    en, zh = teach_text.CATALOG["en"], teach_text.CATALOG["zh-CN"]
-    assert en.keys() == zh.keys()
-    assert {k: _fields(v) for k, v in en.items()} == {k: _fields(v) for k, v in zh.items()}
+def test_every_message_has_a_zh_cn_entry_with_the_same_fields() -> None:
+    """Each id (TEMPLATES, SEPARATOR) is translated in kcheck's zh-CN catalog with its fields;
+    the numbers come formatted, so an id has plain `{field}`s only."""
+    zh = catalog("zh-CN")
+    for key, template in {**teach_text.TEMPLATES, "separator": teach_text.SEPARATOR}.items():
+        assert zh(template) != template, key
+        assert _fields(zh(template)) == _fields(template), key
+        assert all(not spec and not conversion for _, name, spec, conversion
+                   in string.Formatter().parse(template) if name), key
     assert teach_text.text("row", "fr") == "row"  # a language without a catalog: English
+    assert teach_text.text("row", "zh-CN") == "行"
 
 
 def test_a_numeric_counterexample_in_words(tmp_path: Path) -> None:
@@ -113,6 +120,16 @@ def test_a_numeric_counterexample_in_words(tmp_path: Path) -> None:
     assert "预期 4.5，你的结果 3.0。" in zh and zh[2].endswith("参数：无。")
     assert teach_text.problem("raised", "zh-CN", error="E: x") == "抛出了 E: x"
     assert teach_text.spent("没有。", 3, 1.25, "zh-CN") == "没有。（搜索：3 次调用，1.2 秒）"
+    assert teach_text.spent("None.", 3, 1.25) == "None. (the search: 3 calls, 1.2 s)"
+    assert teach_text.stopped("limit", "f", 2, 0.25, 10.0) == (
+        "No public counterexample for f: a call did not return within 0.2 s (an endless "
+        "loop?), so the search stopped there.")
+    assert teach_text.stopped("budget", "f", 2, 0.25, 7.5, "zh-CN") == \
+        "在自检的 7.5 秒内没有找到 f 的公开反例（共 2 次调用）。"
+    raised = teach_text.problem("raised", "zh-CN", error=ValueError("k 无效"))
+    zh = teach_text.render(member, None, raised, "cost_MD", ["raw_dataset_file"], tmp_path,
+                           tmp_path / "m.py", None, "zh-CN")
+    assert "预期 4.5，你的结果抛出了 k 无效。" in zh  # no space between two CJK characters
 
 
 PAIRS = "1,low\n2,low\n6,high\nlow,Any\nhigh,Any\n"  # the same tree as DGH, "child,parent"
@@ -148,3 +165,7 @@ def test_a_rules_counterexample_in_words(tmp_path: Path) -> None:
     assert zh[2] == ("输入：raw.csv（t.csv 的 2 条数据行：1、2）；保留的准标识符：x；"
                      "参数：k = 2、max_sup = 0。")
     assert "你的结果：你的函数抛出了 E。" in zh and not zh[-1].startswith("然后比较")
+    zh = teach_text.render_rules(member, "x,s\n1,u\n2,v\n", "", [("k", "第 1 行单独成类")],
+                                 "samarati", "q1", params, tmp_path, tmp_path / "m.py", read,
+                                 "zh-CN")
+    assert "你的输出：" in zh and '它违反了规则 "k"：第 1 行单独成类' in zh  # the grader's words
