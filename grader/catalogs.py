@@ -60,12 +60,21 @@ def po_path(root: Path, domain: str, language: str) -> Path:
 
 
 def read_po(path: Path) -> dict[str, str]:
-    """msgid -> msgstr of a .po file (the header entry, msgid "", included; fuzzy entries and
-    plural forms are not used by the kit and are refused)."""
+    """msgid -> msgstr of a .po file (the header entry, msgid "", included; fuzzy entries,
+    plural forms and a msgid given twice, which msgfmt refuses, are refused)."""
     entries: dict[str, str] = {}
     current: dict[str, list[str]] = {"msgid": [], "msgstr": []}
     field: str | None = None
     lines = path.read_text(encoding="utf-8").splitlines() + [""]
+    start = 0  # the line of the current entry's msgid
+
+    def keep(number: int) -> None:
+        msgid = "".join(current["msgid"])
+        if msgid in entries:
+            raise UserError(f"{path}, line {start}: the msgid {msgid[:60]!r} is given twice; "
+                            f"keep one entry")
+        entries[msgid] = "".join(current["msgstr"])
+
     for number, raw in enumerate(lines, start=1):
         line = raw.strip()
         if line.startswith("#, ") and "fuzzy" in line:
@@ -73,14 +82,16 @@ def read_po(path: Path) -> dict[str, str]:
                             f"the fuzzy flag")
         if not line or line.startswith("#"):
             if field is not None:
-                entries["".join(current["msgid"])] = "".join(current["msgstr"])
+                keep(number)
                 current, field = {"msgid": [], "msgstr": []}, None
             continue
         word, _, rest = line.partition(" ")
         if word in ("msgid", "msgstr"):
             if word == "msgid" and field == "msgstr":
-                entries["".join(current["msgid"])] = "".join(current["msgstr"])
+                keep(number)
                 current = {"msgid": [], "msgstr": []}
+            if word == "msgid":
+                start = number
             field, line = word, rest
         elif not line.startswith('"') or field is None:
             raise UserError(f"{path}, line {number}: expected msgid, msgstr or a quoted string "

@@ -228,3 +228,19 @@ def test_no_zh_cn_entry_holds_an_english_sentence() -> None:
         entries = read_po(po_path(REPO, domain, "zh-CN"))
         english = {msgid: english_runs(msgstr) for msgid, msgstr in entries.items() if msgid}
         assert {k: v for k, v in english.items() if v} == {}
+
+
+def test_a_po_file_giving_a_msgid_twice_or_a_fuzzy_entry_is_refused(tmp_path: Path) -> None:
+    """msgfmt refuses a msgid given twice; so does the kit, naming the file and the line (two
+    helpers adding the same separator to their sections of one catalog would do it)."""
+    from grader.errors import UserError
+    po = tmp_path / "x.po"
+    po.write_text('msgid ""\nmsgstr ""\n\nmsgid ", "\nmsgstr "、"\n\nmsgid "a"\nmsgstr "甲"\n\n'
+                  'msgid ", "\nmsgstr "、"\n', encoding="utf-8")
+    with pytest.raises(UserError, match=r"x\.po, line 10: the msgid ', ' is given twice"):
+        read_po(po)
+    po.write_text('msgid "a"\nmsgstr "甲"\n\n#, fuzzy\nmsgid "b"\nmsgstr "乙"\n', encoding="utf-8")
+    with pytest.raises(UserError, match=r"x\.po, line 4: a fuzzy entry"):
+        read_po(po)
+    po.write_text('msgid "a"\nmsgstr "甲"\n\nmsgid "b"\nmsgstr "乙"\n', encoding="utf-8")
+    assert read_po(po) == {"a": "甲", "b": "乙"}
