@@ -43,11 +43,13 @@ def shipped(ustc_entries: dict[str, bytes]) -> dict[str, bytes]:
 
 def test_a_rules_course_gets_kcheck_rules_as_it_is(ustc_entries: dict[str, bytes]) -> None:
     """The self-check judges with kcheck.rules: the bundle carries kcheck/ as it is, rules/
-    included, byte for byte, and no checker of its own."""
+    included, byte for byte, with the compiled catalog of the course's language (USTC's is
+    zh-CN), and no checker of its own."""
     top = ustc_entries
     shipped = sorted(n for n in top if n.startswith("kcheck/"))
     kit = sorted(p.relative_to(REPO).as_posix() for p in (REPO / "kcheck").rglob("*.py")
-                 if "__pycache__" not in p.parts)
+                 if "__pycache__" not in p.parts) + ["kcheck/locale/zh_CN/LC_MESSAGES/kcheck.mo"]
+    kit.sort()
     assert "kcheck/rules/samarati.py" in kit and shipped == kit
     for name in shipped:
         assert top[name] == (REPO / name).read_bytes(), name
