@@ -56,6 +56,18 @@ HEAVIEST = (  # test files by CPU, heaviest first (`python -m pytest --durations
 )
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto`: one worker more than the cores this process may use. Many tests wait for a
+    child (a time limit running out, a grading's subprocesses starting): a worker waiting
+    leaves its core idle, and the extra worker fills it. The `alone` lock below still gives
+    a timing test the whole machine."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # macOS, Windows
+        cores = os.cpu_count() or 1
+    return cores + 1
+
+
 def _weight(item: pytest.Item) -> tuple[int, int]:
     """Where a test's file goes in the queue: the heaviest first (a long file started last
     would leave the other worker idle at the end), then files with slow tests, the rest, and
