@@ -27,9 +27,15 @@ def course_data() -> Path:
 
 @pytest.fixture(autouse=True, scope="session")
 def _run_temporaries(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """The run's temporaries, for the children's compiled modules (child_python.py)."""
+    """The run's temporaries, for the children's compiled modules (child_python.py): every
+    program a test starts with this process's environment (the grader, a bundle's
+    self-check, pytest) keeps its compiled modules in the run's folder, never beside the
+    sources, even where PYTHONDONTWRITEBYTECODE is set (the sandbox's children get a clean
+    environment of their own)."""
     import child_python
     child_python.RUN["factory"] = tmp_path_factory
+    os.environ.update(child_python.compiled_env({}, tmp_path_factory))
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 # ------------------------------------------------------------------ parallel runs (pytest-xdist)
