@@ -27,9 +27,15 @@ def course_data() -> Path:
 
 @pytest.fixture(autouse=True, scope="session")
 def _run_temporaries(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """The run's temporaries, for the children's compiled modules (child_python.py)."""
+    """The run's temporaries, for the children's compiled modules (child_python.py): every
+    program a test starts with this process's environment (the grader, a bundle's
+    self-check, pytest) keeps its compiled modules in the run's folder, never beside the
+    sources, even where PYTHONDONTWRITEBYTECODE is set (the sandbox's children get a clean
+    environment of their own)."""
     import child_python
     child_python.RUN["factory"] = tmp_path_factory
+    os.environ.update(child_python.compiled_env({}, tmp_path_factory))
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 # ------------------------------------------------------------------ parallel runs (pytest-xdist)
@@ -54,6 +60,18 @@ HEAVIEST = (  # test files by CPU, heaviest first (`python -m pytest --durations
     "courses/test_tdg_private.py", "reference_solution/test_reference_optional.py",
     "languages/test_zh_failing_feedback.py",
 )
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto`: one worker more than the cores this process may use. Many tests wait for a
+    child (a time limit running out, a grading's subprocesses starting): a worker waiting
+    leaves its core idle, and the extra worker fills it. The `alone` lock below still gives
+    a timing test the whole machine."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # macOS, Windows
+        cores = os.cpu_count() or 1
+    return cores + 1
 
 
 def _weight(item: pytest.Item) -> tuple[int, int]:
