@@ -82,11 +82,6 @@ def choose(root: Path, own: Signatures | None = None) -> Solution:
         notes.append(Note(Message("Data files in your submission are not used (each case "
                                   "supplies its own adult-hw1.csv and DGHs): {files}.",
                                   files=file_list(data, 8))))
-    counts = {f: _defines((root / f).read_bytes(), own) for f in py if f.name != "__init__.py"}
-    for nb in notebooks:
-        source = notebook_source(root / nb)
-        if source is not None:
-            counts[nb] = _defines(source, own)
     chosen: Path | None = None
     skeletons = sorted((f for f in py if f.name == SOLUTION_NAME), key=lambda f: (_depth(f), f))
     if skeletons:
@@ -94,7 +89,8 @@ def choose(root: Path, own: Signatures | None = None) -> Solution:
         report = check_source((root / chosen).read_bytes(), chosen.as_posix(), own)
         stubs = sum(c.state == "not-attempted" for c in report.functions.values())
         if not report.syntax_error and stubs >= len(report.functions) - 1:  # random is given
-            better = _best(counts, exclude=chosen, root=root, own=own)
+            better = _best(_counts(root, py, notebooks, own), exclude=chosen, root=root,
+                           own=own)
             if better is not None:
                 notes.append(Note(Message(
                     "{chosen} is still the untouched skeleton; graded {better}, which "
@@ -102,7 +98,7 @@ def choose(root: Path, own: Signatures | None = None) -> Solution:
                     better=Verbatim(better.as_posix()))))
                 chosen = better
     else:
-        chosen = _best(counts, root=root, own=own)
+        chosen = _best(_counts(root, py, notebooks, own), root=root, own=own)
         if chosen is not None:
             notes.append(Note(Message(
                 "No {name} in your submission; graded {chosen}, the file that defines the "
@@ -126,6 +122,18 @@ def choose(root: Path, own: Signatures | None = None) -> Solution:
     module = stem if stem.isidentifier() else "solution"
     return Solution(root / chosen, module, paths, py,
                     check_source((root / chosen).read_bytes(), chosen.as_posix(), own), notes)
+
+
+def _counts(root: Path, py: list[Path], notebooks: list[Path],
+            own: Signatures | None) -> dict[Path, tuple[int, int]]:
+    """Each candidate file's (graded functions defined, graded names bound): parsed only when
+    no skeleton.py settles the choice."""
+    counts = {f: _defines((root / f).read_bytes(), own) for f in py if f.name != "__init__.py"}
+    for nb in notebooks:
+        source = notebook_source(root / nb)
+        if source is not None:
+            counts[nb] = _defines(source, own)
+    return counts
 
 
 def _best(counts: dict[Path, tuple[int, int]], root: Path, exclude: Path | None = None,

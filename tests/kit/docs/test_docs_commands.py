@@ -9,7 +9,13 @@ are run literally in a copy of the checkout (or in the student bundle that the g
   which runs up to the parse only.
 - `python skeleton.py ...`: the skeleton's own parser.
 - `pytest ...` (a student's, in the bundle) and `python -m pytest ...` (the kit's): run below
-  when listed in LITERAL, otherwise collected (`--collect-only`) with the same options.
+  when listed in LITERAL, otherwise run literally with `--collect-only -q` added, so pytest
+  itself parses and checks the shown options (`-m 'not slow'`, `--durations=30`, `-n 0`), and
+  must exit 0 and print its "collected" line. A line that names no test file collects one small
+  file (`SMALL_COLLECTION`, which has slow and quick tests, so `-m 'not slow'` keeps some and
+  drops some), not the whole suite: the outer run that runs this test collects the whole suite
+  itself (a collection error anywhere fails that run), so a nested whole-suite collection would
+  only repeat that proof, at about 10 CPU-seconds a line.
 - `python SCRIPT.py` (the examples' builders): run below, in LITERAL.
 - Anything else is in NOT_RUN with the reason it is not run.
 
@@ -193,6 +199,16 @@ PARSERS: dict[tuple[str, ...], Callable[[list[str]], None]] = {
 
 
 _COLLECTED: set[str] = set()
+SMALL_COLLECTION = "tests/kit/docs/test_docs_commands.py"  # this file: slow and quick tests
+COLLECTED_LINE = re.compile(r"^\d+(/\d+)? tests? collected( \(\d+ deselected\))? in ", re.M)
+
+
+def _collect_argv(program: tuple[str, ...]) -> list[str]:
+    """A kit's `python -m pytest` line as it is run here: its own words, `--collect-only -q`,
+    and SMALL_COLLECTION where the line names no test path (the whole suite otherwise)."""
+    names_tests = any(word.startswith("tests/") for word in program[3:])
+    return [*program, "--collect-only", "-q", "-p", "no:cacheprovider",
+            *([] if names_tests else [SMALL_COLLECTION])]
 
 
 def _is_pytest(program: tuple[str, ...]) -> bool:
@@ -333,8 +349,8 @@ def test_the_guides_have_commands_to_check() -> None:
 
 
 def _param(command: Command):
-    """A command as a test parameter: a pytest line collects the kit's suite in a copy of the
-    checkout, so it is slow."""
+    """A command as a test parameter: a pytest line starts pytest in a copy of the checkout
+    (`_collect_argv`), so it is slow."""
     slow = _is_pytest(command.program) and command.text not in LITERAL_TEXTS
     return pytest.param(command, marks=[pytest.mark.slow] if slow else [],
                         id=f"{command.where} {command.text[:60]}")
@@ -358,9 +374,10 @@ def test_every_command_parses_or_runs(command: Command, request: pytest.FixtureR
             f"{where}: a student's pytest command; add it to LITERAL (it runs in the bundle)")
         if command.text not in _COLLECTED:  # the same line in two guides: collected once
             kit = request.getfixturevalue("kit")
-            done = _run([*program, "--collect-only", "-q", "-p", "no:cacheprovider"], kit)
+            done = _run(_collect_argv(program), kit)
             assert done.returncode == 0, f"{where} does not collect: {done.stdout[-2000:]}" \
                                          f"{done.stderr[-2000:]}"
+            assert COLLECTED_LINE.search(done.stdout), f"{where}: {done.stdout[-2000:]}"
             _COLLECTED.add(command.text)
         return
     if program[:1] == ("python",) and len(program) > 1 and program[1].endswith(".py"):
@@ -411,9 +428,9 @@ def test_the_cheap_commands_run_literally(kit: Path, tmp_path: Path) -> None:
                 archive.extractall(student)
             student = student / "kanon-hw1"
             (student / "path" / "to").mkdir(parents=True)
-            made = _run(["python", "-m", "grader", "solution", "--course", "courses/default",
-                         "--out", str(student / "path" / "to" / "file.py")], kit)
-            assert made.returncode == 0, made.stderr
+            from grader import cli  # in process: the placeholder's file, not a guide's line
+            assert cli.main(["solution", "--course", str(kit / "courses" / "default"), "--out",
+                             str(student / "path" / "to" / "file.py")]) == 0
         cwd = kit if run.folder == "kit" else student
         done = _run(words, cwd)
         said = done.stdout + done.stderr
