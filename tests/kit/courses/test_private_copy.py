@@ -190,11 +190,11 @@ def test_regen_term_redraws_the_hidden_data_and_keeps_the_public(small, tmp_path
     assert after["data-model.json"] == before["data-model.json"]
     assert after["secret"] == before["secret"]
     assert load_course(course).term == "Fall 2027"
-    capsys.readouterr()  # in process: `check` runs as a program in the test above
+    capsys.readouterr()  # in process: `check` runs as a program elsewhere in the file
     code, err = cli.main(["check", "--course", str(course)]), capsys.readouterr().err
     assert code == 0 and "term Fall 2027," in err, err
-    back = run("regen", "--course", str(course), "--term", TERM)  # the same term: same bytes
-    assert back.returncode == 0, back.stderr
+    back = cli.main(["regen", "--course", str(course), "--term", TERM])  # the same term:
+    assert back == 0, capsys.readouterr().err  # same bytes (in process, as `check` above)
     assert {k: v for k, v in files(course).items() if k.startswith("cases/hidden/")} == {
         k: v for k, v in before.items() if k.startswith("cases/hidden/")}
 
@@ -206,9 +206,9 @@ def test_the_known_good_solution_earns_every_point_and_the_skeleton_none(small) 
     (base / "class" / "wang").mkdir(parents=True)
     (base / "class" / "li").mkdir(parents=True)
     course = str(small)
-    assert run("solution", "--course", course, "--out",
-               str(base / "class" / "wang" / "lab.py")).returncode == 0
-    assert run("materials", "--course", course, "--out", str(base / "preview")).returncode == 0
+    for command, out in (("solution", base / "class" / "wang" / "lab.py"),  # in process
+                         ("materials", base / "preview")):  # (programs in other files)
+        assert cli.main([command, "--course", course, "--out", str(out)]) == 0
     shutil.copyfile(base / "preview" / "skeleton.py", base / "class" / "li" / "skeleton.py")
     done = run("grade", str(base / "class"), "--course", course, "--out", str(base / "out"),
                *QUIET)
