@@ -5,7 +5,8 @@ The zip is built by `grader.publishing.bundle.build`, as `python -m grader bundl
 builds it, into a folder that every pytest-xdist worker of the run shares; a file lock lets
 one worker build a course's bundle while the others wait for it, and the zip appears under its
 final name only when it is complete. A run never reuses another run's bundles. The autograder
-(`course_autograder`) is shared the same way, built by `grader.publishing.gradescope.build`.
+(`course_autograder`) is shared the same way, built by `grader.publishing.gradescope.build`, and
+so is courses/ustc's smaller twin (`ustc_twin`, tests/kit/ustc_class/small_course.py).
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from child_python import run_folder
+from child_python import compiled_env, run_folder
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -47,19 +48,32 @@ def course_autograder(factory: pytest.TempPathFactory, course: Path) -> Path:
                        lambda out, folder: gradescope.build(REPO, out, folder))
 
 
+def ustc_twin(factory: pytest.TempPathFactory) -> Path:
+    """courses/ustc's twin with a 4,000-row public dataset (tests/kit/ustc_class/
+    small_course.py: the same rubric, course.toml, data model and hidden cases, its expected
+    outputs and rules pool recomputed), made once by this run. Read it, never change it:
+    grade against it, copy it, or make a private course from it (`course new --from`)."""
+    from ustc_class import small_course
+    return _built_once(factory, small_course.USTC, "twins",
+                       lambda out, _: small_course.make(
+                           out, env=compiled_env(dict(os.environ), factory)), suffix="")
+
+
 def _built_once(factory: pytest.TempPathFactory, course: Path, kind: str,
-                build: Callable[[Path, Path], object]) -> Path:
-    """The artefact `build(out, course)` writes for `course`, in the run's folder `kind`:
-    one worker builds it under a file lock, the others wait and reuse it."""
+                build: Callable[[Path, Path], object], suffix: str = ".zip") -> Path:
+    """The artefact (a file, or a folder when `suffix` is empty) `build(out, course)` writes
+    for `course`, in the run's folder `kind`: one worker builds it under a file lock, the
+    others wait and reuse it."""
     course = course.resolve()
     folder = run_folder(factory) / kind
     folder.mkdir(exist_ok=True)
-    target = folder / f"{course.stem}-{hashlib.sha256(str(course).encode()).hexdigest()[:16]}.zip"
-    with open(folder / f"{target.stem}.lock", "a+b") as lock:
+    stem = f"{course.stem}-{hashlib.sha256(str(course).encode()).hexdigest()[:16]}"
+    target = folder / f"{stem}{suffix}"
+    with open(folder / f"{stem}.lock", "a+b") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
-            if not target.is_file():
-                partial = folder / f"{target.stem}.{os.getpid()}.partial.zip"
+            if not target.exists():
+                partial = folder / f"{stem}.{os.getpid()}.partial{suffix}"
                 build(partial, course)
                 os.replace(partial, target)
         finally:

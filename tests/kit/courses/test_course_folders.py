@@ -141,8 +141,9 @@ def test_zips_carry_the_fingerprint_and_never_the_secret(two, tmp_path: Path,
                                                         capsys: pytest.CaptureFixture) -> None:
     a = two["a"]
     before_b = tree(two["b"])
-    assert run("gradescope", "--course", str(a), "--out", str(tmp_path / "ag.zip")).returncode == 0
-    assert run("bundle", "--course", str(a), "--out", str(tmp_path / "st.zip")).returncode == 0
+    for command, name in (("gradescope", "ag.zip"), ("bundle", "st.zip")):  # in process
+        # (both commands run as programs with --course in languages/test_zh_course_end_to_end.py)
+        assert cli.main([command, "--course", str(a), "--out", str(tmp_path / name)]) == 0
     key = load_course(a).key
     for name in ("ag.zip", "st.zip"):
         with zipfile.ZipFile(tmp_path / name) as archive:
@@ -170,7 +171,8 @@ def test_zips_carry_the_fingerprint_and_never_the_secret(two, tmp_path: Path,
     stale = run("check", "--course", str(a), "--against", str(tmp_path / "st.zip"))
     assert f"python -m grader bundle --out {tmp_path / 'st.zip'} --course {a}" in stale.stderr
     assert tree(two["b"]) == before_b
-    assert run("regen", "--course", str(a), "--term", TERM).returncode == 0  # back, same bytes
+    capsys.readouterr()  # in process: `regen --term` ran as a program above
+    assert cli.main(["regen", "--course", str(a), "--term", TERM]) == 0  # back, same bytes
     assert cli.main(["check", "--course", str(a), "--against", str(tmp_path / "ag.zip")]) == 0
 
 
@@ -240,18 +242,23 @@ def test_bad_course_folders_are_one_line_naming_the_file_and_nothing_changes(
 
 
 @pytest.mark.slow
-def test_a_public_demo_warns_once_and_cannot_draw_a_term(tmp_path: Path) -> None:
+def test_a_public_demo_warns_once_and_cannot_draw_a_term(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture) -> None:
+    """`grade` as a program (its warning, printed once); `solution` and the refused `regen`
+    in process (both run as programs in other tests)."""
     staff = tmp_path / "class" / "staff"
     staff.mkdir(parents=True)
-    assert run("solution", "--course", "examples/course", "--out",
-               str(staff / "skeleton.py")).returncode == 0
+    assert cli.main(["solution", "--course", str(REPO / "examples" / "course"), "--out",
+                     str(staff / "skeleton.py")]) == 0
     done = run("grade", str(tmp_path / "class"), "--course", "examples/course", "--out",
                str(tmp_path / "out"), *QUIET[:-1])
     assert done.returncode == 0, done.stderr
     warning = [line for line in done.stderr.splitlines() if "public demo course" in line]
     assert len(warning) == 1 and "course new DIR" in warning[0]  # printed once
-    refused = run("regen", "--course", "examples/course", "--term", TERM)
-    assert refused.returncode == 2 and "no secret" in refused.stderr
+    capsys.readouterr()
+    code = cli.main(["regen", "--course", str(REPO / "examples" / "course"), "--term", TERM])
+    err = capsys.readouterr().err
+    assert code == 2 and "no secret" in err, err
 
 
 def test_a_dask_worker_with_another_copy_of_the_course_is_refused(two, tmp_path: Path,

@@ -14,10 +14,12 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from child_python import compiled_env
+from forked_pytest import PytestServer
 from shared_bundles import course_autograder, unpacked_bundle
 
 from grader import cli, contract
@@ -50,15 +52,30 @@ def course(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
             "course": course_dir}
 
 
-def self_check(folder: Path, *args: str) -> tuple[subprocess.CompletedProcess, dict]:
-    """pytest in the unpacked bundle: (the run, test id -> (outcome, message)), from JUnit XML
-    (the self-check prints no per-test list)."""
-    env = compiled_env({k: v for k, v in os.environ.items()  # compiled modules: reused
-                        if not k.startswith(("PYTEST", "KANON"))})
+def student_env() -> dict[str, str]:
+    """A student's environment (no pytest or kit settings), compiled modules reused."""
+    return compiled_env({k: v for k, v in os.environ.items()
+                         if not k.startswith(("PYTEST", "KANON"))})
+
+
+@pytest.fixture(scope="module")
+def warm() -> Iterator[PytestServer]:
+    """A warm pytest whose forks run the self-checks as `python -m pytest` does in the bundle
+    (tests/kit/forked_pytest.py: only the start-up is shared; students' literal commands run
+    in publishing/test_bundle_selfcheck.py and the docs' tests)."""
+    server = PytestServer(REPO, student_env())
+    yield server
+    server.close()
+
+
+def self_check(warm: PytestServer, folder: Path, *args: str
+               ) -> tuple[subprocess.CompletedProcess, dict]:
+    """`python -m pytest` in the unpacked bundle (forked from `warm`): (the run, its stdout
+    and stderr together in stdout; test id -> (outcome, message)), from JUnit XML (the
+    self-check prints no per-test list)."""
     xml = folder.parent / f"report-{len(list(folder.parent.glob('report-*')))}.xml"
-    done = subprocess.run([sys.executable, "-m", "pytest", *FAST, "-q", f"--junitxml={xml}",
-                           *args], cwd=folder, env=env, capture_output=True, text=True,
-                          timeout=600)
+    done = warm.run([*FAST, "-q", f"--junitxml={xml}", *args], folder, student_env(),
+                    xml.with_suffix(".out"))
     outcomes = {}
     for case in ET.parse(xml).iter("testcase"):
         name = f"{case.get('classname', '').rsplit('.', 1)[-1]}::{case.get('name')}"
@@ -75,8 +92,9 @@ def markers_of(course: dict) -> set[str]:
 
 
 @pytest.mark.slow
-def test_self_check_passes_the_staff_solution(course: dict) -> None:
-    done, outcomes = self_check(course["folder"], f"--solution={course['staff'] / 'skeleton.py'}")
+def test_self_check_passes_the_staff_solution(course: dict, warm: PytestServer) -> None:
+    done, outcomes = self_check(warm, course["folder"],
+                                f"--solution={course['staff'] / 'skeleton.py'}")
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert outcomes and {o for o, _ in outcomes.values()} == {"passed"}, done.stdout[-3000:]
     for marker in markers_of(course):  # every graded part has public tests
@@ -85,8 +103,9 @@ def test_self_check_passes_the_staff_solution(course: dict) -> None:
 
 
 @pytest.mark.slow
-def test_untouched_skeleton_fails_every_graded_part_with_not_implemented(course: dict) -> None:
-    done, outcomes = self_check(course["folder"])
+def test_untouched_skeleton_fails_every_graded_part_with_not_implemented(
+        course: dict, warm: PytestServer) -> None:
+    done, outcomes = self_check(warm, course["folder"])
     assert done.returncode == 1, done.stdout[-3000:]
     failed = {t: m for t, (o, m) in outcomes.items() if o == "failure"}
     assert {o for o, _ in outcomes.values()} <= {"passed", "failure"}  # nothing skipped

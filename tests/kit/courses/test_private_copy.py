@@ -4,7 +4,13 @@ draws every hidden dataset its rubric declares ([data] model, [[data.hidden]]:
 grader/rubric_model.py) from the model with the new course's secret; `regen --term` draws
 them again. Such a course is graded like any private one: no public-demo warning, `check`
 shows its term, the known-good solution earns every autograded point and the untouched
-skeleton none."""
+skeleton none.
+
+Grading and redrawing a term run on a private copy of the lab's 4,000-row twin (the same
+rubric, data model and hidden declarations: tests/kit/ustc_class/small_course.py, made once per
+run): what they claim is about the copy's secret, term and hidden draws, which the size of the
+public dataset does not change; the copies of courses/ustc itself show what `--from ustc`
+copies and draws."""
 from __future__ import annotations
 
 import csv
@@ -19,6 +25,7 @@ from pathlib import Path
 
 import pytest
 from child_python import compiled_env
+from shared_bundles import ustc_twin
 
 from grader import cli
 from grader.authoring.model_draw import declared, draw_rows, load_model, seed_of
@@ -63,6 +70,15 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
                          "--term", TERM]) == 0
     assert files(USTC) == demo  # the demo's own files untouched
     return {"a": base / "a", "b": base / "b", "base": base}
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A private copy, with the term TERM, of the lab's 4,000-row twin (made once per run)."""
+    folder = tmp_path_factory.mktemp("private-small") / "small"
+    assert cli.main(["course", "new", str(folder), "--from",
+                     str(ustc_twin(tmp_path_factory)), "--term", TERM]) == 0
+    return folder
 
 
 def test_a_private_copy_holds_the_courses_data_and_its_own_hidden_draws(made) -> None:
@@ -157,9 +173,10 @@ def test_the_demo_names_the_one_command_that_makes_a_private_copy(capsys) -> Non
     assert "--from ustc" in capsys.readouterr().err
 
 
-def test_regen_term_redraws_the_hidden_data_and_keeps_the_public(made, tmp_path) -> None:
+def test_regen_term_redraws_the_hidden_data_and_keeps_the_public(small, tmp_path,
+                                                                 capsys) -> None:
     course = tmp_path / "course"
-    shutil.copytree(made["a"], course)
+    shutil.copytree(small, course)
     before = files(course)
     done = run("regen", "--course", str(course), "--term", "Fall 2027")
     assert done.returncode == 0, done.stderr
@@ -173,24 +190,25 @@ def test_regen_term_redraws_the_hidden_data_and_keeps_the_public(made, tmp_path)
     assert after["data-model.json"] == before["data-model.json"]
     assert after["secret"] == before["secret"]
     assert load_course(course).term == "Fall 2027"
-    checked = run("check", "--course", str(course))
-    assert checked.returncode == 0 and "term Fall 2027," in checked.stderr, checked.stderr
-    back = run("regen", "--course", str(course), "--term", TERM)  # the same term: same bytes
-    assert back.returncode == 0, back.stderr
+    capsys.readouterr()  # in process: `check` runs as a program elsewhere in the file
+    code, err = cli.main(["check", "--course", str(course)]), capsys.readouterr().err
+    assert code == 0 and "term Fall 2027," in err, err
+    back = cli.main(["regen", "--course", str(course), "--term", TERM])  # the same term:
+    assert back == 0, capsys.readouterr().err  # same bytes (in process, as `check` above)
     assert {k: v for k, v in files(course).items() if k.startswith("cases/hidden/")} == {
         k: v for k, v in before.items() if k.startswith("cases/hidden/")}
 
 
 @pytest.mark.slow
-def test_the_known_good_solution_earns_every_point_and_the_skeleton_none(made) -> None:
-    """End to end on the full rubric (the 30,162-row public cases included: about 15 s)."""
-    base = made["base"] / "graded"
+def test_the_known_good_solution_earns_every_point_and_the_skeleton_none(small) -> None:
+    """End to end on the full rubric, its public cases on the twin's 4,000 rows."""
+    base = small.parent / "graded"
     (base / "class" / "wang").mkdir(parents=True)
     (base / "class" / "li").mkdir(parents=True)
-    course = str(made["a"])
-    assert run("solution", "--course", course, "--out",
-               str(base / "class" / "wang" / "lab.py")).returncode == 0
-    assert run("materials", "--course", course, "--out", str(base / "preview")).returncode == 0
+    course = str(small)
+    for command, out in (("solution", base / "class" / "wang" / "lab.py"),  # in process
+                         ("materials", base / "preview")):  # (programs in other files)
+        assert cli.main([command, "--course", course, "--out", str(out)]) == 0
     shutil.copyfile(base / "preview" / "skeleton.py", base / "class" / "li" / "skeleton.py")
     done = run("grade", str(base / "class"), "--course", course, "--out", str(base / "out"),
                *QUIET)
@@ -284,11 +302,12 @@ def test_hidden_tables_need_a_model_and_distinct_names(tmp_path) -> None:
         load(path)
 
 
-def test_check_on_a_course_folder_names_regen_course(tmp_path) -> None:
+def test_check_on_a_course_folder_names_regen_course(tmp_path, capsys) -> None:
     copy = tmp_path / "ustc"
     shutil.copytree(USTC, copy)
     next((copy / "cases" / "expected").iterdir()).unlink()
-    done = run("check", "--course", str(copy))
-    assert done.returncode == 1
-    assert f"regen --course {copy}" in done.stderr
-    assert "run `python -m grader regen`" not in done.stderr, done.stderr
+    capsys.readouterr()  # in process: `check` runs as a program in the tests above
+    code, err = cli.main(["check", "--course", str(copy)]), capsys.readouterr().err
+    assert code == 1
+    assert f"regen --course {copy}" in err
+    assert "run `python -m grader regen`" not in err, err

@@ -17,8 +17,7 @@ from pathlib import Path
 
 import pytest
 from child_python import compiled_env
-
-from ustc_class import small_course
+from shared_bundles import ustc_twin
 
 REPO = Path(__file__).resolve().parents[3]
 CLASS = REPO / "tests" / "kit" / "ustc_class"
@@ -33,7 +32,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("ustc")
-    course = small_course.make(root / "course", env=compiled_env(dict(os.environ)))
+    course = ustc_twin(tmp_path_factory)  # made once per run, shared (graded, never changed)
     for student in LABELS:  # the grader's id is the name up to the first "_"
         shutil.copytree(CLASS / student, root / "subs" / ident(student),
                         ignore=shutil.ignore_patterns("__pycache__"))

@@ -94,12 +94,19 @@ def test_regen_reproduces_the_expected_outputs_byte_for_byte(tmp_path):
 
 
 @pytest.mark.slow
-def test_the_known_good_solution_earns_every_autograded_point(tmp_path):
+def test_the_known_good_solution_earns_every_autograded_point(tmp_path, tmp_path_factory):
+    """`solution --course` serves the lab's known-good solution, graded by its rules with its
+    rubric, hidden cases and language against the course's 4,000-row twin (made once per run,
+    tests/kit/shared_bundles.py): the 30,162-row expected outputs are the reference's own
+    (test_regen_reproduces_the_expected_outputs_byte_for_byte, test_check_finds_every_case_fresh),
+    and only the calls would be dearer on them."""
+    from shared_bundles import ustc_twin
+    twin = ustc_twin(tmp_path_factory)
     solution = tmp_path / "subs" / "wang" / "lab.py"
     solution.parent.mkdir(parents=True)
     done = grader("solution", "--course", str(USTC), "--out", str(solution))
     assert done.returncode == 0, done.stderr
-    done = grader("grade", str(tmp_path / "subs"), "--course", str(USTC), "--out",
+    done = grader("grade", str(tmp_path / "subs"), "--course", str(twin), "--out",
                   str(tmp_path / "out"), "--run-as", "none")
     assert done.returncode == 0, done.stderr
     with open(tmp_path / "out" / "grades.csv", encoding="utf-8", newline="") as f:
