@@ -143,6 +143,21 @@ def test_default_course_leaves_out_the_parts_it_does_not_grade(tmp_path, warm):
            "out" in report.stdout
 
 
+ONE_FILE_SOLUTION = """# The reference (a mutant's copy) as a one-file solution.
+from reference import *  # noqa: F401,F403
+from reference import datafly, entropy_l, kaca, t_closeness  # noqa: F401
+from reference import topdown_anonymizer, topdown_greedy  # noqa: F401
+"""
+
+
+def one_file_solution(package: Path) -> Path:
+    """A solution beside `package` that exports the package's functions: the self-check
+    reads the imports of this one file (not those of each of the package's modules)."""
+    path = package.parent / "solution.py"
+    path.write_text(ONE_FILE_SOLUTION, encoding="utf-8")
+    return path
+
+
 def variant_solution(package: Path) -> Path:
     """A solution beside `package` (a copy of the reference) with the variants swapped in."""
     path = package.parent / "solution2025.py"
@@ -258,22 +273,25 @@ def mutant_reports(tmp_path_factory) -> dict[str, Report]:
     """Every mutant's report of the public test that should catch it, two runs at a time,
     each forked from a warm pytest (forked_pytest.py) and calling the mutant in pytest's own
     process (--in-process): what is claimed is the test's verdict, which the other tests
-    here show is the same in a fresh `python -m pytest` with the solution in its child."""
+    here show is the same in a fresh `python -m pytest` with the solution in its child. The
+    solution is one file importing the mutant's reference package, which stands on the kit's
+    own core unless the patch is in the core (mutants.apply, core=False): per run, only the
+    patched package is compiled and only that file's imports are read."""
     servers: Queue[PytestServer] = Queue()
     for _ in range(2):
         servers.put(PytestServer(ROOT, public_env()))
 
     def run(mutant: Mutant) -> Report:
         folder = tmp_path_factory.mktemp("mutant")
-        package = apply(mutant, ROOT / "reference", folder)
+        package = apply(mutant, ROOT / "reference", folder, core=False)
         server = servers.get()
         try:
             if mutant.course:  # a variant: the course's rules, the reference's variants
                 return run_public(folder, f"--solution={variant_solution(package)}",
                                   "--in-process", tests=PUBLIC / mutant.caught_by,
                                   env=course_file(folder, mutant.course), server=server)
-            return run_public(folder, f"--solution={package}", "--in-process",
-                              tests=PUBLIC / mutant.caught_by, server=server,
+            return run_public(folder, f"--solution={one_file_solution(package)}",
+                              "--in-process", tests=PUBLIC / mutant.caught_by, server=server,
                               env=course_file(folder, "grader/rubric-all.toml"))  # every part
         finally:
             servers.put(server)
