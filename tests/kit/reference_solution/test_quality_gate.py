@@ -21,7 +21,7 @@ from typing import Iterator
 
 import pytest
 
-from child_python import compiled_env
+from child_python import PYTEST_OPTIONS, compiled_env
 from forked_pytest import PytestServer
 from mutants import MUTANTS, VARIANT_SOLUTION, Mutant, apply
 
@@ -36,9 +36,7 @@ NOT_GRADED = ("test_public_api.py::test_signature",  # pass on the untouched ske
               "test_public_functions.py::test_kaca_signature")
 OPTIONAL_MARKS = ("topdown", "datafly", "entropy_l", "t_closeness", "greedy", "kaca",
                   "lm-only")  # optional parts and variants the default course skips
-# No cache files in the tree; unrelated plugins that may be installed would double each
-# run's start-up time (blocking a plugin that is not installed is harmless).
-FAST = ["-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-p", "no:benchmark"]
+FAST = list(PYTEST_OPTIONS)  # no cache files, no unrelated plugins (child_python.py)
 
 
 CHILD: dict[str, pytest.TempPathFactory] = {}  # set by `compiled`: the run's temporaries
