@@ -134,7 +134,8 @@ def test_public_tests_pass_against_the_reference(tmp_path):
 
 @pytest.mark.slow
 def test_default_course_leaves_out_the_parts_it_does_not_grade(tmp_path, warm):
-    report = run_public(tmp_path, "--solution", "reference", server=warm)
+    """On the small cases: the reference passing the adult-size ones is the first test's."""
+    report = run_public(tmp_path, "--solution", "reference", "-k", "not adult", server=warm)
     assert report.results and report.with_outcome("passed") == sorted(report.results)
     assert not any(any(m in t for m in OPTIONAL_MARKS) for t in report.results)
     assert "public tests of parts or rule variants your course does not grade were left " \
