@@ -37,6 +37,10 @@ NOT_GRADED = ("test_public_api.py::test_signature",  # pass on the untouched ske
 OPTIONAL_MARKS = ("topdown", "datafly", "entropy_l", "t_closeness", "greedy", "kaca",
                   "lm-only")  # optional parts and variants the default course skips
 FAST = list(PYTEST_OPTIONS)  # no cache files, no unrelated plugins (child_python.py)
+SMALL = "not adult"
+"""The small cases only (-k): where a claim is about how the self-check is started (a solution
+named by the environment, a bundle's root) or which tests a course's rules keep, adult-hw1.csv's
+cases add nothing (test_public_tests_pass_against_the_reference runs them on the reference)."""
 
 
 CHILD: dict[str, pytest.TempPathFactory] = {}  # set by `compiled`: the run's temporaries
@@ -134,8 +138,7 @@ def test_public_tests_pass_against_the_reference(tmp_path):
 
 @pytest.mark.slow
 def test_default_course_leaves_out_the_parts_it_does_not_grade(tmp_path, warm):
-    """On the small cases: the reference passing the adult-size ones is the first test's."""
-    report = run_public(tmp_path, "--solution", "reference", "-k", "not adult", server=warm)
+    report = run_public(tmp_path, "--solution", "reference", "-k", SMALL, server=warm)
     assert report.results and report.with_outcome("passed") == sorted(report.results)
     assert not any(any(m in t for m in OPTIONAL_MARKS) for t in report.results)
     assert "public tests of parts or rule variants your course does not grade were left " \
@@ -181,7 +184,7 @@ def test_fall_2025_course_runs_topdown_and_the_lm_only_variant(tmp_path, warm):
     for core in ("kanon", "kcheck"):
         shutil.copytree(ROOT / core, tmp_path / core, ignore=shutil.ignore_patterns("__pycache__"))
     report = run_public(tmp_path, f"--solution={variant_solution(package)}",
-                        "-k", "clustering or topdown", server=warm,
+                        "-k", f"(clustering or topdown) and {SMALL}", server=warm,
                         env=course_file(tmp_path, "grader/rubric-2025.toml"))
     passed = report.with_outcome("passed")
     assert any("lm-only" in t for t in passed) and any("topdown" in t for t in passed)
@@ -234,7 +237,8 @@ def test_a_solution_that_dies_on_import_gets_one_clear_message(tmp_path, source,
 
 @pytest.mark.slow
 def test_solution_from_environment_variable(tmp_path, warm):
-    report = run_public(tmp_path, "-k", "cost_LM", env={"KANON_SOLUTION": "reference"},
+    report = run_public(tmp_path, "-k", f"cost_LM and {SMALL}",
+                        env={"KANON_SOLUTION": "reference"},
                         server=warm)
     assert report.results and report.with_outcome("passed") == sorted(report.results)
 
@@ -250,10 +254,11 @@ def test_runs_from_a_student_bundle_root(tmp_path):
     shutil.copytree(ROOT / "kcheck", bundle / "kcheck",  # the checker every bundle ships
                     ignore=shutil.ignore_patterns("__pycache__"))
     (bundle / "pytest.ini").write_text("[pytest]\ntestpaths = tests/public\n", encoding="utf-8")
-    on_skeleton = run_public(tmp_path, "-k", "mondrian", cwd=bundle, tests=None)
+    on_skeleton = run_public(tmp_path, "-k", f"mondrian and {SMALL}", cwd=bundle, tests=None)
     assert on_skeleton.results and on_skeleton.with_outcome("failed") == sorted(
         t for t in on_skeleton.results if not t.startswith(NOT_GRADED))
-    on_reference = run_public(tmp_path, "-k", "mondrian", f"--solution={ROOT / 'reference'}",
+    on_reference = run_public(tmp_path, "-k", f"mondrian and {SMALL}",
+                              f"--solution={ROOT / 'reference'}",
                               cwd=bundle, tests=None)
     assert on_reference.results.keys() == on_skeleton.results.keys()
     assert on_reference.with_outcome("passed") == sorted(on_reference.results)
