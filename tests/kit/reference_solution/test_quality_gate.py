@@ -39,8 +39,9 @@ OPTIONAL_MARKS = ("topdown", "datafly", "entropy_l", "t_closeness", "greedy", "k
 FAST = list(PYTEST_OPTIONS)  # no cache files, no unrelated plugins (child_python.py)
 SMALL = "not adult"
 """The small cases only (-k): where a claim is about how the self-check is started (a solution
-named by the environment, a bundle's root) or which tests a course's rules keep, adult-hw1.csv's
-cases add nothing (test_public_tests_pass_against_the_reference runs them on the reference)."""
+named by the environment, a bundle's root, one that dies on import) or which tests a course's
+rules keep, adult-hw1.csv's cases add nothing (test_public_tests_pass_against_the_reference
+runs them on the reference)."""
 
 
 CHILD: dict[str, pytest.TempPathFactory] = {}  # set by `compiled`: the run's temporaries
@@ -225,8 +226,8 @@ def test_untouched_skeleton_fails_every_graded_test_cleanly(tmp_path):
 def test_a_solution_that_dies_on_import_gets_one_clear_message(tmp_path, source, says, warm):
     solution = tmp_path / "broken.py"
     solution.write_text(source, encoding="utf-8")
-    report = run_public(tmp_path, f"--solution={solution}", "-k", "cost_MD or random",
-                        server=warm)
+    report = run_public(tmp_path, f"--solution={solution}", "-k",
+                        f"(cost_MD or random) and {SMALL}", server=warm)
     assert report.results and report.with_outcome("failed") == sorted(report.results)
     messages = {message for _, message in report.results.values()}
     assert len(messages) == 1
