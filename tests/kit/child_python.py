@@ -26,6 +26,12 @@ def compiled_folder(factory: pytest.TempPathFactory) -> Path:
     return run_folder(factory) / "pycache"
 
 
+PYTEST_OPTIONS = ("-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-p", "no:benchmark")
+"""Options of a pytest a test starts on the public tests: no cache files in the tree, and none
+of the unrelated plugins that may be installed here (a student's machine needs only numpy and
+pytest): hypothesis's imports hypothesis at the end of every run. Blocking a plugin that is
+not installed is harmless."""
+
 RUN: dict[str, pytest.TempPathFactory] = {}  # the run's temporaries (tests/kit/conftest.py)
 
 

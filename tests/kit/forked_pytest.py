@@ -23,8 +23,11 @@ FORKS = hasattr(os, "fork") and sys.platform.startswith("linux")
 
 SERVER = r"""
 import json, os, sys, traceback
+import gc
 import numpy, pytest, _pytest.junitxml, _pytest.terminal  # what every run imports first
 # (not the installed plugins: pytest rewrites their asserts itself, and warns if it cannot)
+gc.freeze()  # what the server holds is never garbage: a run's collections (pytest's closing
+# gc.collect() calls among them) look only at what the run itself made
 for line in sys.stdin:
     job = json.loads(line)
     pid = os.fork()

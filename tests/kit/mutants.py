@@ -221,13 +221,16 @@ from reference.clustering import clustering_anonymizer_lm_only as clustering_ano
 """
 
 
-def apply(mutant: Mutant, reference: Path, destination: Path) -> Path:
+def apply(mutant: Mutant, reference: Path, destination: Path, core: bool = True) -> Path:
     """Copy the reference package to destination/reference (and the core beside it) with the
-    mutant's patch applied; returns the package folder."""
+    mutant's patch applied; returns the package folder. With `core` False the core is copied
+    only when the patch is in it: the solution then imports the kit's own, unchanged core
+    (the kit root must be on its sys.path)."""
     package = destination / "reference"
     shutil.copytree(reference, package, ignore=shutil.ignore_patterns("__pycache__"))
-    for core in ("kanon", "kcheck"):  # the core it stands on, and the core's checker
-        shutil.copytree(reference.parent / core, destination / core,
+    in_core = mutant.module.startswith("../")
+    for name in ("kanon", "kcheck") if core or in_core else ():  # the core it stands on, and
+        shutil.copytree(reference.parent / name, destination / name,  # the core's checker
                         ignore=shutil.ignore_patterns("__pycache__"), dirs_exist_ok=True)
     target = package / mutant.module
     text = target.read_text(encoding="utf-8")

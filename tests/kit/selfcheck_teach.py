@@ -13,6 +13,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from child_python import PYTEST_OPTIONS, compiled_env
 from mutants import VARIANT_SOLUTION, Mutant, apply
 
 KIT = Path(__file__).resolve().parents[2]
@@ -76,15 +77,16 @@ def solution(mutant: Mutant | None, work: Path) -> Path:
     return package
 
 
-def run(folder: Path, answer: Path, tests: str | None = None) -> tuple[list[Lesson], float, str]:
-    """The bundle's self-check (only the file `tests` when given) on the solution `answer`:
-    its sections, its wall time, its output."""
-    env = {k: v for k, v in os.environ.items() if k not in ("KANON_SOLUTION",
-                                                           "KANON_COURSE_FILE")}
+def run(folder: Path, answer: Path, tests: str | None = None, *options: str
+        ) -> tuple[list[Lesson], float, str]:
+    """The bundle's self-check (only the file `tests` when given, with pytest's `options`)
+    on the solution `answer`: its sections, its wall time, its output."""
+    env = compiled_env({k: v for k, v in os.environ.items()  # compiled modules: reused
+                        if k not in ("KANON_SOLUTION", "KANON_COURSE_FILE")})
     start = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q",
-                           f"--solution={answer}", *([tests] if tests else [])], cwd=folder,
-                          env=env, capture_output=True, text=True, timeout=900)
+    done = subprocess.run([sys.executable, "-m", "pytest", *PYTEST_OPTIONS, "-q",
+                           f"--solution={answer}", *([tests] if tests else []), *options],
+                          cwd=folder, env=env, capture_output=True, text=True, timeout=900)
     return lessons(done.stdout), time.monotonic() - start, done.stdout
 
 

@@ -10,10 +10,13 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
+from typing import Iterator
 
 import pytest
-from child_python import compiled_env
+from child_python import PYTEST_OPTIONS, compiled_env
+from forked_pytest import PytestServer
 from shared_bundles import unpacked_bundle
 
 # bob's skeleton.py imports its helper package kanon_ref/ from beside it; his cost_MD is right.
@@ -39,14 +42,40 @@ def bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+def student_env() -> dict[str, str]:
+    """A student's environment (no pytest or kit variables), with the run's compiled
+    modules (child_python.py)."""
+    return compiled_env({k: v for k, v in os.environ.items()
+                         if not k.startswith(("PYTEST", "KANON"))})
+
+
+@pytest.fixture(scope="module")
+def warm() -> Iterator[PytestServer]:
+    """A warm pytest whose forks run `python -m pytest ARGS` in a folder as a fresh one does
+    (forked_pytest.py): for the runs that vary the option's spelling, the folder started from
+    and the solution. The tests of pytest's own output and errors and of the process the calls
+    run in start `python -m pytest` as it is."""
+    server = PytestServer(REPO, student_env())
+    yield server
+    server.close()
+
+
 @functools.lru_cache(maxsize=None)  # the same command in the same folder: run once
-def pytest_in(cwd: Path, *args: str) -> subprocess.CompletedProcess:
-    """pytest started in `cwd` with `args`, as a student starts it; a test that repeats
+def pytest_in(cwd: Path, *args: str, server: PytestServer | None = None
+              ) -> subprocess.CompletedProcess:
+    """pytest started in `cwd` with `args`, as a student starts it (a fork of `server` when
+    given: what it printed, stdout and stderr together, is the stdout); a test that repeats
     another's command line reads that run's output (the tests only read it)."""
-    env = compiled_env({k: v for k, v in os.environ.items()  # compiled modules: reused
-                        if not k.startswith(("PYTEST", "KANON"))})
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
-                          cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+    command = [*PYTEST_OPTIONS, *args]
+    if server is None:
+        return subprocess.run([sys.executable, "-m", "pytest", *command], cwd=cwd,
+                              env=student_env(), capture_output=True, text=True, timeout=600)
+    handle, name = tempfile.mkstemp(suffix=".out")
+    os.close(handle)
+    try:
+        return server.run(command, cwd, student_env(), Path(name))
+    finally:
+        os.unlink(name)
 
 
 def where(bundle: Path, name: str) -> Path:
@@ -64,9 +93,11 @@ def where(bundle: Path, name: str) -> Path:
     ("elsewhere", "../outside/bob/skeleton.py", "../kanon-hw1"),
 ])
 def test_solution_option_in_both_spellings(bundle: Path, spelling: str, start: str,
-                                           solution: str, target: str | None) -> None:
+                                           solution: str, target: str | None,
+                                           warm: PytestServer) -> None:
     option = ["--solution", solution] if spelling == "space" else [f"--solution={solution}"]
-    done = pytest_in(where(bundle, start), *([target] if target else []), *option, *COST_MD)
+    done = pytest_in(where(bundle, start), *([target] if target else []), *option, *COST_MD,
+                     server=warm)
     out = done.stdout + done.stderr
     if solution == "bob":  # a folder must be a package: one clear failure per test
         assert "bob is a folder without __init__.py" in out, out[-2000:]
@@ -76,11 +107,12 @@ def test_solution_option_in_both_spellings(bundle: Path, spelling: str, start: s
 
 
 @pytest.mark.slow
-def test_equals_spelling_with_a_solution_outside_the_bundle(bundle: Path) -> None:
+def test_equals_spelling_with_a_solution_outside_the_bundle(bundle: Path,
+                                                            warm: PytestServer) -> None:
     for start in ("bundle", "tests"):
         done = pytest_in(where(bundle, start), "--solution=../outside/bob/skeleton.py"
                          if start == "bundle" else "--solution=../../outside/bob/skeleton.py",
-                         *COST_MD)
+                         *COST_MD, server=warm)
         assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
 
 
@@ -95,16 +127,18 @@ def test_untouched_skeleton_ends_with_the_count_not_a_list(bundle: Path) -> None
     assert "cost_MD is not implemented yet" in done.stdout
 
 
-def test_a_missing_module_names_the_real_problem(bundle: Path, tmp_path: Path) -> None:
+def test_a_missing_module_names_the_real_problem(bundle: Path, tmp_path: Path,
+                                                warm: PytestServer) -> None:
     (tmp_path / "mine.py").write_text("import my_helpers\n", encoding="utf-8")
-    done = pytest_in(bundle, f"--solution={tmp_path / 'mine.py'}", *COST_MD)
+    done = pytest_in(bundle, f"--solution={tmp_path / 'mine.py'}", *COST_MD, server=warm)
     assert done.returncode == 1
     assert "`my_helpers` is neither a helper module beside mine.py" in done.stdout
     assert "the grader has only the standard library and numpy" not in done.stdout
 
 
 @pytest.mark.slow
-def test_a_space_before_a_path_outside_is_answered_in_the_handout(bundle: Path) -> None:
+def test_a_space_before_a_path_outside_is_answered_in_the_handout(bundle: Path,
+                                                                  warm: PytestServer) -> None:
     """pytest reads no conftest.py of the bundle when the only path it is given lies outside
     it, so nothing of the self-check can answer `--solution PATH` there: pytest's own error
     names the option, and the handout says what to write instead (checked here)."""
@@ -114,7 +148,7 @@ def test_a_space_before_a_path_outside_is_answered_in_the_handout(bundle: Path) 
     handout = " ".join((bundle / "HANDOUT.md").read_text(encoding="utf-8").split())
     assert ('stops with its own "unrecognized arguments: --solution"; `--solution=PATH` (or '
             '`KANON_SOLUTION=PATH`) works') in handout
-    fixed = pytest_in(bundle, "--solution=../outside/bob/skeleton.py", *COST_MD)
+    fixed = pytest_in(bundle, "--solution=../outside/bob/skeleton.py", *COST_MD, server=warm)
     assert fixed.returncode == 0, (fixed.stdout + fixed.stderr)[-2000:]
 
 
@@ -136,11 +170,10 @@ def test_calls_run_in_a_child_process_unless_in_process(bundle: Path, tmp_path: 
     --in-process (for a debugger) runs it in pytest's own process. Prints are shown with the
     test's result either way (here cost_MD's wrong answer fails the test)."""
     (tmp_path / "pid.py").write_text(PID_SOLUTION, encoding="utf-8")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "KANON"))}
-    proc = subprocess.Popen([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
+    proc = subprocess.Popen([sys.executable, "-m", "pytest", *PYTEST_OPTIONS,
                              f"--solution={tmp_path / 'pid.py'}", *option,
                              "-k", "test_cost_MD and jobsex-anon-example"],
-                            cwd=bundle, env=env, stdout=subprocess.PIPE, text=True)
+                            cwd=bundle, env=student_env(), stdout=subprocess.PIPE, text=True)
     out, _ = proc.communicate(timeout=300)
     assert proc.returncode == 1, out[-2000:]
     assert "expected 12.0, got 0.0" in out, out[-2000:]

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from child_python import PYTEST_OPTIONS, compiled_env
 from shared_bundles import unpacked_bundle
 
 from staff_submission import staff_submission
@@ -23,8 +24,13 @@ COURSE = REPO / "grader" / "rubric-2025.toml"
 # The Fall 2025 staff solution, except: cost_MD loops forever on exactly one public call, its
 # first (cost_MD of jobsex's `anonymized.csv`, the test cost_MD[jobsex-anon-example]);
 # clustering_anonymizer loops on every call (its first is test_public_api.py's); cost_LM is
-# wrong on one small case (the raw table itself, world-raw), right on the others.
-LOOPING = '''from staffcopy import *  # noqa: F401,F403
+# wrong on one small case (the raw table itself, world-raw), right on the others. The loops
+# sleep: the self-check stops a call by the wall clock, killing its process from outside, so
+# an idle loop is stopped as a busy one is (test_zh_selfcheck.py stops a busy one), without
+# keeping a core busy for the 3 s of each limit.
+LOOPING = '''import time
+
+from staffcopy import *  # noqa: F401,F403
 from staffcopy import topdown_anonymizer  # noqa: F401
 from staffcopy import cost_LM as staff_cost_LM
 from staffcopy import cost_MD as staff_cost_MD
@@ -36,7 +42,7 @@ def cost_MD(raw_dataset_file, anonymized_dataset_file, DGH_folder):
     if header.startswith("Job,") and anonymized_dataset_file == "anonymized.csv":
         print("cost_MD: looking for the jobsex answer")
         while True:
-            pass
+            time.sleep(0.05)
     return staff_cost_MD(raw_dataset_file, anonymized_dataset_file, DGH_folder)
 
 
@@ -47,7 +53,7 @@ def cost_LM(raw_dataset_file, anonymized_dataset_file, DGH_folder):
 
 def clustering_anonymizer(raw_dataset_file, DGH_folder, k, output_file):
     while True:
-        pass
+        time.sleep(0.05)
 '''
 MD_LOOP = "cost_MD on case 'jobsex-anon-example'"
 CLUSTERING_LOOP = ("clustering_anonymizer('adult-hw1.csv', 'DGHs', 2, 'adult-hw1.csv') on "
@@ -69,8 +75,9 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> subprocess.CompletedProcess
         course["time"][function] = {"time_limit": 1.0, "time_per_1000_rows": 0.0}
     course_file.write_text(json.dumps(course), encoding="utf-8")
     solution = staff_submission(base / "looping", LOOPING) / "skeleton.py"
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "KANON"))}
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-v",
+    env = compiled_env({k: v for k, v in os.environ.items()  # compiled modules: reused
+                        if not k.startswith(("PYTEST", "KANON"))})
+    return subprocess.run([sys.executable, "-m", "pytest", *PYTEST_OPTIONS, "-v",
                            "-o", "timeout_method=thread", f"--solution={solution}"],
                           cwd=folder, env=env, capture_output=True, text=True, timeout=600)
 

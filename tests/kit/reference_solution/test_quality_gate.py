@@ -21,7 +21,7 @@ from typing import Iterator
 
 import pytest
 
-from child_python import compiled_env
+from child_python import PYTEST_OPTIONS, compiled_env
 from forked_pytest import PytestServer
 from mutants import MUTANTS, VARIANT_SOLUTION, Mutant, apply
 
@@ -36,9 +36,12 @@ NOT_GRADED = ("test_public_api.py::test_signature",  # pass on the untouched ske
               "test_public_functions.py::test_kaca_signature")
 OPTIONAL_MARKS = ("topdown", "datafly", "entropy_l", "t_closeness", "greedy", "kaca",
                   "lm-only")  # optional parts and variants the default course skips
-# No cache files in the tree; unrelated plugins that may be installed would double each
-# run's start-up time (blocking a plugin that is not installed is harmless).
-FAST = ["-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-p", "no:benchmark"]
+FAST = list(PYTEST_OPTIONS)  # no cache files, no unrelated plugins (child_python.py)
+SMALL = "not adult"
+"""The small cases only (-k): where a claim is about how the self-check is started (a solution
+named by the environment, a bundle's root, one that dies on import) or which tests a course's
+rules keep, adult-hw1.csv's cases add nothing (test_public_tests_pass_against_the_reference
+runs them on the reference)."""
 
 
 CHILD: dict[str, pytest.TempPathFactory] = {}  # set by `compiled`: the run's temporaries
@@ -136,11 +139,26 @@ def test_public_tests_pass_against_the_reference(tmp_path):
 
 @pytest.mark.slow
 def test_default_course_leaves_out_the_parts_it_does_not_grade(tmp_path, warm):
-    report = run_public(tmp_path, "--solution", "reference", server=warm)
+    report = run_public(tmp_path, "--solution", "reference", "-k", SMALL, server=warm)
     assert report.results and report.with_outcome("passed") == sorted(report.results)
     assert not any(any(m in t for m in OPTIONAL_MARKS) for t in report.results)
     assert "public tests of parts or rule variants your course does not grade were left " \
            "out" in report.stdout
+
+
+ONE_FILE_SOLUTION = """# The reference (a mutant's copy) as a one-file solution.
+from reference import *  # noqa: F401,F403
+from reference import datafly, entropy_l, kaca, t_closeness  # noqa: F401
+from reference import topdown_anonymizer, topdown_greedy  # noqa: F401
+"""
+
+
+def one_file_solution(package: Path) -> Path:
+    """A solution beside `package` that exports the package's functions: the self-check
+    reads the imports of this one file (not those of each of the package's modules)."""
+    path = package.parent / "solution.py"
+    path.write_text(ONE_FILE_SOLUTION, encoding="utf-8")
+    return path
 
 
 def variant_solution(package: Path) -> Path:
@@ -167,7 +185,7 @@ def test_fall_2025_course_runs_topdown_and_the_lm_only_variant(tmp_path, warm):
     for core in ("kanon", "kcheck"):
         shutil.copytree(ROOT / core, tmp_path / core, ignore=shutil.ignore_patterns("__pycache__"))
     report = run_public(tmp_path, f"--solution={variant_solution(package)}",
-                        "-k", "clustering or topdown", server=warm,
+                        "-k", f"(clustering or topdown) and {SMALL}", server=warm,
                         env=course_file(tmp_path, "grader/rubric-2025.toml"))
     passed = report.with_outcome("passed")
     assert any("lm-only" in t for t in passed) and any("topdown" in t for t in passed)
@@ -208,8 +226,8 @@ def test_untouched_skeleton_fails_every_graded_test_cleanly(tmp_path):
 def test_a_solution_that_dies_on_import_gets_one_clear_message(tmp_path, source, says, warm):
     solution = tmp_path / "broken.py"
     solution.write_text(source, encoding="utf-8")
-    report = run_public(tmp_path, f"--solution={solution}", "-k", "cost_MD or random",
-                        server=warm)
+    report = run_public(tmp_path, f"--solution={solution}", "-k",
+                        f"(cost_MD or random) and {SMALL}", server=warm)
     assert report.results and report.with_outcome("failed") == sorted(report.results)
     messages = {message for _, message in report.results.values()}
     assert len(messages) == 1
@@ -220,7 +238,8 @@ def test_a_solution_that_dies_on_import_gets_one_clear_message(tmp_path, source,
 
 @pytest.mark.slow
 def test_solution_from_environment_variable(tmp_path, warm):
-    report = run_public(tmp_path, "-k", "cost_LM", env={"KANON_SOLUTION": "reference"},
+    report = run_public(tmp_path, "-k", f"cost_LM and {SMALL}",
+                        env={"KANON_SOLUTION": "reference"},
                         server=warm)
     assert report.results and report.with_outcome("passed") == sorted(report.results)
 
@@ -236,10 +255,11 @@ def test_runs_from_a_student_bundle_root(tmp_path):
     shutil.copytree(ROOT / "kcheck", bundle / "kcheck",  # the checker every bundle ships
                     ignore=shutil.ignore_patterns("__pycache__"))
     (bundle / "pytest.ini").write_text("[pytest]\ntestpaths = tests/public\n", encoding="utf-8")
-    on_skeleton = run_public(tmp_path, "-k", "mondrian", cwd=bundle, tests=None)
+    on_skeleton = run_public(tmp_path, "-k", f"mondrian and {SMALL}", cwd=bundle, tests=None)
     assert on_skeleton.results and on_skeleton.with_outcome("failed") == sorted(
         t for t in on_skeleton.results if not t.startswith(NOT_GRADED))
-    on_reference = run_public(tmp_path, "-k", "mondrian", f"--solution={ROOT / 'reference'}",
+    on_reference = run_public(tmp_path, "-k", f"mondrian and {SMALL}",
+                              f"--solution={ROOT / 'reference'}",
                               cwd=bundle, tests=None)
     assert on_reference.results.keys() == on_skeleton.results.keys()
     assert on_reference.with_outcome("passed") == sorted(on_reference.results)
@@ -258,22 +278,25 @@ def mutant_reports(tmp_path_factory) -> dict[str, Report]:
     """Every mutant's report of the public test that should catch it, two runs at a time,
     each forked from a warm pytest (forked_pytest.py) and calling the mutant in pytest's own
     process (--in-process): what is claimed is the test's verdict, which the other tests
-    here show is the same in a fresh `python -m pytest` with the solution in its child."""
+    here show is the same in a fresh `python -m pytest` with the solution in its child. The
+    solution is one file importing the mutant's reference package, which stands on the kit's
+    own core unless the patch is in the core (mutants.apply, core=False): per run, only the
+    patched package is compiled and only that file's imports are read."""
     servers: Queue[PytestServer] = Queue()
     for _ in range(2):
         servers.put(PytestServer(ROOT, public_env()))
 
     def run(mutant: Mutant) -> Report:
         folder = tmp_path_factory.mktemp("mutant")
-        package = apply(mutant, ROOT / "reference", folder)
+        package = apply(mutant, ROOT / "reference", folder, core=False)
         server = servers.get()
         try:
             if mutant.course:  # a variant: the course's rules, the reference's variants
                 return run_public(folder, f"--solution={variant_solution(package)}",
                                   "--in-process", tests=PUBLIC / mutant.caught_by,
                                   env=course_file(folder, mutant.course), server=server)
-            return run_public(folder, f"--solution={package}", "--in-process",
-                              tests=PUBLIC / mutant.caught_by, server=server,
+            return run_public(folder, f"--solution={one_file_solution(package)}",
+                              "--in-process", tests=PUBLIC / mutant.caught_by, server=server,
                               env=course_file(folder, "grader/rubric-all.toml"))  # every part
         finally:
             servers.put(server)
