@@ -131,7 +131,7 @@ CHECKS: dict[str, str] = {
 _QUOTED = {"raw": False, "value": False, "expected": False, "cell": True, "got": True,
            "header": True}
 """A finding's fields whose text (a cell, a header) is shown as Python's repr quotes it, and
-whether that text is the student's (`Verbatim`) rather than the raw data or the course's settings."""
+whether that text is the student's (`Verbatim`) rather than the raw data's."""
 
 
 def template_keys(rule: str, detail: str = "") -> str:
