@@ -45,20 +45,20 @@ def _run_temporaries(tmp_path_factory: pytest.TempPathFactory) -> None:
 
 HEAVIEST = (  # test files by CPU, heaviest first (`python -m pytest --durations=0`, summed;
     # the files with `alone` tests, tests/kit/sandbox, keep their place at the end)
-    "docs/test_docs_commands.py", "grading/test_grader_cluster.py",
+    "docs/test_docs_commands.py", "courses/test_courses.py",
     "reference_solution/test_quality_gate.py", "docs/test_docs_instructors.py",
-    "courses/test_courses.py", "grading/test_grader_realistic.py",
-    "grading/test_grader_examples.py", "publishing/test_gradescope.py",
-    "publishing/test_rules_selfcheck.py", "publishing/test_course_wording.py",
-    "courses/test_ustc_class.py", "publishing/test_bundle_selfcheck.py",
-    "courses/test_private_copy.py", "publishing/test_selfcheck_counterexample.py",
-    "publishing/test_bundle_own_parts.py", "languages/test_zh_selfcheck.py",
-    "publishing/test_bundle_statements.py", "grading/test_grader_runner.py",
-    "publishing/test_bundle.py", "grading/test_rules_counterexamples.py",
-    "authoring/test_grader_terms.py", "courses/test_ustc_course.py",
-    "reference_solution/test_reference_crosscheck.py", "courses/test_course_folders.py",
-    "courses/test_tdg_private.py", "reference_solution/test_reference_optional.py",
-    "languages/test_zh_failing_feedback.py",
+    "grading/test_grader_cluster.py", "publishing/test_gradescope.py",
+    "publishing/test_rules_selfcheck.py", "courses/test_ustc_class.py",
+    "grading/test_grader_realistic.py", "grading/test_grader_examples.py",
+    "publishing/test_course_wording.py", "publishing/test_bundle_own_parts.py",
+    "publishing/test_bundle.py", "reference_solution/test_reference_optional.py",
+    "publishing/test_bundle_statements.py", "publishing/test_bundle_selfcheck.py",
+    "languages/test_zh_selfcheck.py", "courses/test_private_copy.py",
+    "reference_solution/test_reference_crosscheck.py", "grading/test_rules_counterexamples.py",
+    "grading/test_grader_runner.py", "authoring/test_grader_terms.py",
+    "reference_solution/test_experiments.py", "languages/test_zh_failing_feedback.py",
+    "courses/test_ustc_course.py", "grading/test_grader_measures.py",
+    "grading/test_counterexamples.py",
 )
 
 
