@@ -24,7 +24,7 @@ import re
 from typing import Any
 
 from . import text
-from .text import N_, Joined, Message, Param, Verbatim
+from .text import LIST, N_, Joined, Message, Param, Verbatim
 from .verdicts import Finding, Verdict
 
 __all__ = ["LANGUAGES", "NAMES", "TEXTS", "CHECKS", "SEPARATOR", "template_keys",
@@ -33,7 +33,7 @@ __all__ = ["LANGUAGES", "NAMES", "TEXTS", "CHECKS", "SEPARATOR", "template_keys"
 
 LANGUAGES = ("en", "zh-CN")
 
-SEPARATOR = N_(", ")
+SEPARATOR = LIST
 """A list's separator ("、" in Chinese)."""
 
 NAMES: dict[str, str] = {

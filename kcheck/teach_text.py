@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .pool import Member, used_lines
-from .text import N_, Joined, Message, Param, Verbatim, say
+from .text import LIST, N_, Joined, Message, Param, Verbatim, say
 
 __all__ = ["TEMPLATES", "SEPARATOR", "FILES", "message", "text", "table", "command", "render",
            "render_rules", "problem", "stopped", "spent"]
@@ -19,7 +19,7 @@ FILES = {"raw_dataset_file": "raw.csv", "anonymized_dataset_file": "anonymized.c
          "DGH_folder": "DGHs", "output_file": "yours.csv"}
 """A call's file parameters -> the self-check's names of a member's files."""
 
-SEPARATOR = N_(", ")
+SEPARATOR = LIST
 """The separator of the lists the section joins (row numbers, QIs, arguments)."""
 
 TEMPLATES: dict[str, str] = {

@@ -8,7 +8,7 @@ cell or the header of the student's output is a `Verbatim`; a column name, raw v
 or expected cell of the course's data its repr (`qi`, a column named before a colon, as it
 is); a nested message as it is; a tuple of messages a `Joined` list with "; "; a list of
 numbers (`numbers`: data rows, levels) a `Joined` list with ", " (both separators
-translated: ； and 、 in Chinese). A template names a parameter `_FIELDS` renames; its `told`
+translated: ； and 、 in Chinese). A template's field is the parameter of that name; its `told`
 field is the message of the template "told" with the same parameters.
 
 A hidden case's messages use the templates ending in "/hidden" and carry no cell value,
@@ -21,14 +21,13 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..text import Joined, Message, N_, Param, Verbatim, say
+from ..text import LIST, Joined, Message, N_, Param, Verbatim, say
 
 __all__ = ["LANGUAGES", "SECRET", "TEMPLATES", "KEYS", "phrase", "render", "numbers"]
 
 LANGUAGES = ("en", "zh-CN")
 SECRET = frozenset({"cell", "raw", "label", "expected", "roots", "bound", "header"})
 """Parameters that hold the data itself: never kept in a hidden case's message."""
-_LIST = N_(", ")
 _REASONS = N_("; ")
 _FIELD = re.compile(r"\{(\w+)\}")
 
@@ -58,20 +57,19 @@ def numbers(values: Sequence[int], limit: int | None = None) -> Joined:
     shown: list[Param] = [int(n) for n in values[:limit]]
     if limit is not None and len(values) > limit:
         shown.append("...")
-    return Joined(shown, _LIST)
+    return Joined(shown, LIST)
 
 
 def _message(key: str, params: dict[str, Any]) -> Message:
     base = key.removesuffix("/hidden")
-    template, names, values = TEMPLATES[key], _FIELDS.get(base, {}), {}
+    template, values = TEMPLATES[key], {}
     for field in _FIELD.findall(template):
         if field == "told":  # a part of its own: "told" or "told/hidden"
             values[field] = _message(field + key[len(base):], params)
             continue
-        name = names.get(field, field)
-        if name not in params:
-            raise ValueError(f"rule message {key!r}: no value for {name}")
-        values[field] = _SHOWN.get(name, _plain)(params[name])
+        if field not in params:
+            raise ValueError(f"rule message {key!r}: no value for {field}")
+        values[field] = _SHOWN.get(field, _plain)(params[field])
     return Message(template, values)
 
 
@@ -93,18 +91,6 @@ _SHOWN: dict[str, Callable[[Any], Param]] = {
 }
 """parameter -> how a message shows it (any other: `_plain`)."""
 
-_FIELDS: dict[str, dict[str, str]] = {
-    "rows.every": {"n": "found", "raw": "rows"}, "rows.more": {"n": "found", "raw": "rows"},
-    "levels.apart": {"second": "row"}, "level": {"n": "list"}, "misfit": {"raw": "raw_row"},
-    "satisfies": {"n": "count"}, "lowest": {"lower": "better", "low": "lowest"},
-    "deletion.kept": {"row": "raw_row", "out": "row"}, "deletion.left_out": {"row": "raw_row"},
-    "exact": {"n": "size"}, "k": {"n": "size"}, "cuts": {"rows": "size"},
-    "why.ancestor": {"column": "qi"}, "why.nothing_above": {"column": "qi"},
-    "why.small_side": {"n": "size", "column": "qi"}, "why.splits": {"column": "qi"},
-    "final": {"n": "size"},
-}
-"""key -> {a field of its template: the parameter it shows}, where they are named apart."""
-
 TEMPLATES: dict[str, str] = {
     # where a cell is
     "at.row_column": N_("data row {row}, column {column}: {detail}"),
@@ -114,9 +100,9 @@ TEMPLATES: dict[str, str] = {
                  "file's order)"),
     "header/hidden": N_("the header differs from the released columns {columns} (in the raw "
                         "file's order)"),
-    "rows.every": N_("the output has {n} data rows, but the raw file has {raw} and every record "
-                     "is released"),
-    "rows.more": N_("the output has {n} data rows, more than the raw file's {raw}"),
+    "rows.every": N_("the output has {found} data rows, but the raw file has {rows} and every "
+                     "record is released"),
+    "rows.more": N_("the output has {found} data rows, more than the raw file's {rows}"),
     "copied.record": N_("the cell {cell} differs from its record's (raw data row {raw_row}) "
                         "{raw}; non-QI cells are copied unchanged"),
     "copied.record/hidden": N_("the cell differs from its record's (raw data row {raw_row}); "
@@ -132,10 +118,10 @@ TEMPLATES: dict[str, str] = {
     "cell.no_level/hidden": N_("the cell generalizes no raw value of the column at any level"),
     "cell.no_level_above": N_("no single level of the hierarchy gives this cell and every cell "
                               "above it in the column"),
-    "levels.apart": N_("data rows {first} and {second} of the output, column {column}: the "
+    "levels.apart": N_("data rows {first} and {row} of the output, column {column}: the "
                        "cells are at different levels of the hierarchy ({levels1} and "
                        "{levels2}), but full-domain generalization puts a column at one level"),
-    "level": N_("level {n}"),
+    "level": N_("level {list}"),
     "levels": N_("levels {list}"),
     "root": N_("data row {row} of the output has every QI cell at its hierarchy's root "
                "({roots}) and other rows do not: no single vector generalizes both (a "
@@ -144,21 +130,21 @@ TEMPLATES: dict[str, str] = {
                       "and other rows do not: no single vector generalizes both (a suppressed "
                       "record is deleted, not released with its QI cells at the root)"),
     "misfit": N_("data row {row} of the output matches no raw record generalized by vector "
-                 "{vector}: the closest, raw data row {raw}, {closest}"),
+                 "{vector}: the closest, raw data row {raw_row}, {closest}"),
     "closest": N_("generalizes to {label} in column {column}, not {cell}"),
     "closest/hidden": N_("generalizes to another cell in column {column}"),
     # Samarati: satisfies, lowest-height, deletion
-    "satisfies": N_("the output is generalized by vector {vector}, which leaves {n} outliers "
+    "satisfies": N_("the output is generalized by vector {vector}, which leaves {count} outliers "
                     "(records in classes of fewer than k = {k}), more than max_sup = {max_sup}"),
-    "lowest": N_("the output's vector {vector} has height {height}, but vector {lower} of "
-                 "height {low} already satisfies k = {k} with at most max_sup = {max_sup} "
+    "lowest": N_("the output's vector {vector} has height {height}, but vector {better} of "
+                 "height {lowest} already satisfies k = {k} with at most max_sup = {max_sup} "
                  "outliers"),
-    "deletion.kept": N_("raw data row {row} is an outlier of vector {vector} (its class has "
+    "deletion.kept": N_("raw data row {raw_row} is an outlier of vector {vector} (its class has "
                         "fewer than k = {k} records) and must be deleted, but it is released as "
-                        "data row {out} of the output"),
-    "deletion.left_out": N_("raw data row {row} is in a class of at least k = {k} records under "
-                            "vector {vector}, so it must be released, but the output leaves it "
-                            "out"),
+                        "data row {row} of the output"),
+    "deletion.left_out": N_("raw data row {raw_row} is in a class of at least k = {k} records "
+                            "under vector {vector}, so it must be released, but the output "
+                            "leaves it out"),
     "deletion.root": N_("data row {row} of the output is a suppressed record (every QI cell at "
                         "the root): it must be deleted (left out of the output), not released"),
     "deletion.order": N_("data row {row} of the output repeats a record or breaks the raw "
@@ -187,27 +173,28 @@ TEMPLATES: dict[str, str] = {
     "cover.reversed/hidden": N_("the cell is an interval with lo > hi, but an interval needs lo "
                                 "< hi"),
     # Mondrian: exact, k, median-cuts, final
-    "exact": N_("the class of data row {row} ({n} rows), column {column}: the cell {told}"),
-    "exact/hidden": N_("the class of data row {row} ({n} rows), column {column}: the cell {told}"),
+    "exact": N_("the class of data row {row} ({size} rows), column {column}: the cell {told}"),
+    "exact/hidden": N_("the class of data row {row} ({size} rows), column {column}: the cell "
+                       "{told}"),
     "told": N_("is {cell}, but {what} is {expected}"),
     "told/hidden": N_("is not {what}"),
     "what.range": N_("the class's [min-max] range (its value when min = max)"),
     "what.lca": N_("the lowest common ancestor of the class's values"),
-    "k": N_("the class of data row {row} has {n} row(s) (data rows {rows}), fewer than k = {k}"),
+    "k": N_("the class of data row {row} has {size} row(s) (data rows {rows}), fewer than k = {k}"),
     "cuts.limit": N_("no tree of strict median cuts with these classes as leaves was found "
                      "within the search's limit"),
-    "cuts": N_("the classes are not the leaves of a tree of strict median cuts: {named} ({rows} "
+    "cuts": N_("the classes are not the leaves of a tree of strict median cuts: {named} ({size} "
                "rows) has no allowable cut on any QI that keeps every class whole ({reasons})"),
     "cuts.whole": N_("the whole table"),
     "cuts.part": N_("the partition of the classes of data rows {rows}"),
-    "why.ancestor": N_("{column}: a row's value is the partition's common ancestor itself"),
-    "why.nothing_above": N_("{column}: the {at} leaves no row above it"),
-    "why.small_side": N_("{column}: the {at} leaves a side of {n} rows, fewer than k = {k}"),
-    "why.splits": N_("{column}: the {at} splits the class of data row {row}"),
+    "why.ancestor": N_("{qi}: a row's value is the partition's common ancestor itself"),
+    "why.nothing_above": N_("{qi}: the {at} leaves no row above it"),
+    "why.small_side": N_("{qi}: the {at} leaves a side of {size} rows, fewer than k = {k}"),
+    "why.splits": N_("{qi}: the {at} splits the class of data row {row}"),
     "at.median": N_("median cut ({bound})"),
     "at.median/hidden": N_("median cut"),
     "at.children": N_("cut into the children of the common ancestor"),
-    "final": N_("the class of data row {row} ({n} rows) still admits an allowable {how} on "
+    "final": N_("the class of data row {row} ({size} rows) still admits an allowable {how} on "
                 "column {column} (every part would keep at least k = {k} rows), so Mondrian "
                 "would have cut it"),
     "how.median": N_("median cut"),

@@ -116,8 +116,8 @@ def _raised(kind: str, message: str, hidden: bool = False, line: int = 0,
     (lambda: _raised("ModuleNotFoundError", REFUSED, hidden=True, line=2),
      f"raised ModuleNotFoundError at lab.py, line 2: {REFUSED}",
      "在 lab.py 第 2 行引发了 ModuleNotFoundError：pandas 不可用；本课程的规则：仅 numpy 和标准库"),
-    (lambda: Message("the class of data row {row} has {n} row(s) (data rows {rows}), fewer "
-                     "than k = {k}", row=3, n=2, rows=Joined([3, 8, 9, "..."]), k=4),
+    (lambda: Message("the class of data row {row} has {size} row(s) (data rows {rows}), fewer "
+                     "than k = {k}", row=3, size=2, rows=Joined([3, 8, 9, "..."]), k=4),
      "the class of data row 3 has 2 row(s) (data rows 3, 8, 9, ...), fewer than k = 4",
      "第 3 条数据行所在的等价类有 2 行（数据行 3、8、9、...），少于 k = 4"),
     (lambda: Message("your file could not be imported: {problem}", problem=Message(
@@ -212,8 +212,8 @@ def _record(part: str) -> dict:
                     "privacy": privacy.english(), "privacy_ref": privacy.to_json()} | _said(
                 Message("it breaks {rules}", rules=Joined([Message(
                     'rule "{rule}": {detail}', rule="k", detail=Message(
-                        "the class of data row {row} has {n} row(s) (data rows {rows}), fewer "
-                        "than k = {k}", row=3, n=2, rows=Joined([3, 8]), k=4))], "; ")),
+                        "the class of data row {row} has {size} row(s) (data rows {rows}), fewer "
+                        "than k = {k}", row=3, size=2, rows=Joined([3, 8]), k=4))], "; ")),
                 'it breaks rule "k": the class of data row 3 has 2 row(s) (data rows 3, 8), '
                 "fewer than k = 4"),
             case | {"status": "timeout", "name": "adult-hw1, k=10", "cpu_seconds": 10.0} | _said(
