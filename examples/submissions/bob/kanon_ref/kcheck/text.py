@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Union
 
 __all__ = ["Message", "Verbatim", "Joined", "Param", "render", "fill", "verbatim_params",
-           "LOCALE", "DOMAIN", "translations", "catalog", "say", "N_"]
+           "LOCALE", "DOMAIN", "translations", "catalog", "say", "N_", "LIST"]
 
 LOCALE = Path(__file__).resolve().parent / "locale" if "__file__" in globals() else None
 """kcheck's catalogs; None when kcheck runs from memory, without a file (the staff solution
@@ -56,14 +56,24 @@ class Verbatim:
         return self.text
 
 
+def N_(template: str) -> str:
+    """`template` as it is: marks a message id kept in a table (a rule's template by key) so
+    the catalogs' extraction finds it, as a literal `Message("...")` is found."""
+    return template
+
+
+LIST = N_(", ")
+"""The separator of a list (a catalog message: "、" in Chinese)."""
+
+
 @dataclass(frozen=True)
 class Joined:
-    """A list joined by `sep` (a catalog message: ", " or "; ")."""
+    """A list joined by `sep` (a catalog message: LIST, or "; ")."""
 
     items: tuple[Param, ...]
-    sep: str = ", "
+    sep: str = LIST
 
-    def __init__(self, items: Sequence[Param], sep: str = ", ") -> None:
+    def __init__(self, items: Sequence[Param], sep: str = LIST) -> None:
         object.__setattr__(self, "items", tuple(items))
         object.__setattr__(self, "sep", sep)
 
@@ -180,12 +190,6 @@ def _param_value(data) -> Param:
             return Joined([_param_value(v) for v in data["items"]], data["join"])
         return Message.from_json(data)
     return data
-
-
-def N_(template: str) -> str:
-    """`template` as it is: marks a message id kept in a table (a rule's template by key) so
-    the catalogs' extraction finds it, as a literal `Message("...")` is found."""
-    return template
 
 
 def translations(language: str = "en") -> gettext.NullTranslations:
