@@ -31,7 +31,8 @@ from ...errors import UserError
 from ...paths import KIT_ROOT
 from ...rubric import Rubric
 from ..batch import BatchSettings
-from .cluster_task import BatchSpec, end_batch, grade_task, host_identity, pack, worker_identity
+from .cluster_task import (BatchSpec, end_batch, grade_task, host_identity, pack, refusal,
+                           worker_identity)
 from .threads import grader_error
 from ..intake import Submission
 
@@ -39,20 +40,6 @@ INSTALL = 'pip install -e ".[cluster]"'
 RETRIES = 1  # a task that raised (not a grading failure: that is a record) runs once more
 CONNECT_SECONDS = 30  # for the scheduler to answer and a first worker to join
 RECHECK_SECONDS = 2.0  # how often joining workers are looked for
-
-
-def refusal(address: str, found: dict[str, str] | BaseException,
-            wanted: dict[str, str]) -> str | None:
-    """One line naming a worker and how it differs from the coordinator, or None."""
-    if isinstance(found, BaseException):
-        return f"worker {address} refused: it cannot run the grader ({type(found).__name__}: " \
-               f"{found})"
-    if str(found.get("sandbox", "")).endswith(" not usable"):
-        mode = found["sandbox"].removesuffix(" not usable")
-        return f"worker {address} refused: --sandbox {mode}, but {mode} is not usable there"
-    diffs = [f"{name} {found.get(name, 'unknown')!r} there, {value!r} here"
-             for name, value in wanted.items() if found.get(name) != value]
-    return f"worker {address} refused: {'; '.join(diffs)}" if diffs else None
 
 
 def checked_record(sub: Submission, future, rubric: Rubric, wanted: dict[str, str]

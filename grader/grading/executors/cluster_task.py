@@ -98,6 +98,20 @@ def worker_identity(spec: BatchSpec) -> dict[str, str]:
     return found
 
 
+def refusal(address: str, found: dict[str, str] | BaseException,
+            wanted: dict[str, str]) -> str | None:
+    """One line naming a worker and how it differs from the coordinator, or None."""
+    if isinstance(found, BaseException):
+        return f"worker {address} refused: it cannot run the grader ({type(found).__name__}: " \
+               f"{found})"
+    if str(found.get("sandbox", "")).endswith(" not usable"):
+        mode = found["sandbox"].removesuffix(" not usable")
+        return f"worker {address} refused: --sandbox {mode}, but {mode} is not usable there"
+    diffs = [f"{name} {found.get(name, 'unknown')!r} there, {value!r} here"
+             for name, value in wanted.items() if found.get(name) != value]
+    return f"worker {address} refused: {'; '.join(diffs)}" if diffs else None
+
+
 def pack(sub: Submission, caps: Caps) -> dict:
     """A submission as bytes: {"files": [(relative path, bytes or None), ...], "links":
     [...]} plus its id, source, kind and notes. A folder is packed as the intake would copy

@@ -22,9 +22,8 @@ from child_python import compiled_env
 from grader import cli
 from grader.courses.folder import load_course
 from grader.authoring.terms import term_seed
-from grader.grading.executors.cluster import refusal
 from grader.grading.executors.cluster_task import (COURSE_DIR, BatchSpec, host_identity,
-                                                   worker_identity)
+                                                   refusal, worker_identity)
 from grader.grading.term_view import apply_term
 
 REPO = Path(__file__).resolve().parents[3]

@@ -18,19 +18,28 @@ from __future__ import annotations
 
 import csv
 import math
+from importlib.util import find_spec
 
 import numpy as np
 import pytest
 
 from reference.check import build_report
 from kanon.privacy import entropy_l, load_release, recursive_c, recursive_l
+from test_privacy_hand import JOBS
 
-pd = pytest.importorskip("pandas", reason="pyCANON is not installed (the crosscheck extra)")
-pycanon = pytest.importorskip("pycanon", reason="pyCANON is not installed: pip install -e "
-                              "'.[crosscheck]'")
-from pycanon import anonymity, metrics  # noqa: E402
+if find_spec("pandas") is None or find_spec("pycanon") is None:
+    pytest.skip("pyCANON is not installed: pip install -e '.[crosscheck]'",
+                allow_module_level=True)
 
-from test_privacy_hand import JOBS  # noqa: E402
+
+@pytest.fixture(autouse=True, scope="module")
+def _pycanon() -> None:
+    """pyCANON and pandas (with scipy, ~2 CPU-s) imported when a test of this file runs, not
+    when a parallel run's every worker collects it."""
+    global pd, anonymity, metrics
+    import pandas as pd
+    from pycanon import anonymity, metrics
+
 
 JOB = {"Engineer": ["Engineer", "Professional", "Any"], "Lawyer": ["Lawyer", "Professional", "Any"],
        "Writer": ["Writer", "Artist", "Any"], "Dancer": ["Dancer", "Artist", "Any"]}
