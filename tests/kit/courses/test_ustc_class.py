@@ -3,7 +3,10 @@ end by courses/ustc's rules: every right answer, whatever its choices, earns the
 every labelled bug loses points in its part, and its feedback names the broken rule. The class
 is graded against the course's smaller twin (tests/kit/ustc_class/small_course.py: the same
 rubric and hidden cases, a 4,000-row public dataset), on which every label holds as on the
-course's 30,162 rows, at a fraction of the CPU."""
+course's 30,162 rows, at a fraction of the CPU. The class is graded without the search for
+counterexamples (`counterexample_calls = 0` in a copy of the twin's rubric): the search never
+changes a grade or a case's message, which is all this file reads, and
+tests/kit/grading/test_rules_counterexamples.py tests it on a rules-judged course."""
 from __future__ import annotations
 
 import csv
@@ -32,7 +35,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("ustc")
-    course = ustc_twin(tmp_path_factory)  # made once per run, shared (graded, never changed)
+    course = without_counterexamples(ustc_twin(tmp_path_factory), root / "course")
     for student in LABELS:  # the grader's id is the name up to the first "_"
         shutil.copytree(CLASS / student, root / "subs" / ident(student),
                         ignore=shutil.ignore_patterns("__pycache__"))
@@ -43,6 +46,18 @@ def graded(tmp_path_factory) -> Path:
         capture_output=True, text=True, timeout=1500)
     assert done.returncode == 0, done.stderr[-3000:]
     return root / "out"
+
+
+def without_counterexamples(twin: Path, into: Path) -> Path:
+    """A copy of the shared twin (made once per run, never changed) in `into` whose rubric
+    searches no counterexample."""
+    shutil.copytree(twin, into)
+    rubric = into / "rubric.toml"
+    text = rubric.read_text(encoding="utf-8")
+    assert text.count("\n[settings]\n") == 1, rubric
+    off = "\n[settings]\ncounterexample_calls = 0\n"
+    rubric.write_text(text.replace("\n[settings]\n", off), encoding="utf-8")
+    return into
 
 
 def ident(student: str) -> str:

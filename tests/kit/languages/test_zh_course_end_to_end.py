@@ -7,6 +7,7 @@ its rubric, `check --against` agreeing)."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -14,6 +15,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from child_python import compiled_env
 
 from grader.publishing.materials.translations import header
 
@@ -24,8 +26,11 @@ pytestmark = pytest.mark.slow
 
 
 def run(kit: Path, *args: str) -> subprocess.CompletedProcess:
+    """`python -m grader ARGS` in the kit's copy; its five runs share their compiled modules
+    (child_python.py)."""
     return subprocess.run([sys.executable, "-m", "grader", *args], cwd=kit,
-                          capture_output=True, text=True, timeout=600)
+                          env=compiled_env(dict(os.environ)), capture_output=True, text=True,
+                          timeout=600)
 
 
 def test_a_zh_cn_course_bundle_and_autograder(tmp_path: Path) -> None:

@@ -1,5 +1,7 @@
-"""A zh-CN course's failing submissions read in Chinese: the demo course courses/ustc grades
-copies of its known-good solution broken in several ways (an exception, no output file,
+"""A zh-CN course's failing submissions read in Chinese: the demo course courses/ustc (its
+smaller twin, tests/kit/ustc_class/small_course.py: the same rubric, language and hidden cases,
+a 4,000-row public dataset, made once per run) grades copies of its known-good solution
+broken in several ways (an exception, no output file,
 sys.exit, NotImplementedError, printing and a wrong header, the raw file copied, a higher
 vector than the lowest: partial credit, no graded function at all), and each student's
 feedback.md, Gradescope results.json and Moodle/Canvas HTML page holds no English sentence
@@ -9,15 +11,20 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from child_python import compiled_env
 
+from grader.courses.folder import resolve
+from grader.courses.solution import solution_source
 from grader.gradebook.feedback_export import student_page
 from grader.publishing.materials.translations import english_runs
+from shared_bundles import ustc_twin
 from test_zh_messages_text import page_text, problems
 
 REPO = Path(__file__).resolve().parents[3]
@@ -85,7 +92,8 @@ QUOTED = ()
 
 def grader(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "grader", *args], cwd=REPO,
-                          capture_output=True, text=True, timeout=900)
+                          env=compiled_env(dict(os.environ)), capture_output=True, text=True,
+                          timeout=900)
 
 
 def _visible(text: str) -> str:
@@ -95,16 +103,18 @@ def _visible(text: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", " ", text))
 
 
-def test_failing_zh_cn_submissions_read_in_chinese(tmp_path: Path) -> None:
-    solution = tmp_path / "solution.py"
-    done = grader("solution", "--course", str(USTC), "--out", str(solution))
-    assert done.returncode == 0, done.stderr
+def test_failing_zh_cn_submissions_read_in_chinese(tmp_path: Path,
+                                                  tmp_path_factory: pytest.TempPathFactory
+                                                  ) -> None:
+    course = ustc_twin(tmp_path_factory)  # made once per run, shared (graded, never changed)
+    # what `python -m grader solution --course` writes (that command is tested elsewhere)
+    solution = solution_source(resolve(USTC)[0], "course ustc")
     for student, broken in BROKEN.items():
         (tmp_path / "subs" / student).mkdir(parents=True)
-        (tmp_path / "subs" / student / "lab.py").write_text(
-            solution.read_text(encoding="utf-8") + broken, encoding="utf-8")
+        (tmp_path / "subs" / student / "lab.py").write_text(solution + broken,
+                                                            encoding="utf-8")
     out = tmp_path / "out"
-    done = grader("grade", str(tmp_path / "subs"), "--course", str(USTC), "--out", str(out),
+    done = grader("grade", str(tmp_path / "subs"), "--course", str(course), "--out", str(out),
                   "--run-as", "none")
     assert done.returncode == 0, done.stderr
     statuses = set()
@@ -126,4 +136,4 @@ def test_failing_zh_cn_submissions_read_in_chinese(tmp_path: Path) -> None:
             "no-solution"} <= statuses, statuses
     sun = (out / "feedback" / "sun.md").read_text(encoding="utf-8")
     assert "有效且满足 k-匿名，但违反了规则“lowest-height”" in sun
-    assert "删除了 16 行" in sun  # the privacy summary's suffix
+    assert "删除了 4 行" in sun  # the privacy summary's suffix (adult, k=10, on the twin)

@@ -1,18 +1,24 @@
-"""The self-check of a zh-CN course speaks Chinese (issue 32): a course made with
-`course new --language zh-CN`, its bundle unpacked, run on a copy of the staff solution whose
-mondrian is broken three ways (a wrong output, an exception, an endless loop) prints every
-failure, the tests not run and the closing summary in Simplified Chinese, with no English
-sentence (translations.english_runs); the staff solution itself passes every public test."""
+"""The self-check of a zh-CN course speaks Chinese (issue 32): the default course in zh-CN (a
+course.toml over the kit's rubric naming the language: its bundle is byte for byte the one of
+`course new --from default --language zh-CN` but for course-fingerprint.json, which the
+self-check never reads; test_zh_course_end_to_end.py and test_course_language.py run that
+command), its bundle unpacked, run on a copy of the staff solution whose mondrian is broken
+three ways (a wrong output, an exception, an endless loop) prints every failure, the tests not
+run and the closing summary in Simplified Chinese, with no English sentence
+(translations.english_runs); the staff solution itself passes every public test."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
 
 import pytest
+from child_python import compiled_env
 
+from grader import cli
 from grader.publishing.materials.translations import english_runs
 from zh_text import ascii_list_commas, avoided_words, cjk_spaces
 
@@ -46,21 +52,25 @@ def mondrian(raw_dataset_file, DGH_folder, k, output_file):
 
 
 def grader(*args: str) -> None:
-    done = subprocess.run([sys.executable, "-m", "grader", *args], cwd=REPO,
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr
+    """`python -m grader ARGS`, in process (the self-check's output is this file's claim;
+    test_zh_course_end_to_end.py starts `bundle` as it is)."""
+    assert cli.main(list(args)) == 0, args
 
 
 def self_check(bundle: Path, solution: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "pytest", f"--solution={solution}",
                            "-p", "no:cacheprovider", *args], cwd=bundle,
+                          env=compiled_env(dict(os.environ)),
                           capture_output=True, text=True, timeout=1800)
 
 
 def test_a_zh_cn_bundles_self_check_speaks_chinese(tmp_path: Path) -> None:
     course = tmp_path / "zc"
-    grader("course", "new", str(course), "--from", "default", "--term", "Fall 2026",
-           "--language", "zh-CN")
+    course.mkdir()
+    rubric = json.dumps(str(REPO / "grader" / "rubric.toml"))  # a TOML string
+    (course / "course.toml").write_text(
+        f'[course]\nformat = 1\npublic_demo = true\nrubric = {rubric}\nlanguage = "zh-CN"\n',
+        encoding="utf-8")
     grader("bundle", "--course", str(course), "--out", str(tmp_path / "zc.zip"))
     grader("solution", "--course", str(course), "--out", str(tmp_path / "sol.py"))
     with zipfile.ZipFile(tmp_path / "zc.zip") as archive:

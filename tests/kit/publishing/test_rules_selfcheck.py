@@ -11,10 +11,13 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from child_python import compiled_env
+from forked_pytest import PytestServer
 from rules_students import source
 from shared_bundles import unpacked_bundle
 
@@ -118,14 +121,29 @@ def test_the_public_cases_ship_no_answer(shipped) -> None:
 CHILD: dict[str, pytest.TempPathFactory] = {}  # set by `unpacked`: the run's temporaries
 
 
-def _self_check(folder: Path, solution: Path, *args: str) -> str:
+def _student_env() -> dict[str, str]:
+    """A student's environment (no pytest or kit variables), with the run's compiled modules
+    and rewritten tests reused (child_python.py)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "KANON"))}
-    if CHILD:  # the run's compiled modules and rewritten tests, reused (child_python.py)
-        env = compiled_env(env, CHILD["factory"])
-    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
-                           f"--solution={solution}", *args], cwd=folder, env=env,
-                          capture_output=True, text=True, timeout=1200)
-    return done.stdout + done.stderr
+    return compiled_env(env, CHILD["factory"]) if CHILD else env
+
+
+def _self_check(folder: Path, solution: Path, *args: str,
+                server: PytestServer | None = None) -> str:
+    """What `python -m pytest --solution=SOLUTION ARGS` prints in the bundle `folder`: a
+    fresh process, or a fork of the warm `server` (forked_pytest.py) when given."""
+    command = ["-p", "no:cacheprovider", f"--solution={solution}", *args]
+    if server is None:
+        done = subprocess.run([sys.executable, "-m", "pytest", *command], cwd=folder,
+                              env=_student_env(), capture_output=True, text=True,
+                              timeout=1200)
+        return done.stdout + done.stderr
+    handle, name = tempfile.mkstemp(suffix=".out")
+    os.close(handle)
+    try:
+        return server.run(command, folder, _student_env(), Path(name)).stdout
+    finally:
+        os.unlink(name)
 
 
 @pytest.fixture(scope="module")
@@ -134,15 +152,25 @@ def unpacked(tmp_path_factory) -> Path:
     return unpacked_bundle(tmp_path_factory, USTC, tmp_path_factory.mktemp("ustc") / "u")
 
 
+@pytest.fixture(scope="module")
+def warm(unpacked: Path) -> Iterator[PytestServer]:
+    """A warm pytest whose forks run the bundle's self-check as `python -m pytest` does
+    (forked_pytest.py): for the other students' runs; the staff solution's run starts
+    `python -m pytest` as it is."""
+    server = PytestServer(unpacked, _student_env())
+    yield server
+    server.close()
+
+
 @pytest.mark.slow
-def test_the_staff_solution_and_right_but_different_students_pass(unpacked: Path,
-                                                                   tmp_path: Path) -> None:
+def test_the_staff_solution_and_right_but_different_students_pass(
+        unpacked: Path, tmp_path: Path, warm: PytestServer) -> None:
     solution = tmp_path / "solution.py"  # what `python -m grader solution --course` writes
     solution.write_text(solution_source(resolve(USTC)[0], "course ustc"), encoding="utf-8")
     student = tmp_path / "student.py"  # another samarati vector, the narrowest cut first
     student.write_text(source(None), encoding="utf-8")
-    for who in (solution, student):
-        out = _self_check(unpacked, who)
+    for who, server in ((solution, None), (student, warm)):  # the literal command, a fork
+        out = _self_check(unpacked, who, server=server)
         assert "公开测试：21 个通过，0 个未通过" in out, out[-3000:]  # the course's language
 
 
@@ -160,22 +188,24 @@ SINGLE_BUGS = [
 RUNS: dict[str, str] = {}  # a bug -> its self-check's output, shared by its functions' tests
 
 
-def _bug_run(folder: Path, work: Path, bug: str) -> str:
+def _bug_run(folder: Path, work: Path, bug: str, server: PytestServer) -> str:
     """The self-check of the student with `bug`, on the small cases ("rows") of every function
     the bug is listed for: run once, read by each of those functions' tests."""
     if bug not in RUNS:
         functions = sorted({f for b, f, _ in SINGLE_BUGS if b == bug})
         student = work / "student.py"
         student.write_text(source(bug), encoding="utf-8")
-        RUNS[bug] = _self_check(folder, student, "-k", f"({' or '.join(functions)}) and rows")
+        RUNS[bug] = _self_check(folder, student, "-k", f"({' or '.join(functions)}) and rows",
+                                server=server)
     return RUNS[bug]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("bug, function, rule", SINGLE_BUGS)
 def test_a_single_bug_fails_naming_its_rule(unpacked: Path, tmp_path: Path, bug: str,
-                                            function: str, rule: str) -> None:
-    out = _bug_run(unpacked, tmp_path, bug)
+                                            function: str, rule: str,
+                                            warm: PytestServer) -> None:
+    out = _bug_run(unpacked, tmp_path, bug, warm)
     failures = [line for line in out.splitlines()  # "用例 'rows24' 上的 samarati(k=2, ...": ..."
                 if re.match(rf"用例 '\w+' 上的 {function}\(k=", line) and "违反了规则" in line]
     assert failures and all(f'“{rule}”' in line for line in failures), out[-3000:]
