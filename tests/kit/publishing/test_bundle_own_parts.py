@@ -9,13 +9,18 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from child_python import PYTEST_OPTIONS
+from forked_pytest import PytestServer
 from shared_bundles import unpacked_bundle
 
 from grader.errors import UserError
@@ -43,13 +48,26 @@ def _run(args: list[str], cwd: Path = REPO) -> subprocess.CompletedProcess:
     return subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=600)
 
 
-def _bundle(root: Path, language: str = "en") -> Path:
-    """The toy course (with a hidden case) regenerated and bundled; the unzipped folder."""
+SELF_CHECK = ["-q", *PYTEST_OPTIONS]
+"""The self-check's options as students start it (none of the unrelated plugins this machine may have:
+child_python.PYTEST_OPTIONS)."""
+
+
+def _bundle(root: Path, language: str = "en", in_process: bool = False) -> Path:
+    """The toy course (with a hidden case) regenerated and bundled; the unzipped folder.
+    `in_process`: the two commands called in this process (the English bundle runs them as
+    command lines)."""
     rubric = make_toy_course(root / "course", language, extra_cases=HIDDEN_CASE)
-    regen = _run(GRADER + ["regen", "--rubric", str(rubric), "--keep-datasets"])
-    assert regen.returncode == 0, regen.stderr
-    made = _run(GRADER + ["bundle", "--course", str(rubric), "--out", str(root / "z.zip")])
-    assert made.returncode == 0, made.stderr
+    regen = ["regen", "--rubric", str(rubric), "--keep-datasets"]
+    made = ["bundle", "--course", str(rubric), "--out", str(root / "z.zip")]
+    if in_process:
+        from grader import cli
+        assert cli.main(regen) == 0 and cli.main(made) == 0
+    else:
+        done = _run(GRADER + regen)
+        assert done.returncode == 0, done.stderr
+        done = _run(GRADER + made)
+        assert done.returncode == 0, done.stderr
     with zipfile.ZipFile(root / "z.zip") as z:
         z.extractall(root / "unzipped")
     return root / "unzipped" / "kanon-hw1"
@@ -60,7 +78,32 @@ def bundle(tmp_path_factory) -> Path:
     return _bundle(tmp_path_factory.mktemp("toy-bundle"))
 
 
-def _self_check(bundle: Path, tmp: Path, student: str | None) -> subprocess.CompletedProcess:
+@pytest.fixture(scope="module")
+def warm() -> Iterator[PytestServer]:
+    """A warm pytest whose forks run the self-check as `python -m pytest` does in a folder
+    (tests/kit/forked_pytest.py: only the start-up is shared); the untouched skeleton's
+    self-check starts `python -m pytest` as it is."""
+    server = PytestServer(REPO, dict(os.environ))
+    yield server
+    server.close()
+
+
+def _pytest(folder: Path, *args: str, server: PytestServer | None = None
+            ) -> subprocess.CompletedProcess:
+    """The self-check run in `folder` with `args`: `python -m pytest`, or a fork of `server`
+    (what it printed, stdout and stderr together, is the stdout)."""
+    if server is None:
+        return _run([sys.executable, "-m", "pytest", *SELF_CHECK, *args], cwd=folder)
+    handle, name = tempfile.mkstemp(suffix=".out")
+    os.close(handle)
+    try:
+        return server.run([*SELF_CHECK, *args], folder, dict(os.environ), Path(name))
+    finally:
+        os.unlink(name)
+
+
+def _self_check(bundle: Path, tmp: Path, student: str | None,
+                server: PytestServer | None = None) -> subprocess.CompletedProcess:
     """pytest in a copy of the unzipped folder, with `student`'s skeleton.py (None: the
     bundle's own, untouched)."""
     folder = tmp / f"student-{student or 'skeleton'}"
@@ -68,7 +111,7 @@ def _self_check(bundle: Path, tmp: Path, student: str | None) -> subprocess.Comp
     if student is not None:
         source = toy_student(tmp / f"sub-{student}", student) / "skeleton.py"
         shutil.copyfile(source, folder / "skeleton.py")
-    return _run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=folder)
+    return _pytest(folder, server=server)
 
 
 # ------------------------------------------------------------------------------ HANDOUT.md
@@ -196,15 +239,16 @@ def test_a_course_without_functions_of_its_own_ships_none_of_it() -> None:
 # ------------------------------------------------------------------------------ self-check
 
 
-def test_the_self_check_passes_a_known_good_solution(bundle: Path, tmp_path: Path) -> None:
-    done = _self_check(bundle, tmp_path, "good")
+def test_the_self_check_passes_a_known_good_solution(bundle: Path, tmp_path: Path,
+                                                     warm: PytestServer) -> None:
+    done = _self_check(bundle, tmp_path, "good", warm)
     assert done.returncode == 0, done.stdout
     assert "6 public tests passed, 0 failed" in done.stdout
 
 
-def test_the_self_check_names_the_rule_a_buggy_solution_breaks(bundle: Path,
-                                                               tmp_path: Path) -> None:
-    done = _self_check(bundle, tmp_path, "buggy")
+def test_the_self_check_names_the_rule_a_buggy_solution_breaks(bundle: Path, tmp_path: Path,
+                                                               warm: PytestServer) -> None:
+    done = _self_check(bundle, tmp_path, "buggy", warm)
     assert done.returncode == 1 and "4 public tests passed, 2 failed" in done.stdout
     assert ("chunk_anonymizer(k=5) on case 'toy, k=5': it breaks the rule \"quality.k\": data "
             "row 6: the row's equivalence class has size 4, less than k = 5.") in done.stdout
@@ -221,27 +265,27 @@ def test_the_self_check_says_an_untouched_skeleton_is_not_implemented(bundle: Pa
 
 
 def test_the_self_check_names_a_missing_function_among_all_the_course_grades(
-        bundle: Path, tmp_path: Path) -> None:
+        bundle: Path, tmp_path: Path, warm: PytestServer) -> None:
     folder = tmp_path / "renamed"
     shutil.copytree(bundle, folder)
     good = toy_student(tmp_path / "sub", "good") / "skeleton.py"
     (folder / "skeleton.py").write_text(good.read_text(encoding="utf-8").replace(
         "def count_classes(", "def count_clases("), encoding="utf-8")
-    done = _run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=folder)
+    done = _pytest(folder, server=warm)
     assert done.returncode == 1
     assert ("skeleton.py has no function count_classes; keep the two signatures of "
             "skeleton.py") in done.stdout
 
 
 def test_a_chinese_course_gets_its_sections_and_the_self_check_in_chinese(
-        tmp_path: Path) -> None:
-    bundle = _bundle(tmp_path, "zh-CN")
+        tmp_path: Path, warm: PytestServer) -> None:
+    bundle = _bundle(tmp_path, "zh-CN", in_process=True)
     handout = (bundle / "HANDOUT.md").read_text(encoding="utf-8")
     assert "\n## chunk_anonymizer（6 分）" in handout and "按准标识符" in handout
     assert "都得 6 分。" in handout
     skeleton = (bundle / "skeleton.py").read_text(encoding="utf-8")
     assert "本课程自己的函数：规则见 HANDOUT.md 的“count_classes（4 分）”一节。" in skeleton
-    done = _self_check(bundle, tmp_path, "buggy")
+    done = _self_check(bundle, tmp_path, "buggy", warm)
     assert done.returncode == 1
     assert "违反了规则“quality.k”：第 6 条数据行：该行所在的等价类只有 4 条记录，少于 k = 5。" \
         in done.stdout
@@ -267,7 +311,7 @@ def test_the_course_reference_counts_as_the_solution_for_the_leak_check(tmp_path
 
 
 def test_the_tdg_lab_demo_bundle_checks_its_own_functions_in_chinese(
-        tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+        tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, warm: PytestServer) -> None:
     """courses/tdg-lab, a real zh-CN course with functions of its own: its bundle holds only
     its public cases, and its self-check names cost_NCP's broken number (a mutant that
     charges a leaf) and the untouched skeleton's "not implemented" in Chinese."""
@@ -277,11 +321,9 @@ def test_the_tdg_lab_demo_bundle_checks_its_own_functions_in_chinese(
     assert {c["function"] for c in cases["cases"]} == {"topdown_greedy", "cost_NCP"}
     assert not any(c["case"].startswith(("500 rows", "200 rows", "ages 30-45"))
                    for c in cases["cases"])  # the hidden cases
-    untouched = _run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k",
-                      "cost_NCP"], cwd=bundle)
+    untouched = _pytest(bundle, "-k", "cost_NCP", server=warm)
     assert untouched.returncode == 1 and "cost_NCP 尚未实现" in untouched.stdout
     shutil.copyfile(REPO / "tests/kit/tdg_class/ncp_leaf_one/skeleton.py",
                     bundle / "skeleton.py")
-    mutant = _run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k",
-                   "cost_NCP and case"], cwd=bundle)
+    mutant = _pytest(bundle, "-k", "cost_NCP and case", server=warm)
     assert mutant.returncode == 1 and "违反了规则“number.off”：返回值为" in mutant.stdout

@@ -16,13 +16,17 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import re
 import shlex
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from child_python import PYTEST_OPTIONS
+from forked_pytest import PytestServer
 from shared_bundles import unpacked_bundle
 
 from grader.courses.folder import resolve
@@ -142,7 +146,19 @@ def _expected_header(rubric, bundle: Path, argv: list[str]) -> list[str]:
     return [header[c] for c in rubric.schema.released(header, qis)]
 
 
-def test_every_documented_command_runs_and_writes_the_released_columns(course) -> None:
+@pytest.fixture(scope="module")
+def warm() -> Iterator[PytestServer]:
+    """A warm pytest whose forks run the documented `pytest -k NAME` lines as `python -m pytest`
+    does in the bundle (tests/kit/forked_pytest.py: only the start-up is shared; students'
+    literal pytest commands run in test_bundle_selfcheck.py); the `python skeleton.py` lines
+    run as they are."""
+    server = PytestServer(REPO, dict(os.environ))
+    yield server
+    server.close()
+
+
+def test_every_documented_command_runs_and_writes_the_released_columns(
+        course, warm: PytestServer, tmp_path: Path) -> None:
     name, bundle, rubric = course
     _known_good(bundle, rubric, name)
     lines = list(dict.fromkeys(c for text in _documents(bundle).values()
@@ -155,9 +171,8 @@ def test_every_documented_command_runs_and_writes_the_released_columns(course) -
         if words[0] == "pytest":
             if "-k" not in words:
                 continue  # the whole self-check: test_bundle*.py run it
-            done = subprocess.run([sys.executable, "-m", "pytest", *words[1:],
-                                   "--collect-only", "-q", "-p", "no:cacheprovider"],
-                                  cwd=bundle, capture_output=True, text=True, timeout=120)
+            done = warm.run([*words[1:], "--collect-only", "-q", *PYTEST_OPTIONS], bundle,
+                            dict(os.environ), tmp_path / f"collect-{len(ran)}.out")
             assert done.returncode == 0 and re.search(r"^\d+/\d+ tests? collected|^\d+ tests? "
                                                       r"collected", done.stdout, re.M), (
                 name, line, done.stdout[-800:])
