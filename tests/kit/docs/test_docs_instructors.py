@@ -1,13 +1,16 @@
 """docs/instructors.md's "Set up your course", run literally in a fresh copy of the kit:
 its seven commands in order (course new, check, materials, bundle, gradescope, solution, check
 --against) for one course, then the same for a second course side by side (its folder and
-origin changed: the examples' small rubric); points edited as an instructor would, then regen; a new term for one course
-leaves the other's fingerprint unchanged, the stale autograder is refused by check --against
-and a rebuilt one matches; both courses grade their solution output with full marks; then
-the merge command on a graded class, and the merge's refusals.
+origin changed: the examples' small rubric); points edited as an instructor would, then
+regen; a new term for one course leaves the other's fingerprint unchanged, the stale
+autograder is refused by check --against and a rebuilt one matches; both courses grade their
+solution output with full marks; then the merge command on a graded class, and the merge's
+refusals.
 
-Every command line runs at least once as a program in the clone; a command run again (check,
-materials, gradescope after an edit) runs in process (`here`), on the same folders."""
+Every command line runs at least once as a program in the clone (the first course's seven
+commands, the second's `course new`, regen --term, grade and merge); the same commands run
+again, on the same folders, run in process (`here`): the clone is checked untouched after
+each command ran there as a program."""
 from __future__ import annotations
 
 import json
@@ -91,13 +94,15 @@ def _fingerprint(check: str) -> str:
     return re.search(r"fingerprint ([0-9a-f]{16})", check).group(1)
 
 
-def _grade_solution(kit: Path, folder: str, tmp: Path) -> dict:
-    """Grade the course's solution.py as a one-student class; its record."""
+def _grade_solution(kit: Path, folder: str, tmp: Path, capsys: pytest.CaptureFixture) -> dict:
+    """Grade the course's solution.py as a one-student class (in process: `grade` runs as a
+    program in the merge test); its record."""
     (tmp / "class" / "staff").mkdir(parents=True)
     shutil.copyfile(kit / folder / "solution.py", tmp / "class" / "staff" / "skeleton.py")
-    done = run(["python", "-m", "grader", "grade", str(tmp / "class"), "--course", folder,
-                "--out", str(tmp / "out"), "--sandbox", "none", "--run-as", "none"], kit)
-    assert done.returncode == 0, done.stderr[-2000:]
+    code, err = here(["python", "-m", "grader", "grade", str(tmp / "class"), "--course", folder,
+                      "--out", str(tmp / "out"), "--sandbox", "none", "--run-as", "none"],
+                     kit, capsys)
+    assert code == 0, err[-2000:]
     return json.loads((tmp / "out" / "results" / "staff" / "record.json").read_text())
 
 
@@ -135,7 +140,8 @@ def test_the_instructors_commands_set_up_two_courses(kit: Path, tmp_path: Path,
     text = text.replace('function = "random_anonymizer"\npoints = 20',
                         'function = "random_anonymizer"\npoints = 25')
     toml.write_text(text, encoding="utf-8")
-    assert run(["python", "-m", "grader", "regen", "--course", "../fall2026"], kit).returncode == 0
+    regen = ["python", "-m", "grader", "regen", "--course", "../fall2026"]
+    assert here(regen, kit, capsys)[0] == 0  # (a program below, with --term)
     assert here(setup[2], kit, capsys)[0] == 0  # materials again
     handout = (built / "fall2026-preview" / "HANDOUT.md").read_text(encoding="utf-8")
     assert "## topdown_anonymizer (25 points)" in handout and "| **Total** | **100** |" in handout
@@ -145,12 +151,11 @@ def test_the_instructors_commands_set_up_two_courses(kit: Path, tmp_path: Path,
         assert here(command, kit, capsys)[0] == 0, command
     # A second course side by side, from the examples' rubric.
     second = _course_commands(setup, "../examples2026", "examples")
-    checked = []
-    for command in second:
-        done = run(command, kit)
-        assert done.returncode == 0, (command, done.stderr[-2000:])
-        checked.append(done.stderr)
-    other = _fingerprint(checked[1])  # what its `check --course` printed
+    done = run(second[0], kit)  # course new, a program; the rest in process
+    assert done.returncode == 0, done.stderr[-2000:]
+    checked = [here(command, kit, capsys) for command in second[1:]]
+    assert [code for code, _ in checked] == [0] * 6, checked
+    other = _fingerprint(checked[0][1])  # what its `check --course` printed
     # A new term for the first course: the other course's fingerprint stays.
     new_term = ["python", "-m", "grader", "regen", "--course", "../fall2026", "--term",
                 "Spring 2027"]
@@ -163,7 +168,7 @@ def test_the_instructors_commands_set_up_two_courses(kit: Path, tmp_path: Path,
         assert here(command, kit, capsys)[0] == 0, command
     assert _tree(kit) == kit_before  # the clone untouched
     for folder, points in (("../fall2026", (90, 100)), ("../examples2026", (100, 100))):
-        record = _grade_solution(kit, folder, tmp_path / folder.strip("./"))
+        record = _grade_solution(kit, folder, tmp_path / folder.strip("./"), capsys)
         assert (record["score"], record["max"]) == points, [  # full marks but the report
             (c["id"], c["status"]) for c in record["cases"] if c["status"] != "ok"]
 
