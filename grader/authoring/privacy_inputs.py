@@ -4,6 +4,7 @@ enough for entropy and closeness to mean something (the cost inputs have many on
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Callable
 
 
@@ -15,16 +16,20 @@ def classes(rows: list[list[str]], qi: list[int], up: Callable[[int, str, int], 
     the root; ties: the leftmost) climbs one more level. `up(c, value, steps)` is the
     ancestor `steps` levels above `value` in column c's hierarchy (the root at most)."""
     steps = {c: rng.randrange(0, 2) for c in qi}
+    raw = {c: [r[c] for r in rows] for c in qi}
+    top = {c: [up(c, v, 99) for v in raw[c]] for c in qi}  # each value's root
+    column: dict[int, list[str]] = {}  # each QI's cells at its steps (redone when they change)
+    rooted: dict[int, bool] = {}  # whether every cell of the QI is at its root
+    for c in qi:
+        column[c] = [up(c, v, steps[c]) for v in raw[c]]
+        rooted[c] = column[c] == top[c]
     while True:
-        table = [[up(c, r[c], steps[c]) if c in steps else r[c] for c in range(len(r))]
-                 for r in rows]
-        sizes: dict[tuple[str, ...], int] = {}
-        for row in table:
-            key = tuple(row[c] for c in qi)
-            sizes[key] = sizes.get(key, 0) + 1
+        sizes = Counter(zip(*(column[c] for c in qi))) if qi else Counter({(): len(rows)})
         if min(sizes.values()) >= k or len(sizes) == 1:
-            return table
-        distinct = {c: len({row[c] for row in table}) for c in qi
-                    if any(up(c, r[c], 99) != row[c] for r, row in zip(rows, table))}
+            return [[column[c][i] if c in column else v for c, v in enumerate(r)]
+                    for i, r in enumerate(rows)]
+        distinct = {c: len(set(column[c])) for c in qi if not rooted[c]}
         c = max(distinct, key=lambda c: (distinct[c], -c))
         steps[c] += 1
+        column[c] = [up(c, v, steps[c]) for v in raw[c]]
+        rooted[c] = column[c] == top[c]

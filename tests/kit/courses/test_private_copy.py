@@ -9,8 +9,9 @@ skeleton none.
 Grading and redrawing a term run on a private copy of the lab's 4,000-row twin (the same
 rubric, data model and hidden declarations: tests/kit/ustc_class/small_course.py, made once per
 run): what they claim is about the copy's secret, term and hidden draws, which the size of the
-public dataset does not change; the copies of courses/ustc itself show what `--from ustc`
-copies and draws."""
+public dataset does not change; a copy of courses/ustc itself shows what `--from ustc` copies
+and draws, and the twin's copy (the same data model and declarations, another secret) that
+another secret draws other rows."""
 from __future__ import annotations
 
 import csv
@@ -61,24 +62,24 @@ def files(folder: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def made(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Two private copies of the USTC demo with the same term."""
-    base = tmp_path_factory.mktemp("private")
-    demo = files(USTC)
-    for name in ("a", "b"):
-        assert cli.main(["course", "new", str(base / name), "--from", "ustc",
-                         "--term", TERM]) == 0
-    assert files(USTC) == demo  # the demo's own files untouched
-    return {"a": base / "a", "b": base / "b", "base": base}
-
-
-@pytest.fixture(scope="module")
 def small(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A private copy, with the term TERM, of the lab's 4,000-row twin (made once per run)."""
     folder = tmp_path_factory.mktemp("private-small") / "small"
     assert cli.main(["course", "new", str(folder), "--from",
                      str(ustc_twin(tmp_path_factory)), "--term", TERM]) == 0
     return folder
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory, small: Path) -> dict[str, Path]:
+    """Two private courses with the same term and the USTC data model, each with its own
+    secret: "a", a copy of the USTC demo, and "b", the copy of its twin (`small`: the same
+    data model and [[data.hidden]] declarations, so its hidden datasets are drawn as a's)."""
+    base = tmp_path_factory.mktemp("private")
+    demo = files(USTC)
+    assert cli.main(["course", "new", str(base / "a"), "--from", "ustc", "--term", TERM]) == 0
+    assert files(USTC) == demo  # the demo's own files untouched
+    return {"a": base / "a", "b": small}
 
 
 def test_a_private_copy_holds_the_courses_data_and_its_own_hidden_draws(made) -> None:
@@ -119,7 +120,9 @@ def test_hidden_rows_come_from_the_secret_never_from_the_demo(made) -> None:
                                        "adult-hw1.csv")[1] for name in HIDDEN}
         for rows in drawn[course].values():
             assert not demo_rows & set(rows)  # none of the public demo's hidden rows
-    for name in HIDDEN:  # the same term, another secret: other rows
+    assert load_course(made["b"]).term == TERM  # the same term and data model, ...
+    assert (made["b"] / "data-model.json").read_bytes() == (USTC / "data-model.json").read_bytes()
+    for name in HIDDEN:  # ... another secret: other rows
         assert drawn["a"][name] != drawn["b"][name]
         assert not set(drawn["a"][name]) & set(drawn["b"][name])
     # the rows are the model's draw seeded by HMAC(secret, term, "model:<name>") ...
@@ -157,7 +160,7 @@ def test_the_declaration_reproduces_the_demos_public_draws() -> None:
 
 
 def test_check_shows_the_term_and_no_public_demo_warning(made) -> None:
-    done = run("check", "--course", str(made["a"]))
+    done = run("check", "--course", str(made["a"]))  # a program: `regen` runs in process
     assert done.returncode == 0, done.stderr
     assert f"term {TERM}," in done.stderr and "term default" not in done.stderr
     assert demo_warning(load_course(made["a"]), None) is None
@@ -178,8 +181,9 @@ def test_regen_term_redraws_the_hidden_data_and_keeps_the_public(small, tmp_path
     course = tmp_path / "course"
     shutil.copytree(small, course)
     before = files(course)
-    done = run("regen", "--course", str(course), "--term", "Fall 2027")
-    assert done.returncode == 0, done.stderr
+    capsys.readouterr()  # in process: `regen --term` runs as a program in test_docs_instructors
+    code = cli.main(["regen", "--course", str(course), "--term", "Fall 2027"])
+    assert code == 0, capsys.readouterr().err
     after = files(course)
     for name in HIDDEN:
         rel = f"cases/hidden/{name}/adult-hw1.csv"
@@ -194,7 +198,7 @@ def test_regen_term_redraws_the_hidden_data_and_keeps_the_public(small, tmp_path
     code, err = cli.main(["check", "--course", str(course)]), capsys.readouterr().err
     assert code == 0 and "term Fall 2027," in err, err
     back = cli.main(["regen", "--course", str(course), "--term", TERM])  # the same term:
-    assert back == 0, capsys.readouterr().err  # same bytes (in process, as `check` above)
+    assert back == 0, capsys.readouterr().err  # same bytes
     assert {k: v for k, v in files(course).items() if k.startswith("cases/hidden/")} == {
         k: v for k, v in before.items() if k.startswith("cases/hidden/")}
 

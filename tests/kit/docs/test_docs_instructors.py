@@ -1,10 +1,16 @@
 """docs/instructors.md's "Set up your course", run literally in a fresh copy of the kit:
 its seven commands in order (course new, check, materials, bundle, gradescope, solution, check
 --against) for one course, then the same for a second course side by side (its folder and
-origin changed); points edited as an instructor would, then regen; a new term for one course
-leaves the other's fingerprint unchanged, the stale autograder is refused by check --against
-and a rebuilt one matches; both courses grade their solution output with full marks; then
-the merge command on a graded class, and the merge's refusals."""
+origin changed: the examples' small rubric); points edited as an instructor would, then
+regen; a new term for one course leaves the other's fingerprint unchanged, the stale
+autograder is refused by check --against and a rebuilt one matches; both courses grade their
+solution output with full marks; then the merge command on a graded class, and the merge's
+refusals.
+
+Every command line runs at least once as a program in the clone (the first course's seven
+commands, the second's `course new`, regen --term, grade and merge); the same commands run
+again, on the same folders, run in process (`here`): the clone is checked untouched after
+each command ran there as a program."""
 from __future__ import annotations
 
 import json
@@ -19,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from grader import cli
 from staff_submission import staff_submission
 from test_docs_quickstart import _copy_checkout
 
@@ -44,11 +51,26 @@ def run(command: list[str], cwd: Path) -> subprocess.CompletedProcess:
                           timeout=600)
 
 
+def here(command: list[str], cwd: Path, capsys: pytest.CaptureFixture) -> tuple[int, str]:
+    """`command` (python -m grader ...) run in process from `cwd`: its exit code and stderr."""
+    assert command[:3] == ["python", "-m", "grader"], command
+    capsys.readouterr()
+    before = os.getcwd()
+    os.chdir(cwd)
+    try:
+        code = cli.main(command[3:])
+    finally:
+        os.chdir(before)
+    return code, capsys.readouterr().err
+
+
 @pytest.fixture(scope="module")
 def kit(tmp_path_factory: pytest.TempPathFactory) -> Path:
     checkout = tmp_path_factory.mktemp("clone") / "kanon-kit"
     checkout.mkdir()
     _copy_checkout(REPO, checkout, COPIED)
+    (checkout / "examples").mkdir()  # `course new --from examples` reads its rubric only
+    shutil.copyfile(REPO / "examples" / "rubric.toml", checkout / "examples" / "rubric.toml")
     return checkout
 
 
@@ -67,24 +89,26 @@ def _tree(folder: Path) -> dict[Path, bytes]:
             if p.is_file() and "__pycache__" not in p.parts and ".pytest_cache" not in p.parts}
 
 
-def _fingerprint(kit: Path, folder: str) -> str:
-    done = run(["python", "-m", "grader", "check", "--course", folder], kit)
-    assert done.returncode == 0, done.stderr
-    return re.search(r"fingerprint ([0-9a-f]{16})", done.stderr).group(1)
+def _fingerprint(check: str) -> str:
+    """The fingerprint `check --course` printed (its stderr `check`)."""
+    return re.search(r"fingerprint ([0-9a-f]{16})", check).group(1)
 
 
-def _grade_solution(kit: Path, folder: str, tmp: Path) -> dict:
-    """Grade the course's solution.py as a one-student class; its record."""
+def _grade_solution(kit: Path, folder: str, tmp: Path, capsys: pytest.CaptureFixture) -> dict:
+    """Grade the course's solution.py as a one-student class (in process: `grade` runs as a
+    program in the merge test); its record."""
     (tmp / "class" / "staff").mkdir(parents=True)
     shutil.copyfile(kit / folder / "solution.py", tmp / "class" / "staff" / "skeleton.py")
-    done = run(["python", "-m", "grader", "grade", str(tmp / "class"), "--course", folder,
-                "--out", str(tmp / "out"), "--sandbox", "none", "--run-as", "none"], kit)
-    assert done.returncode == 0, done.stderr[-2000:]
+    code, err = here(["python", "-m", "grader", "grade", str(tmp / "class"), "--course", folder,
+                      "--out", str(tmp / "out"), "--sandbox", "none", "--run-as", "none"],
+                     kit, capsys)
+    assert code == 0, err[-2000:]
     return json.loads((tmp / "out" / "results" / "staff" / "record.json").read_text())
 
 
 @pytest.mark.slow
-def test_the_instructors_commands_set_up_two_courses(kit: Path, tmp_path: Path) -> None:
+def test_the_instructors_commands_set_up_two_courses(kit: Path, tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture) -> None:
     commands = section_commands((kit / "docs" / "instructors.md").read_text(encoding="utf-8"))
     setup, merge = commands[:7], commands[7:]
     assert [c[:4] for c in setup] == [["python", "-m", "grader", w] for w in (
@@ -116,33 +140,35 @@ def test_the_instructors_commands_set_up_two_courses(kit: Path, tmp_path: Path) 
     text = text.replace('function = "random_anonymizer"\npoints = 20',
                         'function = "random_anonymizer"\npoints = 25')
     toml.write_text(text, encoding="utf-8")
-    assert run(["python", "-m", "grader", "regen", "--course", "../fall2026"], kit).returncode == 0
-    assert run(setup[2], kit).returncode == 0
+    regen = ["python", "-m", "grader", "regen", "--course", "../fall2026"]
+    assert here(regen, kit, capsys)[0] == 0  # (a program below, with --term)
+    assert here(setup[2], kit, capsys)[0] == 0  # materials again
     handout = (built / "fall2026-preview" / "HANDOUT.md").read_text(encoding="utf-8")
     assert "## topdown_anonymizer (25 points)" in handout and "| **Total** | **100** |" in handout
-    stale = run(setup[6], kit)  # the autograder built before the edit is refused
-    assert stale.returncode == 1 and "rubric:" in stale.stderr, stale.stderr
-    for command in setup[3:]:  # rebuilt: it matches again
-        assert run(command, kit).returncode == 0, command
-    # A second course side by side, from the default rubric.
-    second = _course_commands(setup, "../default2026", "default")
-    for command in second:
-        done = run(command, kit)
-        assert done.returncode == 0, (command, done.stderr[-2000:])
-    other = _fingerprint(kit, "../default2026")
+    code, err = here(setup[6], kit, capsys)  # the autograder built before the edit is refused
+    assert code == 1 and "rubric:" in err, err
+    for command in (setup[4], setup[6]):  # the autograder rebuilt: it matches again
+        assert here(command, kit, capsys)[0] == 0, command
+    # A second course side by side, from the examples' rubric.
+    second = _course_commands(setup, "../examples2026", "examples")
+    done = run(second[0], kit)  # course new, a program; the rest in process
+    assert done.returncode == 0, done.stderr[-2000:]
+    checked = [here(command, kit, capsys) for command in second[1:]]
+    assert [code for code, _ in checked] == [0] * 6, checked
+    other = _fingerprint(checked[0][1])  # what its `check --course` printed
     # A new term for the first course: the other course's fingerprint stays.
     new_term = ["python", "-m", "grader", "regen", "--course", "../fall2026", "--term",
                 "Spring 2027"]
     assert run(new_term, kit).returncode == 0
-    assert _fingerprint(kit, "../default2026") == other
-    refused = run(setup[6], kit)
-    assert refused.returncode == 1 and "term: 'Fall 2026' there, 'Spring 2027' in the course" \
-        in refused.stderr, refused.stderr
+    code, err = here(second[1], kit, capsys)
+    assert code == 0 and _fingerprint(err) == other, err
+    code, err = here(setup[6], kit, capsys)
+    assert code == 1 and "term: 'Fall 2026' there, 'Spring 2027' in the course" in err, err
     for command in (setup[4], setup[6]):
-        assert run(command, kit).returncode == 0, command
+        assert here(command, kit, capsys)[0] == 0, command
     assert _tree(kit) == kit_before  # the clone untouched
-    for folder, points in (("../fall2026", (90, 100)), ("../default2026", (100, 110))):
-        record = _grade_solution(kit, folder, tmp_path / folder.strip("./"))
+    for folder, points in (("../fall2026", (90, 100)), ("../examples2026", (100, 100))):
+        record = _grade_solution(kit, folder, tmp_path / folder.strip("./"), capsys)
         assert (record["score"], record["max"]) == points, [  # full marks but the report
             (c["id"], c["status"]) for c in record["cases"] if c["status"] != "ok"]
 
@@ -158,7 +184,8 @@ def _small_rubric(full: Path) -> str:
 
 
 @pytest.mark.slow
-def test_the_merge_command_fills_in_the_report(kit: Path, tmp_path: Path) -> None:
+def test_the_merge_command_fills_in_the_report(kit: Path, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture) -> None:
     """After grading with the course's rubric: the guide's merge command, literally.
 
     The course is made by `course new` from the Fall 2025 rubric cut to what merging needs:
@@ -167,10 +194,10 @@ def test_the_merge_command_fills_in_the_report(kit: Path, tmp_path: Path) -> Non
     small = _small_rubric(kit / "grader" / "rubric-2025.toml")
     (kit.parent / "merge-rubric.toml").write_text(small, encoding="utf-8")
     folder = kit.parent / "merge-course"
-    done = run(["python", "-m", "grader", "course", "new", str(folder), "--from",
-                str(kit.parent / "merge-rubric.toml"), "--term", "Merge"], kit)
-    assert done.returncode == 0, done.stderr
-    assert "3 cases" in done.stderr, done.stderr  # cost_MD's hidden cases only
+    code, err = here(["python", "-m", "grader", "course", "new", str(folder), "--from",
+                      str(kit.parent / "merge-rubric.toml"), "--term", "Merge"], kit, capsys)
+    assert code == 0, err  # in process: `course new` runs as a program in the test above
+    assert "3 cases" in err, err  # cost_MD's hidden cases only
     submissions = tmp_path / "submissions"
     staff_submission(submissions / "ada", "from staffcopy import *  # noqa\n")
     (submissions / "ada" / "report.pdf").write_bytes(b"%PDF-1.4 not really\n")
@@ -193,9 +220,9 @@ def test_the_merge_command_fills_in_the_report(kit: Path, tmp_path: Path) -> Non
     assert ",7," in rows["ada"] and rows["ada"] != rows["ben"]
     before = _tree(out / "fall2026-grades")
     (out / "fall2026-scores.csv").write_text("student,report\nada,11\nzed,3\n", encoding="utf-8")
-    refused = run(merge, kit)
-    assert refused.returncode == 2
-    lines = refused.stderr.strip().splitlines()
+    code, err = here(merge, kit, capsys)  # in process: the program ran above
+    assert code == 2
+    lines = err.strip().splitlines()
     scores = "../fall2026-scores.csv"
     assert lines == [f"error: {scores}: row 2, column report: '11' is more than the part's "
                      f"10 points",
