@@ -74,27 +74,29 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return cores + 1
 
 
-def _weight(item: pytest.Item) -> tuple[int, int]:
-    """Where a test's file goes in the queue: the heaviest first (a long file started last
-    would leave the other worker idle at the end), then files with slow tests, the rest, and
-    last the `alone` files (waiting for the lock costs least while only short tests run)."""
-    rel = Path(str(item.fspath)).relative_to(Path(__file__).parent).as_posix()
+def _weight(tests: list[pytest.Item]) -> tuple[int, int]:
+    """Where a test file (its `tests`) goes in the queue: the heaviest first (a long file
+    started last would leave the other worker idle at the end), then files with slow tests,
+    the rest, and last the files with an `alone` test, all of the file (waiting for the lock
+    costs least while only short tests run)."""
+    rel = Path(str(tests[0].fspath)).relative_to(Path(__file__).parent).as_posix()
     if rel in HEAVIEST:
         return 0, HEAVIEST.index(rel)
-    if item.get_closest_marker("alone") is not None:
+    if any(item.get_closest_marker("alone") is not None for item in tests):
         return 3, 0
-    return (1 if item.get_closest_marker("slow") is not None else 2), 0
+    return (1 if any(item.get_closest_marker("slow") is not None for item in tests) else 2), 0
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Files queued heaviest first, each file's tests kept together and in their order (the
     same order on every worker, so pytest-xdist accepts it)."""
-    file_weight: dict[str, tuple[int, int]] = {}
+    files: dict[str, list[pytest.Item]] = {}
     for item in items:
-        key = str(item.fspath)
-        file_weight[key] = min(file_weight.get(key, (9, 0)), _weight(item))
-    position = {key: i for i, key in enumerate(file_weight)}
+        files.setdefault(str(item.fspath), []).append(item)
+    file_weight = {key: _weight(tests) for key, tests in files.items()}
+    position = {key: i for i, key in enumerate(files)}
     items.sort(key=lambda item: (file_weight[str(item.fspath)], position[str(item.fspath)]))
+
 
 XDIST_VARIABLES = ("PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT", "PYTEST_XDIST_TESTRUNUID")
 

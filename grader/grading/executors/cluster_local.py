@@ -51,13 +51,16 @@ class LoopbackCluster:
         self.processes.append(process)
         return process
 
-    def add_worker(self, env: dict[str, str] | None = None, threads: int = 1) -> None:
-        """Start one `dask worker` (with its nanny) of `threads` threads on 127.0.0.1."""
+    def add_worker(self, env: dict[str, str] | None = None, threads: int = 1,
+                   nanny: bool = True) -> None:
+        """Start one `dask worker` of `threads` threads on 127.0.0.1, with its nanny (which
+        starts it again when it dies) unless `nanny` is False."""
         n = len(self.workers)
         self.workers.append(self._start(
             ["worker", self.address, "--host", "127.0.0.1", "--nthreads", str(threads),
              "--no-dashboard", "--name", f"worker-{n}", "--local-directory",
-             str(self.folder / f"worker-{n}")], f"worker-{n}", env))
+             str(self.folder / f"worker-{n}"), *([] if nanny else ["--no-nanny"])],
+            f"worker-{n}", env))
 
     def stop(self) -> None:
         """End every process this cluster started (each in its own process group)."""

@@ -13,8 +13,11 @@ from grader.sandbox import Limits, Session, bwrap_available, landlock_available,
 
 REPO = Path(__file__).resolve().parents[3]
 FUNCS = ["cost_MD", "mondrian"]
-# timeouts within seconds of a CPU-time limit: no other worker's test runs meanwhile
-pytestmark = pytest.mark.alone
+# `alone` (tests/kit/conftest.py: no other worker runs a test meanwhile): the tests where a
+# child must burn CPU up to its CPU-time limit before a wall-clock bound a few seconds away
+# (a 1 s limit and its 5 s backstop, a statement's 1 s and 3 s, a grandchild's 3 s), or must
+# start within a few seconds. The others' limits are never reached, or reached by waiting
+# (a sleep), or leave seconds of margin for milliseconds of CPU: load cannot change them.
 
 
 class Child:
@@ -97,6 +100,7 @@ def test_exceptions_exit_and_crashes_each_have_a_status(child) -> None:
     assert c.session.alive()  # the child survives all of its forks' failures
 
 
+@pytest.mark.alone
 @pytest.mark.slow
 def test_timeout_kills_the_whole_process_group(child, tmp_path: Path) -> None:
     marker = tmp_path / "still-alive"
@@ -148,6 +152,7 @@ def test_import_failures(child) -> None:
     assert child("x = [0] * 10 ** 10\n").imported.status == "memory"
 
 
+@pytest.mark.alone
 @pytest.mark.slow
 def test_retry_runs_statements_one_at_a_time_and_says_what_it_left_out(child) -> None:
     source = ("import sys\nsys.setrecursionlimit(5000)\nCACHE = {}\nLIMIT = 2 * 3\n"
@@ -241,6 +246,7 @@ def test_keyword_arguments_reach_the_parameters_of_that_name(child) -> None:
     assert out.value["value"] == 7.0
 
 
+@pytest.mark.alone
 @pytest.mark.slow
 def test_cpu_time_is_measured_and_limits_it(child) -> None:
     c = child("import time\n"
@@ -347,6 +353,7 @@ def test_folder_listings_come_in_name_order(child, tmp_path: Path) -> None:
         "(", "").replace(")", "").replace("], [", "] [")
 
 
+@pytest.mark.alone
 def test_a_restarted_retry_leaves_out_what_the_first_one_did_without_running_it(
         tmp_path: Path) -> None:
     source = "import time\nSTART = time.time()\ntime.sleep(30)\ndef cost_MD(a, b, d):\n" \
