@@ -17,7 +17,7 @@ from grader import rubric as rubric_mod
 from grader.commands.grade import grade_class
 from grader.grading.batch import BatchSettings
 
-pytestmark = pytest.mark.slow  # every test reads the realistic class graded once (about 35 s)
+pytestmark = pytest.mark.slow  # every test reads the realistic class graded once (~40 CPU-s)
 
 CLASS = Path(__file__).resolve().parents[1] / "realistic_class"
 FUNCTIONS = ("cost_MD", "cost_LM", "random_anonymizer", "clustering_anonymizer",

@@ -155,8 +155,11 @@ def test_interrupted_run_resumes_without_losing_or_redoing_work(tmp_path: Path) 
         student(subs / name, "next(x for x in iter(int, 1) if x)", "0")  # spins
     out, scratch = tmp_path / "out", tmp_path / "scratch"
     scratch.mkdir()
+    # a short limit: z1 and z2 spin three times in all (z1 is interrupted, then graded again)
+    short = tmp_path / "short.toml"
+    short.write_text(TINY.replace("time_limit = 2\n", "time_limit = 0.5\n"), encoding="utf-8")
     cmd = [sys.executable, "-m", "grader", "grade", str(subs), "--out", str(out), "--rubric",
-           str(r.path), "--jobs", "1", "--sandbox", "none", "--scratch", str(scratch)]
+           str(short), "--jobs", "1", "--sandbox", "none", "--scratch", str(scratch)]
     # Ctrl-C as a TA's terminal sends it, even when this suite itself runs in the background
     # (where a shell starts it with SIGINT ignored, and the grader would inherit that).
     proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
