@@ -31,13 +31,16 @@ import sys
 from pathlib import Path
 
 from . import __version__
-from .commands import grade as grade_command
+from .courses import command as course_commands
 from .courses import option as course_option
 from .courses import upkeep
 from .errors import UserError
+from .gradebook import export_command, merge_command
 from .grading.batch import SANDBOXES
 from .grading.executors import cluster_option
 from .prog import prog_name
+from .publishing import command_line as publishing_commands
+from .publishing import languages
 from .similarity import command as similarity_command
 
 
@@ -90,9 +93,8 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     g.add_argument("--only", nargs="+", metavar="ID", help="grade only these student ids")
     g.add_argument("--quiet", action="store_true", help="no progress output")
     cluster_option.add_arguments(g)
-    g.set_defaults(func=grade_command.run)
+    g.set_defaults(func=_grade)
 
-    from .gradebook import export_command
     export_command.add_parser(commands)
 
     r = commands.add_parser("regen", help="draw a course's hidden cases, recompute expected "
@@ -149,17 +151,19 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                    help="regular expression with a group (?P<id>...) for the student id")
     s.set_defaults(func=similarity_command.run)
 
-    from .courses import command as course_commands
-    from .gradebook import merge
-    from .publishing import bundle, gradescope, languages
     course_commands.add_parsers(commands)
-    from .publishing.materials import command as materials
-    merge.add_parser(commands)
-    bundle.add_parser(commands)
-    materials.add_parser(commands)
-    gradescope.add_parser(commands)
+    merge_command.add_parser(commands)
+    publishing_commands.add_parsers(commands)  # bundle, materials, gradescope
     languages.add_parser(commands)
     return parser
+
+
+def _grade(args: argparse.Namespace) -> int:
+    """`grade`: grader.commands.grade's run, imported only when a class is graded (the
+    parser's modules import no numpy, so `--help`, `--version` and the light commands start
+    fast)."""
+    from .commands import grade
+    return grade.run(args)
 
 
 def main(argv: list[str] | None = None) -> int:

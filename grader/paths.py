@@ -14,4 +14,5 @@ KIT_CASES = GRADER_DIR / "cases"  # the public demos' cases, and every course's 
 
 # Inside any kit root (a checkout, or the root given to `bundle --root`):
 PUBLIC_TESTS = "tests/public"  # the students' self-check
+BUNDLE_FOLDER = "kanon-hw1"  # the folder a student bundle unpacks into (bundle --folder)
 HIDDEN_CASES = "grader/cases/hidden"  # the grader's hidden datasets

@@ -6,12 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from kanon.files import atomic_write_text
-
 from ..errors import UserError
 from ..language import DEFAULT, LANGUAGES, describe
 from . import option
-from .create import ORIGINS, new_course
+from .origins import ORIGINS
 
 
 def add_parsers(commands: "argparse._SubParsersAction") -> None:
@@ -51,6 +49,7 @@ def add_parsers(commands: "argparse._SubParsersAction") -> None:
 
 
 def _new(args: argparse.Namespace) -> int:
+    from .create import new_course  # here, not above: the parsers stay cheap to import
     folder = new_course(args.folder, args.origin, args.term, args.language)
     from ..grading.fingerprint import fingerprint
     from .folder import load_course
@@ -66,6 +65,7 @@ def _new(args: argparse.Namespace) -> int:
 
 
 def _solution(args: argparse.Namespace) -> int:
+    from kanon.files import atomic_write_text
     from .solution import graded, solution_source
     if args.out.is_dir():
         raise UserError(f"--out {args.out} is a folder; give a file name such as solution.py")

@@ -3,10 +3,13 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import UserError
-from ..rubric import Rubric
-from .folder import Course, resolve
+
+if TYPE_CHECKING:  # the command line's parsers import `add` without the rubric's numpy
+    from ..rubric import Rubric
+    from .folder import Course
 
 HELP = ("the course folder (python -m grader course new) whose rubric, term and cases to use; "
         "a rubric file works too")
@@ -29,4 +32,5 @@ def read(args: argparse.Namespace, overrides: dict[str, object] | None = None
     rubric_path = getattr(args, "rubric", None)
     if course_path is not None and rubric_path is not None:
         raise UserError("give --course or --rubric, not both (a course folder holds its rubric)")
+    from .folder import resolve
     return resolve(course_path if course_path is not None else rubric_path, overrides)

@@ -17,11 +17,13 @@ the records; this package writes everything people read and LMSs import).
   markdown_html    the small, safe Markdown-to-HTML renderer of those pages
   export_command   the `export` command
   scores_csv       reading the staff's scores of the manual parts
-  merge            the `merge` command: those scores into a graded folder
+  merge            those scores into a graded folder
+  merge_command    the `merge` command (its parser cheap to import: merge is imported when
+                   it runs)
 
 Every file is written atomically with deterministic bytes. Imports grading, courses and the
 core; nothing of similarity or publishing.
 """
 __all__ = ["case_text", "counterexample", "dashboard", "export", "export_command",
-           "feedback_export", "lms", "markdown_html", "merge", "notes_text", "scores_csv", "shares",
-           "writer"]
+           "feedback_export", "lms", "markdown_html", "merge", "merge_command", "notes_text",
+           "scores_csv", "shares", "writer"]

@@ -13,12 +13,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from kanon.files import atomic_write_bytes, atomic_write_text
-
 from ..errors import UserError, check_writable_file
-from . import feedback_export
 from . import lms
-from ..grading.manual_scores import pending_note
 
 
 def add_parser(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParser:
@@ -85,6 +81,10 @@ def _warn(label: str, names: list[str]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """The command: compute the CSV and the zip, then write them and say what they hold."""
+    # imported here, not above: the parser stays cheap to import (`python -m grader --help`)
+    from kanon.files import atomic_write_bytes, atomic_write_text
+    from ..grading.manual_scores import pending_note
+    from . import feedback_export
     _check(args)
     result = zipped = None
     if args.out is not None:

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import TYPE_CHECKING, Callable, Protocol
 
-from ..rubric import Rubric
+if TYPE_CHECKING:  # the command line imports SANDBOXES without the rubric's numpy
+    from ..rubric import Rubric
 
 SANDBOXES = ("auto", "bwrap", "landlock", "none")
 

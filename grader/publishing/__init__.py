@@ -15,9 +15,12 @@
   gradescope  the Gradescope autograder zip (`gradescope`), verified after it is built
   autograde   what runs inside that autograder for each submission (grading + gradebook)
   templates/  the files both zips start from
+  command_line  the `bundle`, `gradescope` and `materials` commands' parsers and runs (cheap
+              to import: each run imports its builder)
 
 Stands on every package below it (courses, authoring, grading, gradebook, the sandbox's
 package list) and on grader.zipfiles for deterministic zips.
 """
-__all__ = ["autograde", "bundle", "course_data", "course_files", "gradescope", "languages", "leaks",
-           "materials", "own_selfcheck", "pool_files", "rules_selfcheck", "student_readme"]
+__all__ = ["autograde", "bundle", "command_line", "course_data", "course_files", "gradescope",
+           "languages", "leaks", "materials", "own_selfcheck", "pool_files", "rules_selfcheck",
+           "student_readme"]

@@ -1,4 +1,5 @@
-"""`python -m grader bundle --out student.zip`: the zip handed to students.
+"""The student bundle: the zip handed to students (the `bundle` command:
+grader.publishing.command_line).
 
 The course's rubric (--course, default grader/rubric.toml) decides what students get:
 skeleton.py and HANDOUT.md are assembled for it from the section sources
@@ -20,7 +21,6 @@ The zip is deterministic (grader.zipfiles) and written atomically.
 """
 from __future__ import annotations
 
-import argparse
 import ast
 import hashlib
 from pathlib import Path, PurePosixPath
@@ -28,10 +28,10 @@ from pathlib import Path, PurePosixPath
 from kanon.files import atomic_write_bytes
 
 from ..authoring.course_file import COURSE_FILE, course_json
-from ..errors import UserError, check_not_folder
+from ..errors import UserError
 from ..sandbox.packages import requirements
 from ..imports import absolute_imports
-from ..paths import KIT_ROOT, PUBLIC_TESTS, TEMPLATES
+from ..paths import BUNDLE_FOLDER as DEFAULT_FOLDER, KIT_ROOT, PUBLIC_TESTS, TEMPLATES
 from ..grading.fingerprint import FINGERPRINT_FILE, file_text, fingerprint
 from ..courses.folder import resolve
 from ..grading.term_view import apply_term
@@ -47,7 +47,6 @@ from .leaks import (course_reference_fingerprints, hidden_leak, hidden_secrets,
                     reference_leak)
 from ..zipfiles import Entry, zip_bytes
 
-DEFAULT_FOLDER = "kanon-hw1"
 
 # (glob relative to the kit root, required?) -- the ONLY source files a bundle may contain.
 ALLOW: tuple[tuple[str, bool], ...] = (
@@ -232,48 +231,3 @@ def build(root: Path, out: Path, folder: str = DEFAULT_FOLDER,
         refuse_secret(entries, own.key, "the bundle")
     atomic_write_bytes(out, zip_bytes(entries), mode=0o644)  # a file to hand out
     return entries
-
-
-# ------------------------------------------------------------------------------ command line
-
-
-def _configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    parser.add_argument("--out", required=True, metavar="ZIP", help="the zip to write")
-    parser.add_argument("--root", default=None, metavar="DIR",
-                        help="the kit checkout to bundle from (default: this one)")
-    parser.add_argument("--folder", default=DEFAULT_FOLDER, metavar="NAME",
-                        help=f"the folder the zip unpacks into (default: {DEFAULT_FOLDER}; "
-                             "'' puts the files at the zip's root)")
-    parser.add_argument("--rubric", action="append", type=Path, default=None, metavar="TOML",
-                        help="check against this rubric's hidden cases too (repeatable; "
-                             "default: grader/rubric.toml)")
-    parser.add_argument("--course", type=Path, default=None, metavar="DIR",
-                        help="the course folder (or a rubric file) the class is graded with: "
-                             "skeleton.py, HANDOUT.md and the students' tests/public/course.json "
-                             "come from it (default: grader/rubric.toml); its hidden cases are "
-                             "checked for leaks and its secret never shipped")
-    parser.set_defaults(func=run)
-    return parser
-
-
-def add_parser(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParser:
-    """Register `bundle` on the grader's sub-command parser."""
-    return _configure(subparsers.add_parser(
-        "bundle", help="build the zip handed to students (skeleton, data, handout, public tests)",
-        description=" ".join(__doc__.split("\n\n")[0].split())))
-
-
-def run(args: argparse.Namespace) -> int:
-    """Build the bundle; print its files and sizes (a UserError goes to the command line)."""
-    out = Path(args.out)
-    check_not_folder(out)  # before the build, not after it
-    entries = build(kit_root(args.root), out, args.folder, args.rubric, args.course)
-    print_listing(entries, out)
-    return 0
-
-
-def print_listing(entries: list, out: Path) -> None:
-    """Every file of a written zip with its size, then the zip's own size."""
-    for entry in entries:
-        print(f"{len(entry.data):>10}  {entry.name}")
-    print(f"wrote {out} ({out.stat().st_size} bytes, {len(entries)} files)")

@@ -1,5 +1,5 @@
-"""`python -m grader gradescope --out autograder.zip`: a Gradescope autograder built from the
-kit's own grader, and the code that runs inside it for every submission.
+"""A Gradescope autograder built from the kit's own grader, and the code that runs inside it
+for every submission (the `gradescope` command: grader.publishing.command_line).
 
 The zip (Gradescope's layout: setup.sh and run_autograder at its root, unpacked by Gradescope
 into /autograder/source) holds:
@@ -31,7 +31,6 @@ Rubric.auto_points) and lists each manual part as one 0-point line saying what w
 """
 from __future__ import annotations
 
-import argparse
 import io
 import json
 import re
@@ -44,12 +43,11 @@ from pathlib import Path
 from kanon.files import atomic_write_bytes
 
 from .. import paths
-from ..errors import UserError, check_not_folder
+from ..errors import UserError
 from ..sandbox.packages import requirements
 from ..grading.fingerprint import FINGERPRINT_FILE, file_text, fingerprint
 from ..courses.secret import refuse_secret
 from ..grading.term_view import apply_term
-from .bundle import kit_root, print_listing
 from ..zipfiles import Entry, zip_bytes
 
 TEMPLATES = paths.TEMPLATES / "gradescope"
@@ -214,43 +212,3 @@ def build(root: Path, out: Path, rubric_path: Path | None = None) -> list[Entry]
     verify(data)
     atomic_write_bytes(out, data, mode=0o644)  # a file to upload
     return entries
-
-
-# ------------------------------------------------------------------------------ command line
-
-
-def _configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    parser.add_argument("--out", required=True, type=Path, metavar="ZIP",
-                        help="the autograder zip to write (upload it to Gradescope)")
-    parser.add_argument("--course", type=Path, default=None, metavar="DIR",
-                        help="the course folder to grade with (its rubric, term and cases; "
-                             "never its secret)")
-    parser.add_argument("--rubric", type=Path, default=None, metavar="TOML",
-                        help="one of the kit's example rubrics instead (default: "
-                             "grader/rubric.toml)")
-    parser.add_argument("--root", default=None, metavar="DIR",
-                        help="the kit checkout to build from (default: this one)")
-    parser.set_defaults(func=run)
-    return parser
-
-
-def add_parser(subparsers: "argparse._SubParsersAction") -> argparse.ArgumentParser:
-    """Register `gradescope` on the grader's sub-command parser."""
-    return _configure(subparsers.add_parser(
-        "gradescope", help="build a Gradescope autograder zip from this grader and rubric",
-        description=" ".join(__doc__.split("\n\n")[0].split())))
-
-
-def run(args: argparse.Namespace) -> int:
-    """Build the autograder zip; print its files and sizes (a UserError goes to the command
-    line)."""
-    if args.course is not None and args.rubric is not None:
-        raise UserError("give --course or --rubric, not both")
-    check_not_folder(Path(args.out))  # before the build, not after it
-    entries = build(kit_root(args.root), args.out, args.course or args.rubric)
-    print_listing(entries, args.out)
-    from ..courses.folder import resolve
-    root = kit_root(args.root)
-    rubric, _ = resolve(args.course or args.rubric or root / "grader" / "rubric.toml")
-    print(budget_line(apply_term(rubric)))
-    return 0

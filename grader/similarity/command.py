@@ -7,12 +7,12 @@ import sys
 
 from ..courses import option as course_option
 from ..errors import UserError, check_writable_file
-from ..gradebook.dashboard import write_dashboard
-from . import run as similarity
 
 
 def run(args: argparse.Namespace) -> int:
     """The `similarity` command: 0 when the pairs are written."""
+    from ..gradebook.dashboard import write_dashboard  # here: `python -m grader` stays cheap
+    from . import run as similarity
     if args.threshold is not None and not 0 <= args.threshold <= 1:
         raise UserError("--threshold must be between 0 and 1")
     check_writable_file(args.out)

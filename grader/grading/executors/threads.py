@@ -9,12 +9,13 @@ from __future__ import annotations
 import os
 import threading
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from typing import Callable, Iterator, Protocol
+from typing import TYPE_CHECKING, Callable, Iterator, Protocol
 
-from ...rubric import Rubric
-from ..intake import Submission
+if TYPE_CHECKING:  # the command line imports cluster_option without the rubric's numpy
+    from ...rubric import Rubric
+    from ..intake import Submission
 
-GradeOne = Callable[[Submission, str], "dict | None"]
+GradeOne = Callable[["Submission", str], "dict | None"]
 
 
 class Executor(Protocol):

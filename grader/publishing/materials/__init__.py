@@ -6,9 +6,9 @@ filling, translations.py the sections in a course's language (handout/LANG/, ske
 words.py the words the materials generate (headings, points, tables) in that language,
 calls.py the fields about calling the functions, own_handout.py and own_skeleton.py a
 course's own functions (rubric [[function]]: their sections from the course folder's
-handout/, their stubs and command line), command.py the `materials` command. No rule is written
-twice: a section says each rule once, and `<!-- if ... -->` blocks (template.py) keep only
-the course's own.
+handout/, their stubs and command line); the `materials` command is in
+grader.publishing.command_line. No rule is written twice: a section says each rule once, and
+`<!-- if ... -->` blocks (template.py) keep only the course's own.
 
     python -m grader materials --course RUBRIC --out DIR   # HANDOUT.md + skeleton.py
 """

@@ -144,6 +144,21 @@ def test_version() -> None:
     assert done.returncode == 0 and done.stdout == f"python -m grader {__version__}\n"
 
 
+HEAVY = ("numpy", "kanon", "kcheck", "reference", "grader.commands", "grader.rubric")
+PARSER_IMPORTS = ("import sys; from grader import cli; cli._parser('x'); "
+                  "print(' '.join(sorted(m for m in sys.modules if m.startswith(%r))))" % (HEAVY,))
+
+
+def test_the_parser_imports_no_command_s_work() -> None:
+    """Every `python -m grader` builds the whole parser: its modules import no numpy, kanon,
+    kcheck or rubric (each command imports its work when it runs), so `--help`, `--version`
+    and a usage mistake start in a fraction of the time a numpy import takes."""
+    env = CHILD or {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, "-c", PARSER_IMPORTS], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout == "\n", (done.stdout, done.stderr)
+
+
 def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
     action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     return dict(action.choices)
