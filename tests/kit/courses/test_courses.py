@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 from child_python import compiled_env
 from forked_pytest import PytestServer
-from shared_bundles import course_autograder, unpacked_bundle
+from shared_bundles import (course_autograder, course_bundle, skeleton_self_check,
+                            unpacked_bundle)
 
 from grader import cli, contract
 from grader.publishing.materials import view
@@ -38,11 +39,18 @@ FAST = ["-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-p", "no:benchma
 
 @pytest.fixture(scope="module", params=list(COURSES))
 def course(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict:
-    """The course's bundle, unpacked into an empty folder, and a staff submission."""
+    """The course's bundle, unpacked into an empty folder, and a staff submission. The
+    course folder only names its kit rubric, so its bundle has the bytes of the rubric's, which
+    the run builds once for every file that reads it (tests/kit/shared_bundles.py): checked
+    here, then the rubric's is unpacked."""
+    from grader.publishing import bundle
     name = request.param
     base = tmp_path_factory.mktemp(name)
     course_dir = REPO / COURSES[name]
-    unpacked_bundle(tmp_path_factory, course_dir, base / "unpacked")  # shared by the run
+    shared = course_bundle(tmp_path_factory, REPO / RUBRICS[name])
+    own = bundle.collect(REPO, bundle.DEFAULT_FOLDER, course_dir)  # `bundle --course DIR`'s
+    assert bundle.zip_bytes(own) == shared.read_bytes(), name
+    unpacked_bundle(tmp_path_factory, REPO / RUBRICS[name], base / "unpacked")
     (base / "staff").mkdir()
     # in process (test_course_folders.py runs `python -m grader solution --course` itself)
     assert cli.main(["solution", "--course", str(course_dir), "--out",
@@ -76,6 +84,11 @@ def self_check(warm: PytestServer, folder: Path, *args: str
     xml = folder.parent / f"report-{len(list(folder.parent.glob('report-*')))}.xml"
     done = warm.run([*FAST, "-q", f"--junitxml={xml}", *args], folder, student_env(),
                     xml.with_suffix(".out"))
+    return done, outcomes_of(xml)
+
+
+def outcomes_of(xml: Path) -> dict[str, tuple[str, str]]:
+    """Test id -> (outcome, message) of a self-check's JUnit XML report."""
     outcomes = {}
     for case in ET.parse(xml).iter("testcase"):
         name = f"{case.get('classname', '').rsplit('.', 1)[-1]}::{case.get('name')}"
@@ -84,7 +97,7 @@ def self_check(warm: PytestServer, folder: Path, *args: str
             if child.tag in ("failure", "error", "skipped"):
                 outcome, message = child.tag, child.get("message", "")
         outcomes[name] = (outcome, message.removeprefix("Failed: "))
-    return done, outcomes
+    return outcomes
 
 
 def markers_of(course: dict) -> set[str]:
@@ -104,9 +117,12 @@ def test_self_check_passes_the_staff_solution(course: dict, warm: PytestServer) 
 
 @pytest.mark.slow
 def test_untouched_skeleton_fails_every_graded_part_with_not_implemented(
-        course: dict, warm: PytestServer) -> None:
-    done, outcomes = self_check(warm, course["folder"])
-    assert done.returncode == 1, done.stdout[-3000:]
+        course: dict, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The run's one self-check of this bundle's skeleton (shared_bundles.py: a literal
+    `python -m pytest` in a fresh unpacking; test_course_wording.py reads its words)."""
+    done = skeleton_self_check(tmp_path_factory, REPO / RUBRICS[course["name"]])
+    outcomes = outcomes_of(done.report)
+    assert done.returncode == 1, done.output[-3000:]
     failed = {t: m for t, (o, m) in outcomes.items() if o == "failure"}
     assert {o for o, _ in outcomes.values()} <= {"passed", "failure"}  # nothing skipped
     assert all(m.endswith(NOT_IMPLEMENTED) for m in failed.values()), [
@@ -116,7 +132,7 @@ def test_untouched_skeleton_fails_every_graded_part_with_not_implemented(
     for function in view(course["rubric"]).names:
         assert any(m.startswith(f"{function} ") or f"{function}(" in m
                    for m in failed.values()), function
-    assert "left out" not in done.stdout  # the bundle holds the course's tests only
+    assert "left out" not in done.output  # the bundle holds the course's tests only
 
 
 def _named(text: str, function: str) -> bool:

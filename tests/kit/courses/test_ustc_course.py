@@ -122,8 +122,8 @@ def test_the_bundle_holds_only_the_labs_parts_and_data(tmp_path, tmp_path_factor
     """Every file of the USTC bundle (names, code, comments, data, the self-check's output on
     the skeleton): no word of a part the lab does not grade, no other course or staff tool;
     its data is the course's own."""
-    from publishing.test_course_wording import ELSEWHERE, OWNED, SHARED, _hits, _self_check
-    from shared_bundles import unpacked_bundle
+    from publishing.test_course_wording import ELSEWHERE, OWNED, SHARED, _hits
+    from shared_bundles import skeleton_self_check, unpacked_bundle
     folder = unpacked_bundle(tmp_path_factory, USTC, tmp_path)  # built once per run
     texts = {}
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
@@ -132,7 +132,7 @@ def test_the_bundle_holds_only_the_labs_parts_and_data(tmp_path, tmp_path_factor
             texts[name] = name + "\n" + path.read_bytes().decode("utf-8")
         except UnicodeDecodeError:
             texts[name] = name
-    texts["self-check on skeleton.py"] = _self_check(folder)
+    texts["self-check on skeleton.py"] = skeleton_self_check(tmp_path_factory, USTC).output
     graded = {"samarati", "mondrian"}
     owned = {(name, p): _hits(p, text)[:2] for name, text in texts.items()
              if not name.startswith(SHARED)

@@ -7,6 +7,7 @@ another term or course or of the kit's own decisions, no staff-only tool, no gra
 optional, and the function count the rubric gives."""
 from __future__ import annotations
 
+import functools
 import os
 import re
 import subprocess
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from child_python import compiled_env
-from shared_bundles import unpacked_bundle
+from shared_bundles import skeleton_self_check, unpacked_bundle
 
 from grader.publishing.materials import view
 from grader.publishing.materials.handout import WORDS as NUMBER_WORDS
@@ -82,11 +83,13 @@ def texts(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
             found[name] = name + "\n" + path.read_bytes().decode("utf-8")
         except UnicodeDecodeError:
             found[name] = name  # a compressed expected output: its name only
-    found["self-check on skeleton.py"] = _self_check(folder)
+    # the run's one self-check on this bundle's skeleton (test_courses.py reads it too)
+    found["self-check on skeleton.py"] = skeleton_self_check(tmp_path_factory, rubric).output
     found["self-check on nothing.py"] = _self_check(folder, f"--solution={base / 'nothing.py'}")
     return {"graded": set(view(load(rubric)).names), "texts": found}
 
 
+@functools.lru_cache(maxsize=None)  # a file every course ships alike is read once
 def _hits(pattern: str, text: str) -> list[str]:
     return [text[max(0, m.start() - 40):m.end() + 40].replace("\n", " ")
             for m in re.finditer(pattern, text, re.I)]
