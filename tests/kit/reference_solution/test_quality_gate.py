@@ -54,12 +54,21 @@ def compiled(tmp_path_factory: pytest.TempPathFactory) -> None:
     CHILD["factory"] = tmp_path_factory
 
 
+SELF_CHECK_PRELOAD = ("xdist.plugin", "xdist.looponfail", "pytest_timeout",  # the plugins
+                      "multiprocessing", "pdb", "gzip", "tomllib",  # the self-check's imports
+                      "kcheck.checks", "kcheck.compare", "kcheck.tables", "kcheck.teach_text",
+                      "kcheck.pool", "kcheck.search", "kcheck.course_rules",
+                      "kcheck.time_policy")  # its checker, from the kit's root
+"""What a warm pytest imports once: what every self-check run imports from the standard
+library, pytest's installed plugins and the kit root's checker (forked_pytest.py)."""
+
+
 @pytest.fixture(scope="module")
 def warm() -> Iterator[PytestServer]:
     """A warm pytest whose forks run public tests as `python -m pytest` does (forked_pytest.py);
     the runs that show the command itself (against the reference, the skeleton, from a
     bundle's root) start `python -m pytest` as it is."""
-    server = PytestServer(ROOT, public_env())
+    server = PytestServer(ROOT, public_env(), preload=SELF_CHECK_PRELOAD)
     yield server
     server.close()
 
@@ -309,14 +318,11 @@ def test_expected_outputs_are_what_the_reference_produces(reference_run):
     assert make_expected.stale(given) == []
 
 
-MUTANT_PRELOAD = ("xdist.plugin", "xdist.looponfail", "pytest_timeout",  # the plugins
-                  "multiprocessing", "pdb", "gzip", "tomllib",  # what the self-check imports
-                  "kcheck.checks", "kcheck.compare", "kcheck.tables", "kcheck.teach_text",
-                  "kcheck.pool", "kcheck.search", "kcheck.course_rules", "kcheck.time_policy",
+MUTANT_PRELOAD = (*SELF_CHECK_PRELOAD,
                   "kanon.problem", "kanon.classes", "kanon.files", "kanon.privacy")  # the core
-"""What the mutants' servers import once: what each run imports from the kit root and the
-standard library (the public tests' checker, the kit's core the reference copy stands on,
-pytest's installed plugins); a mutant of the core forgets the kit's and imports its own."""
+"""What the mutants' servers import once: also the kit's core the reference copy stands on
+(the solution runs in pytest's process there); a mutant of the core forgets the kit's and
+imports its own."""
 
 
 @pytest.fixture(scope="module")
