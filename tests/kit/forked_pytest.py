@@ -63,7 +63,8 @@ class PytestServer:
 
     `preload`: further modules the server imports once (in `cwd`, with `env`), where every run
     would import the same files the same way (modules that read no environment variable and
-    no file of a run when imported), e.g. pytest's installed plugins and the kit's checker."""
+    no file of a run when imported), e.g. the kit's checker; not pytest's plugins (a run warns
+    that it cannot rewrite their asserts)."""
 
     def __init__(self, cwd: Path, env: dict[str, str], preload: tuple[str, ...] = ()):
         self.process = subprocess.Popen([sys.executable, "-c", SERVER, *preload], cwd=cwd,
