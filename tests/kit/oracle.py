@@ -126,7 +126,9 @@ class Hierarchy:
 
     def up(self, v: str, s: int) -> str:
         """The ancestor s steps above v, or the root when v has fewer than s ancestors."""
-        path = self.path_to_root(v)
+        if v not in self._paths:
+            self.path_to_root(v)
+        path = self._paths[v]  # read only: no copy
         return path[min(s, len(path) - 1)]
 
     def lm(self, v: str) -> Fraction:
