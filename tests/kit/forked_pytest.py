@@ -26,6 +26,9 @@ import json, os, sys, traceback
 import gc
 import numpy, pytest, _pytest.junitxml, _pytest.terminal  # what every run imports first
 # (not the installed plugins: pytest rewrites their asserts itself, and warns if it cannot)
+import importlib
+for name in sys.argv[1:]:  # the server's `preload`
+    importlib.import_module(name)
 gc.freeze()  # what the server holds is never garbage: a run's collections (pytest's closing
 # gc.collect() calls among them) look only at what the run itself made
 for line in sys.stdin:
@@ -38,6 +41,8 @@ for line in sys.stdin:
             os.environ.clear()
             os.environ.update(job["env"])
             sys.path[0] = job["cwd"]
+            for name in [m for m in sys.modules if m.split(".")[0] in job["forget"]]:
+                del sys.modules[name]  # preloaded, but this run imports its own copy
             out = os.open(job["out"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
             os.dup2(out, 1)
             os.dup2(out, 2)
@@ -54,23 +59,31 @@ for line in sys.stdin:
 
 
 class PytestServer:
-    """One warm process; `run` is `python -m pytest ARGS` in `cwd` with `env`, one at a time."""
+    """One warm process; `run` is `python -m pytest ARGS` in `cwd` with `env`, one at a time.
 
-    def __init__(self, cwd: Path, env: dict[str, str]):
-        self.process = subprocess.Popen([sys.executable, "-c", SERVER], cwd=cwd, env=env,
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    `preload`: further modules the server imports once (in `cwd`, with `env`), where every run
+    would import the same files the same way (modules that read no environment variable and
+    no file of a run when imported), e.g. the kit's checker; not pytest's plugins (a run warns
+    that it cannot rewrite their asserts)."""
+
+    def __init__(self, cwd: Path, env: dict[str, str], preload: tuple[str, ...] = ()):
+        self.process = subprocess.Popen([sys.executable, "-c", SERVER, *preload], cwd=cwd,
+                                        env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         text=True) if FORKS else None
 
-    def run(self, args: list[str], cwd: Path, env: dict[str, str],
-            output: Path) -> subprocess.CompletedProcess:
-        """The run's exit code and what it printed (stdout and stderr, together)."""
+    def run(self, args: list[str], cwd: Path, env: dict[str, str], output: Path,
+            forget: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
+        """The run's exit code and what it printed (stdout and stderr, together). `forget`:
+        preloaded top-level packages this run must import afresh (e.g. its own patched copy,
+        found first on its sys.path)."""
         if self.process is None:  # no fork here: a fresh `python -m pytest`
             with output.open("wb") as out:
                 code = subprocess.run([sys.executable, "-m", "pytest", *args], cwd=cwd, env=env,
                                       stdout=out, stderr=subprocess.STDOUT).returncode
             printed = output.read_text(encoding="utf-8", errors="replace")
             return subprocess.CompletedProcess(["pytest", *args], code, printed, "")
-        job = {"args": list(args), "cwd": str(cwd), "env": env, "out": str(output)}
+        job = {"args": list(args), "cwd": str(cwd), "env": env, "out": str(output),
+               "forget": list(forget)}
         assert self.process.stdin and self.process.stdout
         self.process.stdin.write(json.dumps(job) + "\n")
         self.process.stdin.flush()

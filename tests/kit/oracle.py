@@ -34,6 +34,7 @@ class Hierarchy:
         self._paths: dict[str, list[str]] = {}  # memo only
         self._pairs: dict[tuple[str, str], str] = {}  # memo only
         self._height: int | None = None  # memo only
+        self._whd: dict[tuple[int, int], Fraction] = {}  # memo only (whd)
         with open(path, encoding="utf-8-sig", newline="") as f:
             text = f.read()
         previous_depth = None
@@ -125,7 +126,9 @@ class Hierarchy:
 
     def up(self, v: str, s: int) -> str:
         """The ancestor s steps above v, or the root when v has fewer than s ancestors."""
-        path = self.path_to_root(v)
+        if v not in self._paths:
+            self.path_to_root(v)
+        path = self._paths[v]  # read only: no copy
         return path[min(s, len(path) - 1)]
 
     def lm(self, v: str) -> Fraction:
@@ -682,9 +685,14 @@ def topdown_greedy(raw_file: str, dgh_folder: str, k: int):
     def ncp(g: dict) -> Fraction:
         return sum((cell_ncp(c, g[c]) for c in p.qi), Fraction(0))
 
+    records: dict[int, dict] = {}  # memo only (never changed: join makes new dicts)
+    distances: dict[tuple[int, int], Fraction] = {}  # memo only: dist of two records
+
     def record(i: int) -> dict:
-        return {c: (Fraction(float(p.rows[i][c])),) * 2 if numeric[c] else p.rows[i][c]
-                for c in p.qi}
+        if i not in records:
+            records[i] = {c: (Fraction(float(p.rows[i][c])),) * 2 if numeric[c]
+                          else p.rows[i][c] for c in p.qi}
+        return records[i]
 
     def join(a: dict, b: dict) -> dict:
         return {c: (min(a[c][0], b[c][0]), max(a[c][1], b[c][1])) if numeric[c]
@@ -699,6 +707,13 @@ def topdown_greedy(raw_file: str, dgh_folder: str, k: int):
     def dist(a: dict, b: dict) -> Fraction:
         return ncp(join(a, b))
 
+    def record_dist(i: int, j: int) -> Fraction:
+        """dist(record(i), record(j)) (symmetric)."""
+        key = (min(i, j), max(i, j))
+        if key not in distances:
+            distances[key] = dist(record(i), record(j))
+        return distances[key]
+
     final: list[list[int]] = []
 
     def recurse(part: list[int]) -> None:
@@ -712,7 +727,7 @@ def topdown_greedy(raw_file: str, dgh_folder: str, k: int):
             for r in part:  # index order: a later record must be strictly farther
                 if r == u:
                     continue
-                d = dist(record(u), record(r))
+                d = record_dist(u, r)
                 if best is None or d > best[0]:
                     best = (d, r)
             v = best[1]
@@ -722,7 +737,7 @@ def topdown_greedy(raw_file: str, dgh_folder: str, k: int):
         for r in part:
             if r in (u, v):
                 continue
-            if dist(record(u), record(r)) <= dist(record(v), record(r)):
+            if record_dist(u, r) <= record_dist(v, r):
                 group_u.append(r)
             else:
                 group_v.append(r)
@@ -763,11 +778,12 @@ def topdown_greedy(raw_file: str, dgh_folder: str, k: int):
 def whd(h: Hierarchy, p: int, q: int) -> Fraction:
     """WHD(p, q): levels from the root (root = 1), weights W(j, j-1) = 1/(j-1), h = height + 1;
     0 when h = 1."""
-    top = h.height() + 1
-    total = sum((Fraction(1, j - 1) for j in range(2, top + 1)), Fraction(0))
-    if total == 0:
-        return Fraction(0)
-    return sum((Fraction(1, j - 1) for j in range(q + 1, p + 1)), Fraction(0)) / total
+    if (p, q) not in h._whd:
+        top = h.height() + 1
+        total = sum((Fraction(1, j - 1) for j in range(2, top + 1)), Fraction(0))
+        h._whd[p, q] = Fraction(0) if total == 0 else \
+            sum((Fraction(1, j - 1) for j in range(q + 1, p + 1)), Fraction(0)) / total
+    return h._whd[p, q]
 
 
 def kaca(raw_file: str, dgh_folder: str, k: int):

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from lab_students import mondrian_for, write_submission
+from shared_bundles import ustc_twin
 
 from grader.authoring import rules_pool
 from grader.catalogs import translator
@@ -192,12 +193,16 @@ def test_the_pool_holds_public_data_only_and_is_fresh(rubric) -> None:
 
 
 @pytest.fixture(scope="module")
-def graded(rubric, tmp_path_factory) -> Path:
+def graded(tmp_path_factory) -> Path:
+    """The buggy and the right-but-different student graded against courses/ustc's smaller
+    twin (tests/kit/shared_bundles.py's ustc_twin: the same rubric, rules and hidden cases, a
+    4,000-row public dataset and its own rules pool, made once per run and shared)."""
+    twin = resolve(ustc_twin(tmp_path_factory))[0]
     tmp = tmp_path_factory.mktemp("ustc")
-    staff = solution_source(rubric, "ustc")
+    staff = solution_source(twin, "ustc")
     write_submission(tmp / "subs" / "buggy", staff, "relaxed", samarati_deletes=False)
     write_submission(tmp / "subs" / "other", staff, "reversed")
-    grade_class(BatchSettings(tmp / "subs", tmp / "out", rubric, jobs=2, sandbox="none",
+    grade_class(BatchSettings(tmp / "subs", tmp / "out", twin, jobs=2, sandbox="none",
                               progress=False))
     return tmp / "out"
 

@@ -64,11 +64,20 @@ def test_rubric_limits_the_algorithms(tmp_path: Path) -> None:
         list(experiments.ALGORITHMS)
 
 
+@pytest.fixture(scope="module")
+def swept(small: Path, tmp_path_factory) -> Path:
+    """The small sweep run twice in this process: one worker (a/) and two (b/), each
+    writing its CSV, table and (with matplotlib) plots."""
+    out = tmp_path_factory.mktemp("swept")
+    assert experiments.main(_args(small, out / "a", "--jobs", "1")) == 0
+    assert experiments.main(_args(small, out / "b", "--jobs", "2")) == 0
+    return out
+
+
 @pytest.mark.slow
-def test_csv_holds_the_reference_costs_and_is_reproducible(small: Path, tmp_path: Path,
-                                                            capsys) -> None:
-    assert experiments.main(_args(small, tmp_path / "a", "--jobs", "1")) == 0
-    rows = _rows(tmp_path / "a" / "experiments.csv")
+def test_csv_holds_the_reference_costs_and_is_reproducible(small: Path, swept: Path,
+                                                            tmp_path: Path) -> None:
+    rows = _rows(swept / "a" / "experiments.csv")
     assert list(rows[0]) == experiments.COLUMNS
     # 2 k x 2 seeds random, 2 clustering, bottom-up 2 (l = 1) + 2 more l at k = 4,
     # Samarati 2 k x 2 max_sup, 2 mondrian
@@ -89,10 +98,9 @@ def test_csv_holds_the_reference_costs_and_is_reproducible(small: Path, tmp_path
         assert int(row["classes"]) >= 1 and float(row["seconds"]) >= 0
         assert row["l"] == ("3" if row["algorithm"] == "bottomup" else "")
     # Two worker processes give the same rows (only the measured seconds differ).
-    assert experiments.main(_args(small, tmp_path / "b", "--jobs", "2")) == 0
-    assert _without_seconds(tmp_path / "a" / "experiments.csv") == \
-        _without_seconds(tmp_path / "b" / "experiments.csv")
-    table = (tmp_path / "a" / "table.md").read_text(encoding="utf-8")
+    assert _without_seconds(swept / "a" / "experiments.csv") == \
+        _without_seconds(swept / "b" / "experiments.csv")
+    table = (swept / "a" / "table.md").read_text(encoding="utf-8")
     assert "| Samarati (max_sup = 20) | 16 |" in table and "| bottom-up (k = 4) | 3 |" in table
 
 
@@ -109,19 +117,21 @@ def test_without_matplotlib_the_csv_is_written_and_the_hint_printed(
 
 @pytest.mark.slow
 @pytest.mark.skipif(not HAS_MATPLOTLIB, reason="matplotlib is not installed (the plots extra)")
-def test_plots_are_written_and_cost_plots_are_reproducible(small: Path, tmp_path: Path) -> None:
+def test_plots_are_written_and_cost_plots_are_reproducible(small: Path, swept: Path,
+                                                             tmp_path: Path) -> None:
+    """The command writes the six plots; its cost plots are byte for byte those of the same
+    sweep run again (here, in this process: `swept`)."""
     cmd = [sys.executable, "-m", "reference.experiments"]
-    for name in ("a", "b"):
-        done = subprocess.run(cmd + _args(small, tmp_path / name, "--jobs", "1"), cwd=REPO,
-                              capture_output=True, text=True)
-        assert done.returncode == 0, done.stderr
+    done = subprocess.run(cmd + _args(small, tmp_path / "a", "--jobs", "1"), cwd=REPO,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
     names = [f"{m}_vs_{s}.png" for s in ("k", "l") for m in ("LM", "MD", "seconds")]
     assert names[0] in done.stderr
     for name in names:
         data = (tmp_path / "a" / name).read_bytes()
         assert data.startswith(b"\x89PNG") and len(data) > 10_000
         if not name.startswith("seconds"):
-            assert data == (tmp_path / "b" / name).read_bytes()
+            assert data == (swept / "a" / name).read_bytes()
 
 
 def test_bad_arguments_are_one_line_errors(tmp_path: Path, capsys) -> None:

@@ -54,12 +54,21 @@ def compiled(tmp_path_factory: pytest.TempPathFactory) -> None:
     CHILD["factory"] = tmp_path_factory
 
 
+SELF_CHECK_PRELOAD = ("multiprocessing", "pdb", "gzip", "tomllib",  # the self-check's imports
+                      "kcheck.checks", "kcheck.compare", "kcheck.tables", "kcheck.teach_text",
+                      "kcheck.pool", "kcheck.search", "kcheck.course_rules",
+                      "kcheck.time_policy")  # its checker, from the kit's root
+"""What a warm pytest imports once: what every self-check run imports from the standard
+library and the kit root's checker (forked_pytest.py). Not pytest's installed plugins: a run
+would warn that it cannot rewrite their asserts."""
+
+
 @pytest.fixture(scope="module")
 def warm() -> Iterator[PytestServer]:
     """A warm pytest whose forks run public tests as `python -m pytest` does (forked_pytest.py);
     the runs that show the command itself (against the reference, the skeleton, from a
     bundle's root) start `python -m pytest` as it is."""
-    server = PytestServer(ROOT, public_env())
+    server = PytestServer(ROOT, public_env(), preload=SELF_CHECK_PRELOAD)
     yield server
     server.close()
 
@@ -86,15 +95,15 @@ def public_env(env: dict[str, str] | None = None) -> dict[str, str]:
 
 
 def run_public(tmp: Path, *args: str, cwd: Path = ROOT, tests: Path | None = PUBLIC,
-               env: dict[str, str] | None = None, server: PytestServer | None = None
-               ) -> Report:
+               env: dict[str, str] | None = None, server: PytestServer | None = None,
+               forget: tuple[str, ...] = ()) -> Report:
     """Run the public tests (`tests`, else the configured testpaths) in a subprocess (or a
-    fork of `server`'s) and parse its JUnit XML."""
+    fork of `server`'s, forgetting its preloaded `forget`) and parse its JUnit XML."""
     xml = tmp / f"report-{len(list(tmp.glob('report-*')))}.xml"
     environment = public_env(env)
     command = [*([str(tests)] if tests else []), *FAST, "-q", f"--junitxml={xml}", *args]
     if server:
-        completed = server.run(command, cwd, environment, xml.with_suffix(".out"))
+        completed = server.run(command, cwd, environment, xml.with_suffix(".out"), forget)
     else:
         completed = subprocess.run([sys.executable, "-m", "pytest", *command], cwd=cwd,
                                    env=environment, capture_output=True, text=True, timeout=600)
@@ -120,12 +129,43 @@ def course_file(tmp: Path, rubric_path: str) -> dict[str, str]:
     return {"KANON_COURSE_FILE": str(path)}
 
 
+@dataclass
+class ReferenceRun:
+    """The public tests run against the reference: its report, and the folder of its
+    temporaries (--basetemp), which keeps every call's output."""
+
+    report: Report
+    basetemp: Path
+
+
+@pytest.fixture(scope="module")
+def reference_run(tmp_path_factory: pytest.TempPathFactory) -> ReferenceRun:
+    """`python -m pytest tests/public --solution reference` under the course that grades every
+    part (grader/rubric-all.toml), once: its report, and the reference's outputs it kept."""
+    tmp = tmp_path_factory.mktemp("reference-run")
+    basetemp = tmp / "basetemp"
+    report = run_public(tmp, "--solution", "reference", f"--basetemp={basetemp}",
+                        env=course_file(tmp, "grader/rubric-all.toml"))
+    return ReferenceRun(report, basetemp)
+
+
+def run_outputs(basetemp: Path, runs: list, short: dict[str, str]) -> dict[Path, bytes]:
+    """The output of each Run (tests/public/public_cases.py) that a public-test run kept in
+    `basetemp`: conftest.Runner calls it in a fresh folder `<marker>-<run id>0` of the run's
+    temporaries and leaves its `anonymized.csv` there; Run.expected -> its bytes."""
+    outputs = {}
+    for run in runs:
+        out = basetemp / f"{short[run.function]}-{run.id}0" / "anonymized.csv"
+        if out.is_file():
+            outputs[run.expected] = out.read_bytes()
+    return outputs
+
+
 @pytest.mark.slow
-def test_public_tests_pass_against_the_reference(tmp_path):
+def test_public_tests_pass_against_the_reference(reference_run):
     """Under the course that grades every part (grader/rubric-all.toml): all pass, none is
     skipped or left out."""
-    report = run_public(tmp_path, "--solution", "reference",
-                        env=course_file(tmp_path, "grader/rubric-all.toml"))
+    report = reference_run.report
     assert report.with_outcome("passed") == sorted(report.results)
     for marker in ("topdown", "datafly", "entropy_l", "t_closeness", "greedy", "kaca",
                    "mondrian", "bottomup"):
@@ -266,11 +306,23 @@ def test_runs_from_a_student_bundle_root(tmp_path):
 
 
 @pytest.mark.slow
-def test_expected_outputs_are_what_the_reference_produces():
+def test_expected_outputs_are_what_the_reference_produces(reference_run):
+    """make_expected.py --check finds nothing stale: the reference's outputs of the Runs the
+    public tests ran against it (reference_run) are taken from that run, the others (a rule
+    variant that course does not grade) are computed here, as are the costs and measures."""
     spec = importlib.util.spec_from_file_location("make_expected", PUBLIC / "make_expected.py")
     make_expected = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(make_expected)
-    assert make_expected.stale() == []
+    given = run_outputs(reference_run.basetemp, make_expected.RUNS, make_expected.SHORT)
+    assert given.keys() == {r.expected for r in make_expected.RUNS if r.variant is None}
+    assert make_expected.stale(given) == []
+
+
+MUTANT_PRELOAD = (*SELF_CHECK_PRELOAD,
+                  "kanon.problem", "kanon.classes", "kanon.files", "kanon.privacy")  # the core
+"""What the mutants' servers import once: also the kit's core the reference copy stands on
+(the solution runs in pytest's process there); a mutant of the core forgets the kit's and
+imports its own."""
 
 
 @pytest.fixture(scope="module")
@@ -284,20 +336,23 @@ def mutant_reports(tmp_path_factory) -> dict[str, Report]:
     patched package is compiled and only that file's imports are read."""
     servers: Queue[PytestServer] = Queue()
     for _ in range(2):
-        servers.put(PytestServer(ROOT, public_env()))
+        servers.put(PytestServer(ROOT, public_env(), preload=MUTANT_PRELOAD))
 
     def run(mutant: Mutant) -> Report:
         folder = tmp_path_factory.mktemp("mutant")
         package = apply(mutant, ROOT / "reference", folder, core=False)
+        forget = ("kanon",) if (folder / "kanon").is_dir() else ()  # the mutant's own core
         server = servers.get()
         try:
             if mutant.course:  # a variant: the course's rules, the reference's variants
                 return run_public(folder, f"--solution={variant_solution(package)}",
                                   "--in-process", tests=PUBLIC / mutant.caught_by,
-                                  env=course_file(folder, mutant.course), server=server)
+                                  env=course_file(folder, mutant.course), server=server,
+                                  forget=forget)
             return run_public(folder, f"--solution={one_file_solution(package)}",
                               "--in-process", tests=PUBLIC / mutant.caught_by, server=server,
-                              env=course_file(folder, "grader/rubric-all.toml"))  # every part
+                              env=course_file(folder, "grader/rubric-all.toml"),  # every part
+                              forget=forget)
         finally:
             servers.put(server)
 
@@ -316,6 +371,7 @@ def test_mutant_is_caught_by_a_public_test(mutant, mutant_reports):
     assert list(report.results) == [mutant.caught_by]
     outcome, message = report.results[mutant.caught_by]
     assert outcome == "failed" and "\n" not in message, (outcome, message)
+    assert "Warning" not in report.stdout  # e.g. a preloaded plugin pytest cannot rewrite
 
 
 def test_at_least_eight_mutants_over_every_function():
