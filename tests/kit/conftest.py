@@ -43,21 +43,21 @@ def _run_temporaries(tmp_path_factory: pytest.TempPathFactory) -> None:
 # test file whole on one worker process, handed out in the order below. Two things keep the
 # workers from disturbing each other.
 
-HEAVIEST = (  # test files by CPU, heaviest first (`python -m pytest --durations=0`, summed;
-    # the files with `alone` tests, tests/kit/sandbox, keep their place at the end)
-    "docs/test_docs_commands.py", "courses/test_courses.py",
-    "reference_solution/test_quality_gate.py", "docs/test_docs_instructors.py",
-    "grading/test_grader_cluster.py", "publishing/test_gradescope.py",
-    "publishing/test_rules_selfcheck.py", "courses/test_ustc_class.py",
-    "grading/test_grader_realistic.py", "grading/test_grader_examples.py",
-    "publishing/test_course_wording.py", "publishing/test_bundle_own_parts.py",
-    "publishing/test_bundle.py", "reference_solution/test_reference_optional.py",
-    "publishing/test_bundle_statements.py", "publishing/test_bundle_selfcheck.py",
-    "languages/test_zh_selfcheck.py", "courses/test_private_copy.py",
-    "reference_solution/test_reference_crosscheck.py", "grading/test_rules_counterexamples.py",
-    "grading/test_grader_runner.py", "authoring/test_grader_terms.py",
-    "reference_solution/test_experiments.py", "languages/test_zh_failing_feedback.py",
-    "courses/test_ustc_course.py", "grading/test_grader_measures.py",
+HEAVIEST = (  # test files by time, longest first (`python -m pytest --durations=0`, summed per
+    # file, three workers; the files with `alone` tests, tests/kit/sandbox, stay at the end)
+    "docs/test_docs_commands.py", "courses/test_courses.py", "publishing/test_gradescope.py",
+    "reference_solution/test_quality_gate.py", "grading/test_grader_cluster.py",
+    "docs/test_docs_instructors.py", "grading/test_grader_examples.py",
+    "courses/test_ustc_class.py", "publishing/test_course_wording.py",
+    "publishing/test_rules_selfcheck.py", "grading/test_grader_realistic.py",
+    "reference_solution/test_reference_crosscheck.py", "publishing/test_bundle_own_parts.py",
+    "publishing/test_bundle_statements.py", "publishing/test_bundle.py",
+    "publishing/test_bundle_selfcheck.py", "reference_solution/test_experiments.py",
+    "courses/test_private_copy.py", "grading/test_grader_runner.py",
+    "reference_solution/test_reference_optional.py", "courses/test_course_folders.py",
+    "courses/test_ustc_course.py", "languages/test_zh_selfcheck.py",
+    "authoring/test_grader_terms.py", "publishing/test_selfcheck_teach_rules.py",
+    "courses/test_tdg_private.py", "grading/test_grader_measures.py",
     "grading/test_counterexamples.py",
 )
 
