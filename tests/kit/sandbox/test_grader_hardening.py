@@ -23,19 +23,20 @@ from tiny_class import TINY as RUNNER_TINY
 REPO = Path(__file__).resolve().parents[3]
 EXAMPLES = REPO / "examples"
 # `alone` (tests/kit/conftest.py): the detached daemons' timeout, where a 1 s CPU-time limit
-# must run out before the daemon's 2.5 s of sleep do. The other daemons are killed when a call
-# returns or its child dies (milliseconds of CPU within 2.5 s), and the waits for a grader's
-# children are polls with deadlines of seconds: load cannot change their outcome.
+# (the least the kernel enforces: whole seconds) must run out before the daemon's 2 s of sleep
+# do. The other daemons are killed when a call returns or its child dies (milliseconds of CPU
+# within 2.5 s), and the waits for a grader's children are polls with deadlines of seconds:
+# load cannot change their outcome.
 NO_BWRAP = "bubblewrap (bwrap) is missing or cannot create namespaces here"
 MODES = ["none", pytest.param("bwrap", marks=pytest.mark.skipif(not bwrap_available(),
                                                                  reason=NO_BWRAP))]
 DAEMON = """
 import os, time
-def _daemon(marker):
+def _daemon(marker, delay=2.5):
     if os.fork() == 0:
         os.setsid()
         if os.fork() == 0:
-            time.sleep(2.5)
+            time.sleep(delay)
             with open(marker, "w") as f:
                 f.write("still running")
         os._exit(0)
@@ -96,13 +97,14 @@ def test_a_setsid_double_fork_does_not_outlive_its_case(tmp_path: Path, mode: st
 def test_a_timeout_kills_the_detached_daemons_too(tmp_path: Path, mode: str) -> None:
     scratch = tmp_path / "scratch"
     marker = scratch / "late-marker"
-    s = session(scratch, DAEMON + f"def cost_MD(a, b, d):\n    _daemon({str(marker)!r})\n"
+    s = session(scratch, DAEMON + f"def cost_MD(a, b, d):\n    _daemon({str(marker)!r}, 2.0)\n"
                 "    while True:\n        pass\n", mode)
     try:
         assert call(s, scratch, "c1", limit=1.0).status == "timeout"
     finally:
         s.close()
-    time.sleep(3.5)
+    # the daemon started before the child's 1 s of CPU: it would write within 1 s from here
+    time.sleep(2.0)
     assert not marker.exists()
     assert wait_until_gone(scratch) == set()
 
