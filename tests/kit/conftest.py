@@ -75,10 +75,9 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 
 
 def _weight(tests: list[pytest.Item]) -> tuple[int, int]:
-    """Where a test file (its `tests`) goes in the queue: the heaviest first (a long file
-    started last would leave the other worker idle at the end), then files with slow tests,
-    the rest, and last the files with an `alone` test, all of the file (waiting for the lock
-    costs least while only short tests run)."""
+    """Which group a test file (its `tests`) is queued in: 0 the heaviest (a long file
+    started last would leave the other workers idle at the end), 1 files with slow tests, 2
+    the rest, 3 the files with an `alone` test (see `_queue` for where they go)."""
     rel = Path(str(tests[0].fspath)).relative_to(Path(__file__).parent).as_posix()
     if rel in HEAVIEST:
         return 0, HEAVIEST.index(rel)
@@ -93,9 +92,23 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     files: dict[str, list[pytest.Item]] = {}
     for item in items:
         files.setdefault(str(item.fspath), []).append(item)
-    file_weight = {key: _weight(tests) for key, tests in files.items()}
-    position = {key: i for i, key in enumerate(files)}
-    items.sort(key=lambda item: (file_weight[str(item.fspath)], position[str(item.fspath)]))
+    rank = {key: i for i, key in enumerate(_queue({key: _weight(tests)
+                                                   for key, tests in files.items()}))}
+    items.sort(key=lambda item: rank[str(item.fspath)])
+
+
+def _queue(weights: dict[str, tuple[int, int]]) -> list[str]:
+    """The files in queue order: by weight, except that the files with an `alone` test go
+    halfway through the short files. An `alone` test waits for the tests running on the other
+    workers, so it should start while only short tests run; and the short files queued after
+    it fill the workers while the sandbox files' other tests run, instead of a last minute
+    in which those files run alone."""
+    ordered = sorted(weights, key=lambda key: weights[key])  # stable: collection order kept
+    alone = [key for key in ordered if weights[key][0] == 3]
+    short = [key for key in ordered if weights[key][0] == 2]
+    rest = [key for key in ordered if weights[key][0] < 2]
+    half = len(short) // 2
+    return rest + short[:half] + alone + short[half:]
 
 
 XDIST_VARIABLES = ("PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT", "PYTEST_XDIST_TESTRUNUID")
